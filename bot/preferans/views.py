@@ -1,0 +1,147 @@
+"""Views: what the table may see (:class:`PublicView`) and what one seat sees (:class:`SeatView`).
+
+The rest of the program sees a deal only through these, so a hidden card cannot leak
+by mistake: a public view never holds a closed hand, the discard or an unturned talon
+card; a seat view adds only that seat's own cards (and, in open defence, the passer's
+cards the whister moves — which lie face up anyway).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .actions import Action, Bid, Whist
+from .cards import Card, Seat, Suit, sort_hand
+from .contracts import Contract
+from .deal import Deal, Phase, Trick, TrickCard
+from .outcome import DealKind, Defence
+
+__all__ = ["PublicView", "SeatView", "public_view", "seat_view"]
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """Everything everyone at the table may see right now."""
+
+    players: int
+    dealer: Seat
+    first_hand: Seat
+    phase: Phase
+    to_act: Seat | None
+    actor: Seat | None
+    auction: tuple[Bid, ...]
+    highest_bid: Contract | None
+    highest_bidder: Seat | None
+    passed: frozenset[Seat]
+    kind: DealKind | None
+    declarer: Seat | None
+    bid: Contract | None
+    contract: Contract | None
+    trump: Suit | None
+    talon: tuple[Card, ...]
+    """Talon cards turned face up so far."""
+    whists: tuple[Whist, ...]
+    defence: Defence | None
+    open_hands: dict[Seat, tuple[Card, ...]]
+    hand_sizes: tuple[int, ...]
+    trick_number: int
+    current_trick: tuple[TrickCard, ...]
+    last_trick: Trick | None
+    tricks: tuple[int, ...]
+
+    def visible_cards(self) -> frozenset[Card]:
+        """Every card this view shows (for privacy checks)."""
+        cards: set[Card] = set(self.talon)
+        for hand in self.open_hands.values():
+            cards.update(hand)
+        cards.update(tc.card for tc in self.current_trick)
+        if self.last_trick is not None:
+            cards.update(tc.card for tc in self.last_trick.cards)
+        return frozenset(cards)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """The public view plus what ``seat`` alone may see, and its legal actions."""
+
+    public: PublicView
+    seat: Seat
+    hand: tuple[Card, ...]
+    controlled: dict[Seat, tuple[Card, ...]] = field(default_factory=dict)
+    """Other hands this seat moves (the passer's, for an open-defence whister)."""
+    discard: tuple[Card, ...] = ()
+    """The declarer's own discard, until the first lead (Кодекс 3.4.9)."""
+    legal: tuple[Action, ...] = ()
+
+    @property
+    def my_turn(self) -> bool:
+        return bool(self.legal)
+
+    def visible_cards(self) -> frozenset[Card]:
+        cards = set(self.public.visible_cards())
+        cards.update(self.hand)
+        cards.update(self.discard)
+        for hand in self.controlled.values():
+            cards.update(hand)
+        return frozenset(cards)
+
+
+def public_view(deal: Deal) -> PublicView:
+    """What the whole table may see now."""
+    open_hands = {s: tuple(sort_hand(deal.hand(s))) for s in sorted(deal.open_hands)}
+    return PublicView(
+        players=deal.players,
+        dealer=deal.dealer,
+        first_hand=deal.first_hand,
+        phase=deal.phase,
+        to_act=deal.to_act,
+        actor=deal.actor,
+        auction=deal.auction,
+        highest_bid=deal.highest_bid,
+        highest_bidder=deal.highest_bidder,
+        passed=deal.passed,
+        kind=deal.kind,
+        declarer=deal.declarer,
+        bid=deal.bid,
+        contract=deal.contract,
+        trump=deal.trump,
+        talon=deal.talon_shown,
+        whists=deal.whist_answers,
+        defence=deal.defence,
+        open_hands=open_hands,
+        hand_sizes=tuple(len(deal.hand(Seat(s))) for s in range(deal.players)),
+        trick_number=deal.trick_number,
+        current_trick=deal.current_trick,
+        last_trick=deal.last_trick,
+        tricks=tuple(deal.tricks),
+    )
+
+
+def seat_view(deal: Deal, seat: Seat) -> SeatView:
+    """What the player at ``seat`` may see now, with his legal actions when it is his turn."""
+    seat = Seat(seat)
+    if not 0 <= int(seat) < deal.players:
+        raise ValueError(f"no seat {int(seat)} at a table of {deal.players}")
+    public = public_view(deal)
+    controlled: dict[Seat, tuple[Card, ...]] = {}
+    passer = deal.open_passer
+    if passer is not None and deal.phase is Phase.PLAY and seat in deal.whisters:
+        # Кодекс 3.8.5: in open defence the lone whister moves the passer's cards.
+        controlled[passer] = tuple(sort_hand(deal.hand(passer)))
+    discard: tuple[Card, ...] = ()
+    if seat == deal.declarer and deal.discard and _before_first_lead(deal):
+        discard = deal.discard
+    return SeatView(
+        public=public,
+        seat=seat,
+        hand=tuple(sort_hand(deal.hand(seat))),
+        controlled=controlled,
+        discard=discard,
+        legal=tuple(deal.legal_actions_for(seat)),
+    )
+
+
+def _before_first_lead(deal: Deal) -> bool:
+    if deal.phase in (Phase.CONTRACT, Phase.WHIST, Phase.DEFENCE):
+        return True
+    return deal.phase is Phase.PLAY and deal.trick_number == 1 and not deal.current_trick
