@@ -1,0 +1,191 @@
+"""A whole pulka: the players, the rules, every deal and the running score."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from .actions import Action, IllegalAction, Reason
+from .cards import Seat
+from .conventions import Rules
+from .deal import Deal, DealSettings
+from .outcome import DealOutcome
+from .scoring import Pulka, Sheet
+
+__all__ = ["Game", "FinishedDeal", "settings_for"]
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedDeal:
+    """A scored deal: its outcome, the sheet after it, and the played deal if there was one."""
+
+    outcome: DealOutcome
+    sheet: Sheet
+    deal: Deal | None = None
+    """``None`` for a result-only deal (score keeping for games with real cards)."""
+
+
+def settings_for(rules: Rules, players: int, min_level: int) -> DealSettings:
+    """The engine settings of one deal under ``rules``."""
+    return DealSettings(
+        players=players,
+        jumps=rules.jumps,
+        ten_checked=rules.ten_checked,
+        stalingrad=rules.stalingrad,
+        half_whist=rules.half_whist,
+        raspasy_talon=rules.convention.raspasy_talon,
+        min_level=min_level,
+    )
+
+
+class Game:
+    """A pulka from the first deal to settlement.
+
+    Deals pass clockwise every deal (sliding deal); the current deal, if any, is
+    :attr:`current`; finished deals are scored as soon as they end.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        names: list[str],
+        *,
+        start: Sheet | None = None,
+        first_dealer: Seat = Seat.S0,
+    ) -> None:
+        if len(names) not in (3, 4):
+            raise ValueError(f"Preferans is played by 3 or 4, not {len(names)}")
+        self.rules = rules
+        self.names = list(names)
+        self.players = len(names)
+        self.score = Pulka(rules, self.players, start)
+        self.start = self.score.sheet
+        self.first_dealer = Seat(first_dealer)
+        self.finished_deals: list[FinishedDeal] = []
+        self.current: Deal | None = None
+        self.abandoned: Deal | None = None
+        self.stopped = False
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def finished(self) -> bool:
+        """The convention's end condition was reached."""
+        return self.score.finished
+
+    @property
+    def over(self) -> bool:
+        """No more deals: finished or stopped."""
+        return self.finished or self.stopped
+
+    @property
+    def sheet(self) -> Sheet:
+        """The sheet now (after end-of-game adjustments once the game is over)."""
+        if self.over:
+            return self.score.final_sheet(stopped=self.stopped and not self.finished)
+        return self.score.sheet
+
+    def settlement(self) -> tuple[Fraction, ...] | None:
+        """Each seat's result in whists once the game is over, else ``None``."""
+        if not self.over:
+            return None
+        return self.score.settlement(stopped=self.stopped and not self.finished)
+
+    @property
+    def deal_count(self) -> int:
+        """Deals started so far (finished ones and the current one)."""
+        return len(self.finished_deals) + (1 if self.current is not None else 0)
+
+    def next_dealer(self) -> Seat:
+        """The dealer of the next deal: left of the previous dealer."""
+        if self.current is not None:
+            return self.current.dealer.next(self.players)
+        if self.finished_deals:
+            return self.finished_deals[-1].outcome.dealer.next(self.players)
+        return self.first_dealer
+
+    def next_settings(self) -> DealSettings:
+        return settings_for(self.rules, self.players, self.score.next_min_level())
+
+    # ------------------------------------------------------------------ actions
+
+    def start_deal(self, rng: random.Random) -> Deal:
+        """Deal the next hand with ``rng``."""
+        if self.over:
+            raise IllegalAction(Reason.DEAL_OVER, "the game is over")
+        if self.current is not None:
+            raise IllegalAction(Reason.WRONG_PHASE, "the current deal is not over")
+        deal = Deal.new(self.next_settings(), self.next_dealer(), rng)
+        self.current = deal
+        return deal
+
+    def begin_deal(self, deal: Deal) -> None:
+        """Continue with a deal built elsewhere (a record); it must be the next one."""
+        if self.over:
+            raise IllegalAction(Reason.DEAL_OVER, "the game is over")
+        if self.current is not None:
+            raise IllegalAction(Reason.WRONG_PHASE, "the current deal is not over")
+        if deal.dealer != self.next_dealer():
+            raise ValueError(
+                f"the dealer must be seat {int(self.next_dealer())} (the deal passes clockwise), "
+                f"not seat {int(deal.dealer)}"
+            )
+        self.current = deal
+        if deal.is_over:
+            self._close_deal()
+
+    def apply(self, action: Action) -> None:
+        """Apply ``action`` to the current deal and score the deal when it ends."""
+        deal = self.current
+        if deal is None:
+            raise IllegalAction(Reason.DEAL_OVER, f"{action}: no deal in progress")
+        deal.apply(action)
+        if deal.is_over:
+            self._close_deal()
+
+    def add_result(self, outcome: DealOutcome) -> Sheet:
+        """Score a result-only deal (cards played at a real table)."""
+        if self.over:
+            raise IllegalAction(Reason.DEAL_OVER, "the game is over")
+        if self.current is not None:
+            raise IllegalAction(Reason.WRONG_PHASE, "the current deal is not over")
+        if outcome.dealer != self.next_dealer():
+            raise ValueError(
+                f"the dealer must be seat {int(self.next_dealer())} (the deal passes clockwise), "
+                f"not seat {int(outcome.dealer)}"
+            )
+        sheet = self.score.score(outcome)
+        self.finished_deals.append(FinishedDeal(outcome, sheet, None))
+        return sheet
+
+    def stop(self) -> None:
+        """Stop the game early; an unfinished deal is kept for the record but not scored."""
+        if self.current is not None:
+            self.abandoned = self.current
+        self.current = None
+        self.stopped = True
+
+    def _close_deal(self) -> None:
+        deal = self.current
+        assert deal is not None
+        outcome = deal.outcome()
+        sheet = self.score.score(outcome)
+        self.finished_deals.append(FinishedDeal(outcome, sheet, deal))
+        self.current = None
+
+    # ------------------------------------------------------------------ record
+
+    def to_record(self) -> dict[str, Any]:
+        """The game as a ``preferans-record/1`` document."""
+        from .record import game_to_record
+
+        return game_to_record(self)
+
+    @classmethod
+    def from_record(cls, data: Any) -> Game:
+        """Rebuild and check a ``preferans-record/1`` document; raises ``RecordError``."""
+        from .record import game_from_record
+
+        return game_from_record(data)
