@@ -113,25 +113,14 @@ class Game:
 
     def start_deal(self, rng: random.Random) -> Deal:
         """Deal the next hand with ``rng``."""
-        if self.over:
-            raise IllegalAction(Reason.DEAL_OVER, "the game is over")
-        if self.current is not None:
-            raise IllegalAction(Reason.WRONG_PHASE, "the current deal is not over")
+        self._check_next_deal(self.next_dealer())
         deal = Deal.new(self.next_settings(), self.next_dealer(), rng)
         self.current = deal
         return deal
 
     def begin_deal(self, deal: Deal) -> None:
         """Continue with a deal built elsewhere (a record); it must be the next one."""
-        if self.over:
-            raise IllegalAction(Reason.DEAL_OVER, "the game is over")
-        if self.current is not None:
-            raise IllegalAction(Reason.WRONG_PHASE, "the current deal is not over")
-        if deal.dealer != self.next_dealer():
-            raise ValueError(
-                f"the dealer must be seat {int(self.next_dealer())} (the deal passes clockwise), "
-                f"not seat {int(deal.dealer)}"
-            )
+        self._check_next_deal(deal.dealer)
         self.current = deal
         if deal.is_over:
             self._close_deal()
@@ -147,15 +136,7 @@ class Game:
 
     def add_result(self, outcome: DealOutcome) -> Sheet:
         """Score a result-only deal (cards played at a real table)."""
-        if self.over:
-            raise IllegalAction(Reason.DEAL_OVER, "the game is over")
-        if self.current is not None:
-            raise IllegalAction(Reason.WRONG_PHASE, "the current deal is not over")
-        if outcome.dealer != self.next_dealer():
-            raise ValueError(
-                f"the dealer must be seat {int(self.next_dealer())} (the deal passes clockwise), "
-                f"not seat {int(outcome.dealer)}"
-            )
+        self._check_next_deal(outcome.dealer)
         sheet = self.score.score(outcome)
         self.finished_deals.append(FinishedDeal(outcome, sheet, None))
         return sheet
@@ -166,6 +147,18 @@ class Game:
             self.abandoned = self.current
         self.current = None
         self.stopped = True
+
+    def _check_next_deal(self, dealer: Seat) -> None:
+        """A new deal may start: the game goes on, no deal is open, the deal passes clockwise."""
+        if self.over:
+            raise IllegalAction(Reason.DEAL_OVER, "the game is over")
+        if self.current is not None:
+            raise IllegalAction(Reason.WRONG_PHASE, "the current deal is not over")
+        if dealer != self.next_dealer():
+            raise ValueError(
+                f"the dealer must be seat {int(self.next_dealer())} (the deal passes clockwise), "
+                f"not seat {int(dealer)}"
+            )
 
     def _close_deal(self) -> None:
         deal = self.current
