@@ -236,9 +236,7 @@ def _check_option(name: str, value: Any) -> Any:
         return value
     if name == "whist_responsibility":
         if value not in ("full", "half"):
-            raise RulesError(
-                f"option 'whist_responsibility' must be full or half, not {value!r}"
-            )
+            raise RulesError(f"option 'whist_responsibility' must be full or half, not {value!r}")
         return value
     # raspasy_prices, raspasy_exit: non-empty lists of whole numbers
     if not isinstance(value, list | tuple) or not value:
