@@ -523,6 +523,7 @@ class Deal:
         contract = action.contract
         if contract is None:
             return
+        _check_on_ladder(action, contract)
         seat = action.seat
         high = self._high
         situation = (
@@ -636,6 +637,7 @@ class Deal:
     def _verify_declare(self, action: Declare) -> None:
         bid = self.bid
         contract = action.contract
+        _check_on_ladder(action, contract)
         if bid is not None and bid.misere and not contract.misere:
             raise IllegalAction(
                 Reason.MISERE_MISMATCH, f"{action}: the auction was won with misère, play misère"
@@ -918,6 +920,14 @@ class Deal:
             self._begin_trick(self.first_hand)
         else:
             self._begin_trick(winner)
+
+
+def _check_on_ladder(action: Action, contract: Contract) -> None:
+    if contract not in _ON_LADDER:
+        raise IllegalAction(Reason.BAD_MOVE, f"{action!r}: not a contract of the bidding ladder")
+
+
+_ON_LADDER = frozenset(LADDER)
 
 
 class MoveError(ValueError):

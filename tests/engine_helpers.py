@@ -1,0 +1,570 @@
+"""Shared helpers for the rules-engine tests (tests/test_engine_*.py).
+
+Besides small builders (cards, deals, moves) this module holds an independent
+referee: it re-derives from a deal's log alone who had to lead every trick, whether
+every card followed suit, who took every trick and what the outcome must be, so the
+tests do not merely compare the engine with itself.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+import pytest
+
+from bot.preferans.actions import (
+    Action,
+    Bid,
+    ChooseDefence,
+    Declare,
+    Discard,
+    IllegalAction,
+    Play,
+    Reason,
+    Whist,
+)
+from bot.preferans.cards import DECK, Card, Seat, Suit, parse_card
+from bot.preferans.contracts import LADDER, MISERE, Contract, parse_contract
+from bot.preferans.deal import Deal, DealSettings, Phase
+from bot.preferans.outcome import DealKind, Defence, WhistAnswer
+from bot.preferans.views import public_view, seat_view
+
+W = WhistAnswer.WHIST
+P = WhistAnswer.PASS
+HALF = WhistAnswer.HALF
+OPEN = Defence.OPEN
+CLOSED = Defence.CLOSED
+
+
+# ---------------------------------------------------------------- builders
+
+
+def cards(text: str) -> list[Card]:
+    """``"AS 10H 7C"`` → cards."""
+    return [parse_card(t) for t in text.split()]
+
+
+def card(text: str) -> Card:
+    return parse_card(text)
+
+
+def c(text: str) -> Contract:
+    return parse_contract(text)
+
+
+def make_deal(
+    hands: dict[int, str],
+    talon: str,
+    *,
+    dealer: int = 0,
+    players: int = 3,
+    **options: Any,
+) -> Deal:
+    """A deal with hand-chosen cards; ``hands`` maps seat → card codes."""
+    settings = DealSettings(players=players, **options)
+    lists = [cards(hands.get(s, "")) for s in range(players)]
+    return Deal(settings, Seat(dealer), lists, cards(talon))
+
+
+def random_deal(seed: int = 1, *, dealer: int = 0, players: int = 3, **options: Any) -> Deal:
+    return Deal.new(DealSettings(players=players, **options), Seat(dealer), random.Random(seed))
+
+
+def bid(deal: Deal, seat: int, code: str) -> None:
+    """Apply a bid (``pass``, ``6S`` … ``10NT``, ``misere``)."""
+    deal.apply(Bid(Seat(seat), None if code == "pass" else c(code)))
+
+
+def bids(deal: Deal, *moves: tuple[int, str]) -> None:
+    for seat, code in moves:
+        bid(deal, seat, code)
+
+
+def whist(deal: Deal, seat: int, answer: WhistAnswer) -> None:
+    deal.apply(Whist(Seat(seat), answer))
+
+
+def play(deal: Deal, seat: int, code: str) -> None:
+    deal.apply(Play(Seat(seat), card(code)))
+
+
+def play_trick(deal: Deal, *moves: tuple[int, str]) -> Seat | None:
+    """Play the given cards; return the winner of the trick they complete."""
+    for seat, code in moves:
+        play(deal, seat, code)
+    last = deal.last_trick
+    return None if last is None else last.winner
+
+
+def win_auction(deal: Deal, declarer: int, contract: str = "6S") -> None:
+    """Everyone else passes, ``declarer`` bids ``contract`` (jumps must allow it)."""
+    for _ in range(3):
+        if deal.phase is not Phase.AUCTION:
+            break
+        seat = deal.to_act
+        assert seat is not None
+        if seat == declarer:
+            bid(deal, seat, contract)
+        else:
+            bid(deal, seat, "pass")
+    assert deal.phase is Phase.DISCARD and deal.declarer == declarer
+
+
+def discard_and_declare(deal: Deal, discard: str, contract: str) -> None:
+    seat = deal.declarer
+    assert seat is not None
+    a, b = cards(discard)
+    deal.apply(Discard(seat, (a, b)))
+    deal.apply(Declare(seat, c(contract)))
+
+
+def lowest_discard(deal: Deal) -> Discard:
+    seat = deal.declarer
+    assert seat is not None
+    held = sorted(deal.hand(seat))
+    return Discard(seat, (held[0], held[1]))
+
+
+def legal_cards(deal: Deal) -> set[Card]:
+    """Cards the hand to move may play now."""
+    return {a.card for a in deal.legal_actions() if isinstance(a, Play)}
+
+
+def legal_codes(deal: Deal) -> list[str]:
+    """Contracts of the legal bids / declarations, in ladder order (passes left out)."""
+    out: list[str] = []
+    for a in deal.legal_actions():
+        if isinstance(a, Bid | Declare) and a.contract is not None:
+            out.append(a.contract.code)
+    return out
+
+
+# ---------------------------------------------------------------- snapshots
+
+
+def snapshot(deal: Deal) -> tuple[Any, ...]:
+    """Everything observable about a deal: record, public view, every seat view."""
+    return (
+        deal.to_json(),
+        deal.phase,
+        deal.to_act,
+        deal.actor,
+        public_view(deal),
+        tuple(seat_view(deal, Seat(s)) for s in range(deal.players)),
+        tuple(deal.legal_actions()),
+    )
+
+
+def assert_rejected(
+    deal: Deal, action: Action, reason: Reason | None = None, *fragments: str
+) -> IllegalAction:
+    """``action`` is illegal (with ``reason``), and trying it changes nothing at all."""
+    before = snapshot(deal)
+    assert not deal.can(action), f"{action} unexpectedly legal"
+    assert action not in deal.legal_actions()
+    with pytest.raises(IllegalAction) as verify_info:
+        deal.verify(action)
+    with pytest.raises(IllegalAction) as apply_info:
+        deal.apply(action)
+    assert snapshot(deal) == before, f"rejected {action} changed the deal"
+    exc = apply_info.value
+    assert exc.reason == verify_info.value.reason
+    if reason is not None:
+        assert exc.reason == reason, f"{action}: {exc.reason} ({exc}) instead of {reason}"
+    message = str(exc)
+    assert message == exc.message and message
+    for fragment in fragments:
+        assert fragment.lower() in message.lower(), f"{fragment!r} not in {message!r}"
+    return exc
+
+
+def assert_same_state(a: Deal, b: Deal) -> None:
+    assert a.to_json() == b.to_json()
+    assert public_view(a) == public_view(b)
+    for s in range(a.players):
+        assert seat_view(a, Seat(s)) == seat_view(b, Seat(s))
+    assert a.legal_actions() == b.legal_actions()
+    assert a.phase == b.phase and a.to_act == b.to_act and a.actor == b.actor
+    if a.is_over:
+        assert a.outcome() == b.outcome()
+
+
+# ---------------------------------------------------------------- random play
+
+
+def all_candidate_actions(deal: Deal, rng: random.Random, n: int) -> list[Action]:
+    """``n`` random actions of every kind for random seats (mostly illegal)."""
+    out: list[Action] = []
+    seats = [Seat(s) for s in range(deal.players)]
+    for _ in range(n):
+        seat = rng.choice(seats)
+        kind = rng.randrange(6)
+        if kind == 0:
+            out.append(Bid(seat, rng.choice([None, *LADDER])))
+        elif kind == 1:
+            out.append(Discard(seat, (rng.choice(DECK), rng.choice(DECK))))
+        elif kind == 2:
+            out.append(Declare(seat, rng.choice(LADDER)))
+        elif kind == 3:
+            out.append(Whist(seat, rng.choice(list(WhistAnswer))))
+        elif kind == 4:
+            out.append(ChooseDefence(seat, rng.choice(list(Defence))))
+        else:
+            out.append(Play(seat, rng.choice(DECK)))
+    # a few near misses: right seat and phase, wrong content
+    to_act = deal.to_act
+    if to_act is not None:
+        out.append(Play(to_act, rng.choice(DECK)))
+        out.append(Bid(to_act, rng.choice(LADDER)))
+        out.append(Whist(to_act, rng.choice(list(WhistAnswer))))
+        out.append(Discard(to_act, (rng.choice(DECK), rng.choice(DECK))))
+        out.append(Declare(to_act, rng.choice(LADDER)))
+    return out
+
+
+def play_randomly(deal: Deal, rng: random.Random) -> None:
+    while not deal.is_over:
+        deal.apply(rng.choice(deal.legal_actions()))
+
+
+# ---------------------------------------------------------------- the referee
+
+
+def active_seats(players: int, dealer: int) -> list[Seat]:
+    first = (dealer + 1) % players
+    return [Seat((first + i) % players) for i in range(3)]
+
+
+def talon_leads(deal: Deal) -> bool:
+    return deal.kind is DealKind.ALL_PASS and deal.settings.raspasy_talon == "lead"
+
+
+def talon_cards_led(deal: Deal) -> tuple[Card, ...]:
+    """Talon cards turned into all-pass tricks so far, derived from the trick count."""
+    if not talon_leads(deal):
+        return ()
+    if deal.is_over:
+        return deal.talon
+    return deal.talon[: min(2, deal.trick_number)]
+
+
+def played_cards(deal: Deal) -> list[Card]:
+    return [a.card for a in deal.log if isinstance(a, Play)]
+
+
+def card_locations(deal: Deal) -> list[Card]:
+    """Every card of the deal, each from where it is now (a multiset)."""
+    out: list[Card] = []
+    for s in range(deal.players):
+        out.extend(deal.hand(Seat(s)))
+    out.extend(deal.discard)
+    out.extend(played_cards(deal))
+    led = talon_cards_led(deal)
+    out.extend(led)
+    if deal.declarer is None:
+        out.extend(t for t in deal.talon if t not in led)
+    return out
+
+
+def trick_winner(
+    trick: list[tuple[Seat | None, Card]], trump: Suit | None, lead_suit: Suit
+) -> Seat:
+    """Highest trump, else highest card of the suit led; ``None`` seats never win."""
+    best: tuple[Seat | None, Card] | None = None
+
+    def key(card: Card) -> tuple[int, int]:
+        if trump is not None and card.suit is trump:
+            return (2, card.rank)
+        if card.suit is lead_suit:
+            return (1, card.rank)
+        return (0, 0)
+
+    for seat, cd in trick:
+        if seat is None or key(cd)[0] == 0:
+            continue
+        if best is None or key(cd) > key(best[1]):
+            best = (seat, cd)
+    assert best is not None and best[0] is not None
+    return best[0]
+
+
+def expected_answers(log: Iterable[Action]) -> dict[Seat, WhistAnswer]:
+    answers: dict[Seat, WhistAnswer] = {}
+    for a in log:
+        if not isinstance(a, Whist):
+            continue
+        if a.seat in answers:  # a second answer: return the whist, or let the half stand
+            if a.answer is W:
+                answers[a.seat] = W
+                for other, ans in answers.items():
+                    if ans is HALF:
+                        answers[other] = P
+        else:
+            answers[a.seat] = a.answer
+    return answers
+
+
+def referee(deal: Deal) -> dict[str, Any]:
+    """Re-derive the deal from its cards and log; assert every play was legal.
+
+    Returns ``kind``, ``declarer``, ``contract``, ``whists``, ``defence``, ``tricks``
+    (``None`` when no card was played), the completed ``tricks_list``, ``to_play`` (the hand
+    that must play next) and ``hands`` (each active seat's cards now, talon and discard
+    accounted for).
+    """
+    players, dealer = deal.players, int(deal.dealer)
+    active = active_seats(players, dealer)
+    hands = {s: set(deal.initial_hand(s)) for s in active}
+    log = list(deal.log)
+    bid_moves = [a for a in log if isinstance(a, Bid)]
+    # auction: every bidder in turn, skipping those who passed
+    passed: set[Seat] = set()
+    order_i = 0
+    high_seat: Seat | None = None
+    for b in bid_moves:
+        while active[order_i % 3] in passed:
+            order_i += 1
+        assert b.seat == active[order_i % 3], f"{b} out of turn"
+        order_i += 1
+        if b.contract is None:
+            passed.add(b.seat)
+        else:
+            high_seat = b.seat
+    auction_over = len(passed) == 3 or (len(passed) == 2 and high_seat is not None)
+    declarer = high_seat if auction_over and len(passed) == 2 else None
+    kind: DealKind | None = None
+    if auction_over:
+        if declarer is None:
+            kind = DealKind.ALL_PASS
+        else:
+            last_bid = [b for b in bid_moves if b.seat == declarer][-1].contract
+            kind = DealKind.MISERE if last_bid == MISERE else DealKind.GAME
+    contract = next((a.contract for a in log if isinstance(a, Declare)), None)
+    discard = next((a.cards for a in log if isinstance(a, Discard)), ())
+    if declarer is not None and any(isinstance(a, Discard) for a in log):
+        hands[declarer] |= set(deal.talon)
+        hands[declarer] -= set(discard)
+    for a in log:
+        if isinstance(a, Discard | Declare):
+            assert a.seat == declarer, f"{a} but the declarer is {declarer}"
+    whist_moves = [a for a in log if isinstance(a, Whist)]
+    if whist_moves:
+        assert declarer is not None
+        i_decl = active.index(declarer)
+        d1, d2 = active[(i_decl + 1) % 3], active[(i_decl + 2) % 3]
+        order = [d1, d2, d1][: len(whist_moves)]
+        assert [a.seat for a in whist_moves] == order, "whist answers out of order"
+        if len(whist_moves) == 3:
+            assert whist_moves[0].answer is P and whist_moves[1].answer is HALF
+    answers = expected_answers(log)
+    defence = next((a.defence for a in log if isinstance(a, ChooseDefence)), None)
+    whisters = [s for s, a in answers.items() if a is W]
+    if kind is DealKind.GAME and len(whisters) == 2:
+        defence = CLOSED
+    for a in log:
+        if isinstance(a, ChooseDefence):
+            assert whisters == [a.seat], f"{a} but the whisters are {whisters}"
+    trump = contract.trump if kind is DealKind.GAME and contract is not None else None
+    plays = [a for a in log if isinstance(a, Play)]
+    tricks = [0] * players
+    tricks_list: list[tuple[list[tuple[Seat | None, Card]], Seat]] = []
+    leader = active[0]
+    talon = list(deal.talon)
+    i = 0
+    number = 0
+    to_play = active[0]
+    while i < len(plays):
+        number += 1
+        trick: list[tuple[Seat | None, Card]] = []
+        if talon_leads(deal) and number <= 2:
+            owner = Seat(dealer) if players == 4 else None
+            trick.append((owner, talon[number - 1]))
+            seat = active[0]
+        else:
+            if talon_leads(deal) and number == 3:
+                leader = active[0]
+            seat = leader
+        n_played = 0
+        while n_played < 3 and i < len(plays):
+            p = plays[i]
+            assert p.seat == seat, f"trick {number}: {p} but seat {int(seat)} was to play"
+            lead_suit = trick[0][1].suit if trick else None
+            hand = hands[seat]
+            assert p.card in hand, f"{p}: not in hand"
+            if lead_suit is not None and p.card.suit is not lead_suit:
+                assert not any(x.suit is lead_suit for x in hand), f"{p}: revoke"
+                if trump is not None and p.card.suit is not trump:
+                    assert not any(x.suit is trump for x in hand), f"{p}: did not trump"
+            hand.discard(p.card)
+            trick.append((seat, p.card))
+            i += 1
+            n_played += 1
+            seat = active[(active.index(seat) + 1) % 3]
+            to_play = seat
+        if n_played < 3:
+            break  # trick in progress
+        winner = trick_winner(trick, trump, trick[0][1].suit)
+        tricks[winner] += 1
+        tricks_list.append((trick, winner))
+        leader = winner
+        to_play = active[0] if talon_leads(deal) and number < 3 else winner
+    return {
+        "kind": kind,
+        "declarer": declarer,
+        "contract": contract,
+        "whists": answers,
+        "defence": defence,
+        "tricks": tuple(tricks) if plays else None,
+        "tricks_list": tricks_list,
+        "to_play": to_play,
+        "hands": hands,
+    }
+
+
+def check_outcome(deal: Deal) -> None:
+    """The finished deal's outcome agrees with the referee's reading of the log."""
+    assert deal.is_over
+    ref = referee(deal)
+    out = deal.outcome()
+    assert out.kind == ref["kind"]
+    assert out.players == deal.players and out.dealer == deal.dealer
+    assert out.declarer == ref["declarer"]
+    assert out.contract == ref["contract"]
+    assert out.tricks == ref["tricks"]
+    if out.kind is DealKind.GAME:
+        assert out.whists == ref["whists"]
+        assert out.defence == ref["defence"]
+    else:
+        assert out.whists == {}
+        assert out.defence is None
+    if out.tricks is not None:
+        assert sum(out.tricks) == 10
+        assert len(ref["tricks_list"]) == 10
+        dealer_talon = out.kind is DealKind.ALL_PASS and deal.settings.raspasy_talon == "lead"
+        if deal.players == 4 and not dealer_talon:
+            assert out.tricks[deal.dealer] == 0
+    else:
+        # no play: both passed, half-whist, or an unchecked ten
+        assert out.kind is DealKind.GAME
+        assert not played_cards(deal)
+        assert out.contract is not None
+        answers = out.whists
+        if out.contract.level == 10 and deal.settings.ten_checked:
+            assert answers == {}
+        else:
+            assert sorted(answers.values()) in ([P, P], [HALF, P]), answers
+            assert set(answers) == set(deal.defenders)
+
+
+# ---------------------------------------------------------------- invariants
+
+
+def expected_open(deal: Deal) -> frozenset[Seat]:
+    """Hands that must lie face up now, derived from the rules."""
+    if deal.declarer is None or deal.contract is None:
+        return frozenset()
+    if deal.phase not in (Phase.PLAY, Phase.DONE):
+        return frozenset()
+    defenders = frozenset(deal.defenders)
+    if deal.kind is DealKind.MISERE:
+        if deal.declarer != deal.first_hand or played_cards(deal):
+            return defenders
+        return frozenset()
+    if deal.defence is OPEN:
+        return defenders
+    return frozenset()
+
+
+def check_invariants(deal: Deal) -> None:
+    """State checks that hold after every action of every deal."""
+    players = deal.players
+    # 32 cards, each in exactly one place
+    locs = card_locations(deal)
+    assert sorted(locs) == list(DECK), "cards lost or duplicated"
+    for s in range(players):
+        for t in range(s + 1, players):
+            assert not (deal.hand(Seat(s)) & deal.hand(Seat(t)))
+    if players == 4:
+        assert not deal.hand(deal.dealer)
+    # legal actions
+    legal = deal.legal_actions()
+    if deal.is_over:
+        assert legal == [] and deal.to_act is None and deal.actor is None
+    else:
+        assert legal, f"no legal action in phase {deal.phase}"
+        assert len(set(legal)) == len(legal)
+        for a in legal:
+            assert a.seat == deal.to_act
+            assert deal.can(a), f"{a} listed as legal but can() is False"
+        actor = deal.actor
+        assert actor is not None
+        assert deal.legal_actions_for(actor) == legal
+        for s in range(players):
+            if s != actor:
+                assert deal.legal_actions_for(Seat(s)) == []
+        if deal.phase is Phase.PLAY and deal.defence is OPEN and deal.to_act == deal.open_passer:
+            assert actor == deal.whisters[0] and actor != deal.to_act
+        else:
+            assert actor == deal.to_act
+    # referee agrees on who must play next
+    ref = referee(deal)
+    if deal.phase is Phase.PLAY:
+        assert deal.to_act == ref["to_play"]
+        assert deal.trick_number == len(ref["tricks_list"]) + 1
+        assert tuple(deal.tricks) == tuple(
+            sum(1 for _, w in ref["tricks_list"] if w == s) for s in range(players)
+        )
+    if deal.kind is not None:
+        assert deal.kind == ref["kind"]
+    for seat, hand in ref["hands"].items():
+        if deal.phase is not Phase.DISCARD:
+            assert deal.hand(seat) == hand, f"seat {int(seat)} holds the wrong cards"
+    check_privacy(deal)
+
+
+def check_privacy(deal: Deal) -> None:
+    pub = public_view(deal)
+    expected = expected_open(deal)
+    assert frozenset(pub.open_hands) == expected, (pub.open_hands.keys(), expected)
+    for open_seat, hand in pub.open_hands.items():
+        assert frozenset(hand) == deal.hand(open_seat)
+    if deal.declarer is not None:
+        assert deal.declarer not in pub.open_hands
+    # talon: nothing before the auction ends; all of it once a declarer took it;
+    # on all-pass only what was turned (never with the Rostov closed talon)
+    if deal.declarer is not None:
+        assert pub.talon == deal.talon
+    else:
+        assert pub.talon == talon_cards_led(deal)
+    known_talon: set[Card] = set(pub.talon)
+    pub_cards = pub.visible_cards()
+    hidden_discard = set(deal.discard) - known_talon
+    assert not (pub_cards & hidden_discard), "the discard leaked into the public view"
+    passer = deal.open_passer if deal.phase is Phase.PLAY else None
+    for s in range(deal.players):
+        seat = Seat(s)
+        view = seat_view(deal, seat)
+        assert view.public == pub
+        assert frozenset(view.hand) == deal.hand(seat)
+        assert view.legal == tuple(deal.legal_actions_for(seat))
+        visible = view.visible_cards()
+        for t in range(deal.players):
+            other = Seat(t)
+            if other == seat or other in pub.open_hands:
+                continue
+            if passer is not None and other == passer and seat in deal.whisters:
+                continue
+            leak = (visible & deal.hand(other)) - known_talon
+            assert not leak, f"seat {s} sees {sorted(leak)} of seat {t}'s closed hand"
+        if seat == deal.declarer:
+            if view.discard:
+                assert view.discard == deal.discard
+                assert not played_cards(deal)
+        else:
+            assert not (visible & hidden_discard), f"seat {s} sees the discard"
+            assert view.discard == ()
+        if view.controlled:
+            assert deal.defence is OPEN and seat in deal.whisters
+            assert set(view.controlled) == {deal.open_passer}

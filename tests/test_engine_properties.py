@@ -1,0 +1,193 @@
+"""Property tests: whole random deals under every rule option, checked at every step.
+
+Each example deals with a random seed, plays the deal to the end choosing uniformly
+among the legal actions, and after every action checks the invariants in
+tests/engine_helpers.py (cards accounted for, legal actions consistent with ``can``,
+the referee's reading of the log, privacy of the views), tries a sample of illegal
+actions (each must be refused and change nothing), and at the end checks the outcome
+and that the record rebuilds the same deal.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.preferans.actions import Action, IllegalAction
+from bot.preferans.cards import Seat
+from bot.preferans.deal import Deal, DealSettings, Phase
+from bot.preferans.outcome import DealKind
+from tests.engine_helpers import (
+    all_candidate_actions,
+    assert_same_state,
+    check_invariants,
+    check_outcome,
+    snapshot,
+)
+
+PROFILE = settings(
+    max_examples=100,
+    database=None,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
+@dataclass(frozen=True)
+class Table:
+    settings: DealSettings
+    dealer: Seat
+    seed: int
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> Table:
+    players = draw(st.sampled_from([3, 4]))
+    deal_settings = DealSettings(
+        players=players,
+        jumps=draw(st.booleans()),
+        ten_checked=draw(st.booleans()),
+        stalingrad=draw(st.booleans()),
+        half_whist=draw(st.booleans()),
+        raspasy_talon=draw(st.sampled_from(["lead", "closed"])),
+        min_level=draw(st.sampled_from([6, 7])),
+    )
+    dealer = Seat(draw(st.integers(0, players - 1)))
+    seed = draw(st.integers(0, 2**32 - 1))
+    return Table(deal_settings, dealer, seed)
+
+
+def _check_illegal(deal: Deal, rng: random.Random, legal: list[Action], n: int) -> int:
+    """Random actions that are not legal are refused and leave everything unchanged."""
+    before = snapshot(deal)
+    refused = 0
+    for action in all_candidate_actions(deal, rng, n):
+        if action in legal:
+            assert deal.can(action)
+            continue
+        assert not deal.can(action), f"{action} accepted but not in legal_actions()"
+        try:
+            deal.apply(action)
+        except IllegalAction as exc:
+            assert str(exc), "an IllegalAction needs a message"
+        else:  # pragma: no cover - a failure path
+            raise AssertionError(f"{action} applied but not in legal_actions()")
+        refused += 1
+    assert snapshot(deal) == before, "a refused action changed the deal"
+    return refused
+
+
+def _play_whole_deal(
+    table: Table, rng: random.Random, illegal_per_step: int, low_contracts: bool = False
+) -> Deal:
+    deal = Deal.new(table.settings, table.dealer, random.Random(table.seed))
+    check_invariants(deal)
+    steps = 0
+    while not deal.is_over:
+        legal = deal.legal_actions()
+        assert legal
+        if low_contracts and deal.phase is Phase.CONTRACT and rng.random() < 0.7:
+            action = legal[0]  # the lowest contract allowed
+        elif rng.random() < 0.3:
+            actor = deal.actor
+            assert actor is not None
+            assert deal.legal_actions_for(actor) == legal
+            action = rng.choice(deal.legal_actions_for(actor))
+        else:
+            action = rng.choice(legal)
+        if illegal_per_step and (steps % 3 == 0 or deal.phase is not Phase.PLAY):
+            _check_illegal(deal, rng, legal, illegal_per_step)
+        deal.apply(action)
+        steps += 1
+        assert steps < 200
+        check_invariants(deal)
+    # over: nothing is legal any more, every action is refused
+    assert deal.legal_actions() == []
+    _check_illegal(deal, rng, [], 6)
+    check_outcome(deal)
+    out = deal.outcome()
+    if out.tricks is not None:
+        assert sum(out.tricks) == 10
+        assert deal.trick_number == 10
+    # the deal rebuilds from its log and from its record
+    assert_same_state(deal, deal.replay())
+    assert_same_state(deal, Deal.from_json(table.settings, deal.to_json()))
+    return deal
+
+
+@PROFILE
+@given(table=tables(), rng=st.randoms(use_true_random=False))
+def test_random_deals_keep_every_invariant(table: Table, rng: random.Random) -> None:
+    _play_whole_deal(table, rng, illegal_per_step=4)
+
+
+@settings(
+    max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(table=tables(), rng=st.randoms(use_true_random=False), cut=st.floats(0, 1))
+def test_unfinished_deal_round_trips(table: Table, rng: random.Random, cut: float) -> None:
+    """A deal stopped anywhere rebuilds from its record and goes on identically."""
+    deal = Deal.new(table.settings, table.dealer, random.Random(table.seed))
+    full = Deal.new(table.settings, table.dealer, random.Random(table.seed))
+    actions: list[Action] = []
+    while not full.is_over:
+        action = rng.choice(full.legal_actions())
+        full.apply(action)
+        actions.append(action)
+    stop = int(cut * len(actions))
+    for action in actions[:stop]:
+        deal.apply(action)
+    rebuilt = Deal.from_json(table.settings, deal.to_json())
+    assert_same_state(deal, rebuilt)
+    assert_same_state(deal, deal.replay())
+    for action in actions[stop:]:
+        assert rebuilt.can(action)
+        rebuilt.apply(action)
+    assert_same_state(full, rebuilt)
+
+
+def test_every_option_combination_plays_through() -> None:
+    """Each combination of the options (and 3/4 players) once, without hypothesis.
+
+    The sweep must meet all-pass, misère, played and unplayed games, open and closed
+    defence and every whist answer.
+    """
+    seen: set[str] = set()
+    rng = random.Random(2024)
+    combos = itertools.product(
+        (3, 4),
+        (False, True),
+        (False, True),
+        (False, True),
+        (False, True),
+        ("lead", "closed"),
+        (6, 7),
+    )
+    for i, (players, jumps, ten, stalingrad, half, talon, min_level) in enumerate(combos):
+        table = Table(
+            DealSettings(
+                players=players,
+                jumps=jumps,
+                ten_checked=ten,
+                stalingrad=stalingrad,
+                half_whist=half,
+                raspasy_talon=talon,
+                min_level=min_level,
+            ),
+            Seat(i % players),
+            rng.randrange(2**32),
+        )
+        deal = _play_whole_deal(table, rng, illegal_per_step=0, low_contracts=True)
+        out = deal.outcome()
+        seen.add(out.kind.value)
+        if out.kind is DealKind.GAME:
+            seen.add("played" if out.tricks is not None else "not played")
+            if out.defence is not None:
+                seen.add(out.defence.value)
+            seen.update(a.value for a in out.whists.values())
+    assert {"all-pass", "misere", "game", "played", "not played", "open", "closed"} <= seen
+    assert {"whist", "pass", "half"} <= seen
