@@ -1,0 +1,37 @@
+"""``python -m bot``: run the Telegram bot (long polling, or a webhook with WEBHOOK_URL)."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from bot.config import Config, ConfigError
+
+
+def main() -> int:
+    try:
+        config = Config.from_env()
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        level=getattr(logging, config.log_level, logging.INFO),
+    )
+    # httpx logs every request URL, and the URL holds the token.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    logging.getLogger("httpcore").setLevel(logging.WARNING)
+
+    from bot.app import build_application, run
+
+    try:
+        application = build_application(config)
+        run(application, config)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

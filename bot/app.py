@@ -1,0 +1,146 @@
+"""Building and running the python-telegram-bot Application."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+from telegram import BotCommand, Update
+from telegram.error import TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+)
+from telegram.request import BaseRequest
+
+from bot import handlers
+from bot.config import Config, ConfigError
+from bot.i18n import t
+from bot.outbox import Outbox
+from bot.service import LOBBY_TTL, GameService
+from bot.tables import TableSettings
+from storage import Storage
+
+__all__ = ["build_application", "run", "COMMANDS", "set_commands"]
+
+log = logging.getLogger(__name__)
+
+COMMANDS = ("newgame", "pulka", "stop", "rules", "help", "start")
+
+
+async def set_commands(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Register the command menu in Russian and English; failures are only logged."""
+    for lang, code in (("en", None), ("ru", "ru"), ("en", "en")):
+        commands = [BotCommand(c, t(lang, f"cmd.{c}")) for c in COMMANDS]
+        try:
+            await application.bot.set_my_commands(commands, language_code=code)
+        except TelegramError as exc:
+            log.warning("set_my_commands(%s) failed: %s", code or "default", exc)
+
+
+def build_application(
+    config: Config,
+    *,
+    seed: int | None = None,
+    clock: Callable[[], float] = time.time,
+    defaults: TableSettings | None = None,
+    lobby_ttl: float = LOBBY_TTL,
+    private_interval: float = 1.0,
+    group_max_rate: float = 20,
+    outbox_options: dict[str, Any] | None = None,
+    request: BaseRequest | None = None,
+    get_updates_request: BaseRequest | None = None,
+) -> Application[Any, Any, Any, Any, Any, Any]:
+    """The bot's Application; the service is created in ``post_init`` (after the loop starts).
+
+    Keyword arguments exist for tests: a seed for the deals, a clock, default table
+    settings, pacing, and a request backend (a fake Bot API).
+    """
+
+    async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+        storage = await Storage.open(config.database_path)
+        service = GameService(
+            storage, seed=seed, clock=clock, defaults=defaults, lobby_ttl=lobby_ttl
+        )
+        outbox = Outbox(app.bot, private_interval=private_interval, **(outbox_options or {}))
+        ctl = handlers.Controller(app, service, outbox)
+        outbox.on_sent = ctl.on_sent
+        outbox.on_forbidden = ctl.on_forbidden
+        app.bot_data["ctl"] = ctl
+        app.bot_data["storage"] = storage
+        log.info("database %s (schema %d)", config.database_path, await storage.schema_version())
+        await set_commands(app)
+        await ctl.resume()
+
+    async def post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+        ctl = app.bot_data.get("ctl")
+        if ctl is not None:
+            await ctl.outbox.close()
+
+    async def post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+        storage = app.bot_data.pop("storage", None)
+        if storage is not None:
+            await storage.close()
+
+    builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
+        ApplicationBuilder()
+        .token(config.token)
+        .concurrent_updates(True)
+        .rate_limiter(AIORateLimiter(max_retries=3, group_max_rate=group_max_rate))
+        .post_init(post_init)
+        .post_stop(post_stop)
+        .post_shutdown(post_shutdown)
+    )
+    if config.base_url:
+        builder = builder.base_url(config.base_url)
+        if config.base_file_url:
+            builder = builder.base_file_url(config.base_file_url)
+    if request is not None:
+        builder = builder.request(request)
+    if get_updates_request is not None:
+        builder = builder.get_updates_request(get_updates_request)
+    application = builder.build()
+
+    application.add_handler(CommandHandler("start", handlers.start))
+    application.add_handler(CommandHandler("help", handlers.help_command))
+    application.add_handler(CommandHandler("rules", handlers.rules_command))
+    application.add_handler(CommandHandler("newgame", handlers.newgame))
+    application.add_handler(CommandHandler("pulka", handlers.pulka_command))
+    application.add_handler(CommandHandler("stop", handlers.stop_command))
+    application.add_handler(CallbackQueryHandler(handlers.button))
+    application.add_error_handler(handlers.error_handler)
+    return application
+
+
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+
+
+def run(application: Application[Any, Any, Any, Any, Any, Any], config: Config) -> None:
+    """Long polling, or a webhook when ``WEBHOOK_URL`` is set."""
+    if not config.webhook_url:
+        log.info("starting (long polling)")
+        application.run_polling(allowed_updates=ALLOWED_UPDATES)
+        return
+    try:
+        import tornado  # noqa: F401
+    except ImportError:
+        raise ConfigError(
+            "WEBHOOK_URL is set but webhook support is not installed: "
+            "pip install 'python-telegram-bot[webhooks]'"
+        ) from None
+    path = urlsplit(config.webhook_url).path.lstrip("/")
+    log.info("starting (webhook on %s:%d)", config.webhook_listen, config.webhook_port)
+    application.run_webhook(
+        listen=config.webhook_listen,
+        port=config.webhook_port,
+        url_path=path,
+        webhook_url=config.webhook_url,
+        secret_token=config.webhook_secret,
+        allowed_updates=ALLOWED_UPDATES,
+    )

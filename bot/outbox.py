@@ -1,0 +1,304 @@
+"""Outgoing messages, paced per chat and coalesced.
+
+Each chat has one worker that sends its messages in order. A kept-up-to-date message
+(:class:`~bot.tables.Slot`) waits in the queue at most once: showing it again while it
+waits only replaces the text, so the latest state always shows and bursts of edits
+collapse into one. Private chats get at most one request per ``private_interval``;
+group limits (20 per minute) are also enforced by PTB's ``AIORateLimiter`` in front of the
+bot too, but its leaky bucket allows more than Telegram's sliding minute, so the outbox
+keeps its own window per group (see :meth:`Outbox._wait`); while a group's queue waits,
+its table message coalesces.
+
+"Message is not modified" is ignored; a message that cannot be edited any more is sent
+anew; ``RetryAfter`` is waited out; ``Forbidden`` (a player blocked the bot) is reported
+to ``on_forbidden``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import warnings
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from telegram import InlineKeyboardMarkup, LinkPreviewOptions, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+
+from bot.tables import Slot
+
+__all__ = ["Outbox"]
+
+log = logging.getLogger(__name__)
+
+_NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+_MAX_ATTEMPTS = 4
+
+
+@dataclass(slots=True)
+class _Post:
+    text: str
+    markup: InlineKeyboardMarkup | None
+    done: Callable[[Message], Awaitable[None]] | None = None
+
+
+@dataclass(slots=True)
+class _Delete:
+    message_id: int
+
+
+@dataclass(slots=True, eq=False)
+class _Show:
+    slot: Slot
+
+
+class _Chat:
+    __slots__ = ("chat_id", "queue", "task", "last", "waiting", "window")
+
+    def __init__(self, chat_id: int) -> None:
+        self.chat_id = chat_id
+        self.window: deque[float] = deque()
+        """When recent requests to this (group) chat were made."""
+        self.queue: deque[_Post | _Delete | _Show] = deque()
+        self.task: asyncio.Task[None] | None = None
+        self.last = -1e9
+        self.waiting: dict[int, tuple[str, InlineKeyboardMarkup | None]] = {}
+        """Slot id -> latest content for slots queued here."""
+
+
+class Outbox:
+    """Per-chat ordered, paced, coalescing sender."""
+
+    def __init__(
+        self,
+        bot: Any,
+        *,
+        private_interval: float = 1.0,
+        group_limit: int = 20,
+        group_window: float = 60.0,
+        group_fast_interval: float = 0.5,
+        on_sent: Callable[[Slot], Awaitable[None]] | None = None,
+        on_forbidden: Callable[[int], Awaitable[None]] | None = None,
+    ) -> None:
+        self.bot = bot
+        self.private_interval = private_interval
+        self.group_limit = group_limit
+        self.group_window = group_window
+        self.group_fast_interval = group_fast_interval
+        self.on_sent = on_sent
+        self.on_forbidden = on_forbidden
+        self._chats: dict[int, _Chat] = {}
+        self._shown: OrderedDict[tuple[int, int], str] = OrderedDict()
+        self._closed = False
+
+    # ------------------------------------------------------------------ API
+
+    def show(self, slot: Slot, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+        """Make ``slot`` show ``text`` (send it the first time, edit it later)."""
+        chat = self._chat(slot.chat_id)
+        key = id(slot)
+        if key not in chat.waiting:
+            chat.queue.append(_Show(slot))
+        chat.waiting[key] = (text, markup)
+        self._kick(chat)
+
+    def post(
+        self,
+        chat_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        done: Callable[[Message], Awaitable[None]] | None = None,
+    ) -> None:
+        """Send a new message (in order with everything else for that chat)."""
+        chat = self._chat(chat_id)
+        chat.queue.append(_Post(text, markup, done))
+        self._kick(chat)
+
+    def delete(self, chat_id: int, message_id: int) -> None:
+        chat = self._chat(chat_id)
+        chat.queue.append(_Delete(message_id))
+        self._kick(chat)
+
+    async def drain(self, timeout: float | None = None) -> None:
+        """Wait until every queue is empty."""
+
+        async def _wait() -> None:
+            while True:
+                tasks = [c.task for c in self._chats.values() if c.task is not None]
+                if not tasks:
+                    return
+                await asyncio.gather(*tasks, return_exceptions=True)
+
+        await asyncio.wait_for(_wait(), timeout)
+
+    async def close(self, timeout: float = 5.0) -> None:
+        """Flush what is queued (within ``timeout``), then stop."""
+        try:
+            await self.drain(timeout)
+        except TimeoutError:
+            log.warning("outbox: dropping unsent messages at shutdown")
+        self._closed = True
+        for chat in self._chats.values():
+            if chat.task is not None:
+                chat.task.cancel()
+
+    def pending(self) -> int:
+        return sum(len(c.queue) for c in self._chats.values())
+
+    # ------------------------------------------------------------------ worker
+
+    def _chat(self, chat_id: int) -> _Chat:
+        chat = self._chats.get(chat_id)
+        if chat is None:
+            chat = self._chats[chat_id] = _Chat(chat_id)
+        return chat
+
+    def _kick(self, chat: _Chat) -> None:
+        if chat.task is None and not self._closed:
+            chat.task = asyncio.create_task(self._run(chat), name=f"outbox:{chat.chat_id}")
+
+    def _wait(self, chat: _Chat) -> float:
+        """Seconds to wait before the next request to ``chat``.
+
+        Private chats: one request per ``private_interval``. Groups: never more than
+        ``group_limit`` in any ``group_window`` (Telegram's 20 per minute); while less than
+        half of it is used, requests may follow each other every ``group_fast_interval``,
+        then they are spread evenly over the window — and coalescing keeps the latest state.
+        """
+        now = time.monotonic()
+        if chat.chat_id > 0:
+            return chat.last + self.private_interval - now
+        window = chat.window
+        while window and window[0] <= now - self.group_window:
+            window.popleft()
+        if len(window) >= self.group_limit:
+            return window[0] + self.group_window - now
+        if len(window) < self.group_limit // 2:
+            interval = self.group_fast_interval
+        else:
+            interval = self.group_window / max(1, self.group_limit - self.group_limit // 2)
+        return chat.last + interval - now
+
+    async def _run(self, chat: _Chat) -> None:
+        try:
+            while chat.queue:
+                wait = self._wait(chat)
+                while wait > 0:
+                    await asyncio.sleep(wait)
+                    wait = self._wait(chat)
+                item = chat.queue.popleft()
+                try:
+                    sent = await self._do(chat, item)
+                except Forbidden as exc:
+                    sent = True
+                    log.info("chat %s: forbidden (%s)", chat.chat_id, exc.message)
+                    if self.on_forbidden is not None:
+                        await self.on_forbidden(chat.chat_id)
+                except Exception:
+                    sent = True
+                    log.exception("chat %s: sending failed", chat.chat_id)
+                if sent:
+                    chat.last = time.monotonic()
+                    if chat.chat_id < 0:
+                        chat.window.append(chat.last)
+        finally:
+            chat.task = None
+
+    async def _do(self, chat: _Chat, item: _Post | _Delete | _Show) -> bool:
+        """Perform one queued item; ``False`` if nothing was sent."""
+        if isinstance(item, _Post):
+            msg = await self._retry(
+                lambda: self.bot.send_message(
+                    chat.chat_id,
+                    item.text,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=item.markup,
+                    link_preview_options=_NO_PREVIEW,
+                )
+            )
+            if item.done is not None:
+                await item.done(msg)
+            return True
+        if isinstance(item, _Delete):
+            try:
+                await self._retry(lambda: self.bot.delete_message(chat.chat_id, item.message_id))
+            except BadRequest as exc:
+                log.debug("chat %s: delete failed: %s", chat.chat_id, exc.message)
+            return True
+        slot = item.slot
+        content = chat.waiting.pop(id(slot), None)
+        if content is None:
+            return False
+        text, markup = content
+        fingerprint = text + "\x00" + (repr(markup.to_dict()) if markup is not None else "")
+        if slot.message_id is not None:
+            key = (slot.chat_id, slot.message_id)
+            if self._shown.get(key) == fingerprint:
+                return False
+            try:
+                await self._retry(
+                    lambda: self.bot.edit_message_text(
+                        text,
+                        chat_id=slot.chat_id,
+                        message_id=slot.message_id,
+                        parse_mode=ParseMode.HTML,
+                        reply_markup=markup,
+                        link_preview_options=_NO_PREVIEW,
+                    )
+                )
+            except BadRequest as exc:
+                low = exc.message.lower()
+                if "not modified" in low:
+                    self._remember(key, fingerprint)
+                    return True
+                if "not found" in low or "can't be edited" in low or "cant be edited" in low:
+                    slot.message_id = None  # gone: show it as a new message
+                else:
+                    raise
+            else:
+                self._remember(key, fingerprint)
+                return True
+        msg = await self._retry(
+            lambda: self.bot.send_message(
+                slot.chat_id,
+                text,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                link_preview_options=_NO_PREVIEW,
+            )
+        )
+        slot.message_id = msg.message_id
+        self._remember((slot.chat_id, msg.message_id), fingerprint)
+        if self.on_sent is not None:
+            await self.on_sent(slot)
+        return True
+
+    def _remember(self, key: tuple[int, int], fingerprint: str) -> None:
+        self._shown[key] = fingerprint
+        self._shown.move_to_end(key)
+        while len(self._shown) > 5000:
+            self._shown.popitem(last=False)
+
+    async def _retry(self, call: Callable[[], Awaitable[Any]]) -> Any:
+        for attempt in range(1, _MAX_ATTEMPTS + 1):
+            try:
+                return await call()
+            except RetryAfter as exc:
+                if attempt == _MAX_ATTEMPTS:
+                    raise
+                with warnings.catch_warnings():  # PTB warns about the int/timedelta switch
+                    warnings.simplefilter("ignore")
+                    delay = exc.retry_after
+                seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else delay
+                log.info("flood control: waiting %.1f s", seconds)
+                await asyncio.sleep(float(seconds) + 0.1)
+            except (TimedOut, NetworkError) as exc:
+                if isinstance(exc, BadRequest | Forbidden) or attempt >= 2:
+                    raise
+                await asyncio.sleep(0.5)
+        raise AssertionError("unreachable")

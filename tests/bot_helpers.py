@@ -1,0 +1,381 @@
+"""Helpers for the bot tests: run the real Application against the fake Telegram.
+
+``running_bot`` starts the Application with polling, either in-process through
+python-telegram-bot's request layer (:class:`FakeRequest`) or over HTTP against
+:class:`FakeBotApiServer` on 127.0.0.1 (``http=True``), with a group and users.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.app import build_application
+from bot.config import Config
+from bot.handlers import Controller
+from bot.preferans.cards import Card, Suit, parse_card
+from bot.render import SUITS
+from bot.service import GameService
+from bot.tables import Table, TableSettings
+from tests.fakes import (
+    FakeBotApiServer,
+    FakeChat,
+    FakeRequest,
+    FakeTelegram,
+    FakeUser,
+    FloodLimits,
+    MessageView,
+)
+
+__all__ = ["Harness", "running_bot", "FakeClock", "cards_in", "NO_FLOOD", "is_alert"]
+
+NO_FLOOD = FloodLimits(enabled=False)
+
+_SUIT_OF = {s: Suit(i) for i, s in enumerate(SUITS)}
+_RANK = r"(10|[789JQKA])"
+_SUIT = "(" + "|".join(re.escape(s) for s in SUITS) + ")"
+_INLINE = re.compile(_RANK + _SUIT)
+_LINE = re.compile(r"^\s*" + _SUIT + r"((?: " + _RANK + r")+)\s*$")
+
+
+def cards_in(text: str) -> set[Card]:
+    """Every card a text shows: ``10♥️`` tokens and hand lines like ``♠️ A K 10``."""
+    text = re.sub(r"<[^>]+>", "", text)  # HTML as sent (the fake shows parsed text anyway)
+    found: set[Card] = set()
+    for rank, suit in _INLINE.findall(text):
+        found.add(parse_card(rank + "SCDH"[_SUIT_OF[suit]]))
+    for line in text.splitlines():
+        m = _LINE.match(line)
+        if m:
+            letter = "SCDH"[_SUIT_OF[m.group(1)]]
+            for rank in m.group(2).split():
+                found.add(parse_card(rank + letter))
+    return found
+
+
+def is_alert(answer: dict[str, Any]) -> bool:
+    """Whether a callback answer was shown as an alert (the fake keeps form strings)."""
+    return answer.get("show_alert") in (True, "true", "True", 1, "1")
+
+
+class FakeClock:
+    """A settable clock for the service (turn deadlines)."""
+
+    def __init__(self, start: float = 1_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@dataclass
+class Harness:
+    fake: FakeTelegram
+    app: Any
+    group: FakeChat
+    users: list[FakeUser]
+    server: FakeBotApiServer | None = None
+    presses: list[str] = field(default_factory=list)
+
+    @property
+    def ctl(self) -> Controller:
+        return self.app.bot_data["ctl"]  # type: ignore[no-any-return]
+
+    @property
+    def service(self) -> GameService:
+        return self.ctl.service
+
+    def table(self) -> Table:
+        table = self.service.open_table(self.group.id)
+        if table is None:
+            table = max(self.service.tables.values(), key=lambda tb: tb.id)
+        return table
+
+    # ------------------------------------------------------------------ acting
+
+    async def say(self, user: FakeUser, text: str, chat: Any = None) -> None:
+        self.fake.send_text(user, chat if chat is not None else self.group, text)
+        await self.idle()
+
+    async def start_bot(self, user: FakeUser, payload: str | None = None) -> None:
+        self.fake.user_starts_bot(user, payload)
+        await self.idle()
+
+    async def press(
+        self, user: FakeUser, msg: MessageView, data: str | None = None, *, text: str | None = None
+    ) -> dict[str, Any]:
+        """Press a button and wait until the bot is idle; returns the callback answer."""
+        qid = self.fake.press(user, msg, data, button_text=text)
+        self.presses.append(qid)
+        await self.idle()
+        return self.fake.callback_answers.get(qid, {})
+
+    async def idle(self, timeout: float = 10.0) -> None:
+        """Wait until every update is handled and every queued message is sent."""
+        deadline = time.monotonic() + timeout
+        quiet = 0
+        while quiet < 3:
+            busy = (
+                bool(self.fake.pending_updates())
+                or not self.app.update_queue.empty()
+                or self.app.update_processor.current_concurrent_updates > 0
+                or self.ctl.outbox.pending() > 0
+                or any(c.task is not None for c in self.ctl.outbox._chats.values())
+            )
+            quiet = 0 if busy else quiet + 1
+            if time.monotonic() > deadline:
+                raise TimeoutError("the bot did not become idle")
+            await asyncio.sleep(0.01)
+
+    # ------------------------------------------------------------------ looking
+
+    def group_texts(self) -> list[str]:
+        return [m.content for m in self.fake.bot_messages(self.group)]
+
+    def private(self, user: FakeUser) -> list[MessageView]:
+        try:
+            return self.fake.bot_messages(user.id)
+        except KeyError:
+            return []
+
+    def hand_message(self, user: FakeUser) -> MessageView | None:
+        """The user's hand message of the current deal (the newest one)."""
+        table = self.table()
+        seat = table.seat_of(user.id)
+        if seat is None or seat not in table.hand_slots:
+            return None
+        mid = table.hand_slots[seat].message_id
+        return self.fake.message(user.id, mid) if mid is not None else None
+
+    def table_message(self) -> MessageView | None:
+        slot = self.table().table_slot
+        if slot is None or slot.message_id is None:
+            return None
+        return self.fake.message(self.group.id, slot.message_id)
+
+    def user_of_seat(self, seat: int) -> FakeUser:
+        player = self.table().seats[seat]
+        assert player is not None
+        return next(u for u in self.users if u.id == player.user_id)
+
+    def actor(self) -> FakeUser | None:
+        game = self.table().game
+        if game is None or game.current is None or game.current.actor is None:
+            return None
+        return self.user_of_seat(int(game.current.actor))
+
+    async def act(self, choose: Callable[[list[tuple[str, str | None]]], str]) -> str:
+        """The player on turn presses the button ``choose`` picks from his hand message."""
+        user = self.actor()
+        assert user is not None, "nobody is to act"
+        msg = self.hand_message(user)
+        assert msg is not None and msg.buttons, f"{user.first_name} has no buttons"
+        data = choose(msg.buttons)
+        answer = await self.press(user, msg, data)
+        assert not is_alert(answer), answer
+        return data
+
+
+@asynccontextmanager
+async def running_bot(
+    tmp_path: Path,
+    *,
+    http: bool = False,
+    users: int = 3,
+    lang: str = "en",
+    langs: list[str] | None = None,
+    started: bool = True,
+    seed: int = 7,
+    defaults: TableSettings | None = None,
+    clock: Callable[[], float] = time.time,
+    flood: FloodLimits | None = NO_FLOOD,
+    private_interval: float = 0.0,
+    group_max_rate: float = 100_000,
+    outbox_options: dict[str, Any] | None = None,
+    lobby_ttl: float = 1800,
+    db_name: str = "bot.sqlite3",
+    fake: FakeTelegram | None = None,
+    people: list[FakeUser] | None = None,
+    group: FakeChat | None = None,
+) -> AsyncIterator[Harness]:
+    """Start the real Application with polling against a fake Telegram.
+
+    Pass ``fake``, ``people`` and ``group`` of an earlier run to restart the bot on them.
+    """
+    fake = fake or FakeTelegram(flood=flood)
+    names = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"]
+    fresh = people is None
+    if people is None:
+        people = [
+            fake.add_user(
+                names[i],
+                language_code=(langs[i] if langs else lang),
+                started=started,
+                username=names[i].lower(),
+            )
+            for i in range(users)
+        ]
+    if group is None:
+        group = fake.add_group("Preferans club", people)
+    server = None
+    config = Config(token=fake.token, database_path=str(tmp_path / db_name))
+    kwargs: dict[str, Any] = {}
+    if http:
+        server = await FakeBotApiServer(fake).start()
+        config = Config(
+            token=fake.token, database_path=str(tmp_path / db_name), api_url=server.root_url
+        )
+    else:
+        kwargs = {"request": FakeRequest(fake), "get_updates_request": FakeRequest(fake)}
+    app = build_application(
+        config,
+        seed=seed,
+        clock=clock,
+        defaults=defaults,
+        lobby_ttl=lobby_ttl,
+        private_interval=private_interval,
+        group_max_rate=group_max_rate,
+        outbox_options=outbox_options
+        if outbox_options is not None
+        else {"group_limit": 100_000, "group_fast_interval": 0.0},
+        **kwargs,
+    )
+    harness = Harness(fake, app, group, people, server)
+    # run_polling() would call the post_* hooks; a test drives the lifecycle itself.
+    await app.initialize()
+    await app.post_init(app)
+    await app.start()
+    assert app.updater is not None
+    await app.updater.start_polling(poll_interval=0.0, timeout=1)
+    try:
+        if started and fresh:
+            for user in people:  # the bot learns it may write to them
+                fake.user_starts_bot(user)
+        await harness.idle()
+        yield harness
+    finally:
+        if app.updater.running:
+            await app.updater.stop()
+        if app.running:
+            await app.stop()
+            await app.post_stop(app)
+        await app.shutdown()
+        await app.post_shutdown(app)
+        if server is not None:
+            await server.aclose()
+
+
+Policy = Callable[["Harness", FakeUser, list[str]], str]
+"""Picks a button code (the part after ``table:move:``) for the player on turn."""
+
+
+def code_of(data: str | None) -> str:
+    return (data or "").split(":", 2)[-1]
+
+
+async def take_turn(h: Harness, policy: Policy) -> tuple[FakeUser, str]:
+    """The player on turn presses what ``policy`` picks (a discard: two cards, then confirm)."""
+    user = h.actor()
+    assert user is not None, "nobody is to act"
+    msg = h.hand_message(user)
+    assert msg is not None, f"{user.first_name} has no hand message"
+    datas = [d for _, d in msg.buttons if d]
+    codes = [code_of(d) for d in datas]
+    assert codes, f"{user.first_name} is on turn but has no buttons: {msg.content}"
+    if codes[0].startswith("t"):
+        chosen = policy(h, user, codes)
+        picks = [chosen] if chosen.startswith("t") else []
+        picks += [c for c in codes if c.startswith("t") and c not in picks][: 2 - len(picks)]
+        for c in picks:
+            msg = h.hand_message(user)
+            assert msg is not None
+            data = next(d for _, d in msg.buttons if d and code_of(d) == c)
+            answer = await h.press(user, msg, data)
+            assert not is_alert(answer), answer
+        msg = h.hand_message(user)
+        assert msg is not None
+        data = next(d for _, d in msg.buttons if d and code_of(d) == "k")
+        answer = await h.press(user, msg, data)
+        assert not is_alert(answer), answer
+        return user, "k"
+    code = policy(h, user, codes)
+    data = datas[codes.index(code)]
+    answer = await h.press(user, msg, data)
+    assert not is_alert(answer), answer
+    return user, code
+
+
+def simple_policy(bids: dict[int, list[str]] | None = None, **choices: str) -> Policy:
+    """Bid per seat from a script (else pass); ``contract``/``whist``/``defence`` codes by
+    preference; play the first legal card."""
+    scripts = {k: list(v) for k, v in (bids or {}).items()}
+
+    def choose(h: Harness, user: FakeUser, codes: list[str]) -> str:
+        seat = h.table().seat_of(user.id)
+        kind = codes[0][0]
+        if kind == "b":
+            script = scripts.get(seat or 0, [])
+            while script:
+                want = script.pop(0)
+                if want in codes:
+                    return want
+            return "bP"
+        if kind == "c":
+            want = choices.get("contract")
+            return want if want in codes else codes[0]
+        if kind == "w":
+            seq = choices.get(f"whist{seat}") or choices.get("whist") or "wP"
+            for want in seq.split(","):
+                if want in codes:
+                    return want
+            return codes[0]
+        if kind == "d":
+            want = choices.get("defence", "dC")
+            return want if want in codes else codes[0]
+        return codes[0]
+
+    return choose
+
+
+async def play_deal(h: Harness, policy: Policy, max_steps: int = 200) -> list[tuple[str, str]]:
+    """Play the current deal to its end; returns ``(player, code)`` of every press."""
+    table = h.table()
+    deal_no = table.deal_no
+    done: list[tuple[str, str]] = []
+    for _ in range(max_steps):
+        table = h.table()
+        game = table.game
+        if game is None or game.over or table.deal_no != deal_no:
+            return done
+        user, code = await take_turn(h, policy)
+        done.append((user.first_name, code))
+    raise AssertionError("the deal did not end")
+
+
+async def open_and_start(h: Harness, *, owner: int = 0, settings_presses: list[str] = ()) -> None:
+    """``/newgame``, optional settings presses by the owner, everyone sits down, start."""
+    await h.say(h.users[owner], "/newgame")
+    lobby = h.fake.last_bot_message(h.group)
+    assert lobby is not None
+    for code in settings_presses:
+        lobby = h.fake.message(h.group.id, lobby.message_id)
+        data = next(d for _, d in lobby.buttons if d and code_of(d) == code)
+        await h.press(h.users[owner], lobby, data)
+    for user in h.users[: h.table().settings.players]:
+        lobby = h.fake.message(h.group.id, lobby.message_id)
+        data = next(d for _, d in lobby.buttons if d and code_of(d) == "Ls")
+        answer = await h.press(user, lobby, data)
+        assert not is_alert(answer), answer
+    lobby = h.fake.message(h.group.id, lobby.message_id)
+    data = next(d for _, d in lobby.buttons if d and code_of(d) == "Lg")
+    answer = await h.press(h.users[owner], lobby, data)
+    assert not is_alert(answer), answer

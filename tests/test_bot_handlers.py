@@ -1,0 +1,289 @@
+"""Handler tests: the real Application with polling, through python-telegram-bot's request
+layer into the fake Telegram (no network)."""
+
+from __future__ import annotations
+
+from bot.callbacks import encode
+from bot.tables import TableSettings
+from tests.bot_helpers import (
+    NO_FLOOD,
+    FakeClock,
+    cards_in,
+    code_of,
+    is_alert,
+    open_and_start,
+    running_bot,
+    simple_policy,
+    take_turn,
+)
+from tests.fakes import FakeTelegram
+
+
+def _button(msg, code):
+    return next(d for _, d in msg.buttons if d and code_of(d) == code)
+
+
+async def test_commands_menu_registered_in_ru_and_en(tmp_path) -> None:
+    async with running_bot(tmp_path) as h:
+        ru = h.fake.commands(language_code="ru")
+        default = h.fake.commands()
+        assert ru and default
+        assert ("newgame", "открыть стол (в группе)") in ru
+        assert ("newgame", "open a table (in a group)") in default
+
+
+async def test_failing_set_my_commands_does_not_stop_the_bot(tmp_path, caplog) -> None:
+    fake = FakeTelegram()
+    fake.fail_next("setMyCommands", times=5, error=(500, "Internal Server Error"))
+    async with running_bot(tmp_path, fake=fake) as h:
+        assert "set_my_commands" in caplog.text
+        await h.say(h.users[0], "/newgame")
+        assert "New pulka" in h.group_texts()[-1]
+
+
+async def test_lobby_settings_seats_and_start_rules(tmp_path) -> None:
+    async with running_bot(tmp_path, users=5) as h:
+        anna, boris, vera, gleb, dasha = h.users
+        await h.say(anna, "/newgame")
+        lobby = h.fake.last_bot_message(h.group)
+        assert lobby is not None and "New pulka" in lobby.content
+        await h.say(boris, "/newgame")  # one table per group
+        assert "already has a table" in h.group_texts()[-1]
+        # only the owner opens and changes the settings
+        answer = await h.press(boris, lobby, _button(lobby, "Lo"))
+        assert is_alert(answer) and "opened the table" in answer["text"]
+        await h.press(anna, lobby, _button(lobby, "Lo"))
+        lobby = h.fake.message(h.group.id, lobby.message_id)
+        for code in ("Lxp", "Lxc", "Lxu", "Lxj"):  # 4 players, Leningrad, pulka 30, jumps
+            lobby = h.fake.message(h.group.id, lobby.message_id)
+            await h.press(anna, lobby, _button(lobby, code))
+        lobby = h.fake.message(h.group.id, lobby.message_id)
+        assert "Leningrad" in lobby.content and "players: 4" in lobby.content
+        assert "pulka to 30" in lobby.content and "jumps" in lobby.content
+        await h.press(anna, lobby, _button(lobby, "Lb"))
+        lobby = h.fake.message(h.group.id, lobby.message_id)
+        assert lobby.content.count("free") == 4
+        # sit, stand, start only when full and by a seated player
+        await h.press(anna, lobby, _button(lobby, "Ls"))
+        answer = await h.press(anna, lobby, _button(lobby, "Ls"))
+        assert is_alert(answer)
+        answer = await h.press(anna, lobby, _button(lobby, "Lg"))
+        assert is_alert(answer) and "Not every seat" in answer["text"]
+        await h.press(boris, lobby, _button(lobby, "Ls"))
+        await h.press(boris, lobby, _button(lobby, "Lu"))
+        for user in (boris, vera, gleb):
+            await h.press(user, lobby, _button(lobby, "Ls"))
+        answer = await h.press(dasha, lobby, _button(lobby, "Ls"))
+        assert is_alert(answer) and "taken" in answer["text"]
+        answer = await h.press(dasha, lobby, _button(lobby, "Lg"))
+        assert is_alert(answer)
+        await h.press(vera, lobby, _button(lobby, "Lg"))
+        lobby = h.fake.message(h.group.id, lobby.message_id)
+        assert "The game has started" in lobby.content and not lobby.buttons
+        table = h.table()
+        assert table.status == "playing" and table.game is not None
+        assert table.game.rules.convention.name == "leningrad" and table.game.players == 4
+        for user in (anna, boris, vera, gleb):
+            assert h.hand_message(user) is not None
+        assert h.private(dasha) == [] or all("Deal" not in m.content for m in h.private(dasha))
+        assert h.fake.unanswered_callbacks() == []
+
+
+async def test_sitting_down_without_a_private_chat_takes_one_tap(tmp_path) -> None:
+    async with running_bot(tmp_path, started=False) as h:
+        anna = h.users[0]
+        await h.say(anna, "/newgame")
+        lobby = h.fake.last_bot_message(h.group)
+        answer = await h.press(anna, lobby, _button(lobby, "Ls"))
+        assert answer.get("url", "").startswith("https://t.me/fake_test_bot?start=s")
+        assert h.table().seats[0] is None
+        payload = answer["url"].split("start=")[1]
+        await h.start_bot(anna, payload)  # the link opens the bot; Start seats her
+        assert h.table().seats[0] is not None
+        assert "seat 1" in h.private(anna)[-1].content
+        lobby = h.fake.message(h.group.id, lobby.message_id)
+        assert "1. Anna" in lobby.content
+
+
+async def test_presses_by_strangers_on_old_messages_and_out_of_turn_change_nothing(
+    tmp_path,
+) -> None:
+    async with running_bot(tmp_path, users=4) as h:
+        await open_and_start(h)
+        table = h.table()
+        stranger = h.users[3]
+        actor = h.actor()
+        assert actor is not None
+        msg = h.hand_message(actor)
+        move = table.move
+        record = table.game.to_record()
+        bid = _button(msg, "bP")
+        # a stranger forges a press of the actor's button in his own chat: not seated
+        await h.start_bot(stranger)
+        h.fake.send_text(stranger, stranger.id, "hi")
+        fake_msg = h.private(stranger)[-1]
+        qid = h.fake.press(stranger, fake_msg, bid, force=True)
+        await h.idle()
+        assert is_alert(h.fake.callback_answers[qid])
+        # a seated player who is not on turn
+        other = next(u for u in h.users[:3] if u is not actor)
+        omsg = h.hand_message(other)
+        qid = h.fake.press(other, omsg, encode(table.id, table.move, "bP"), force=True)
+        await h.idle()
+        answer = h.fake.callback_answers[qid]
+        assert is_alert(answer) and "not your turn" in answer["text"]
+        # garbage and unknown table
+        for data in ("nonsense", encode(999, 0, "bP")):
+            qid = h.fake.press(actor, msg, data, force=True)
+            await h.idle()
+            assert is_alert(h.fake.callback_answers[qid])
+        assert table.move == move and table.game.to_record() == record
+        # the real press works once; pressing the same (now old) button again is stale
+        await h.press(actor, msg, bid)
+        assert table.move == move + 1
+        qid = h.fake.press(actor, msg, bid, force=True)
+        await h.idle()
+        answer = h.fake.callback_answers[qid]
+        assert is_alert(answer) and "out of date" in answer["text"]
+        assert h.fake.unanswered_callbacks() == []
+
+
+async def test_timeouts_auto_act_and_a_stranger_takes_the_seat(tmp_path) -> None:
+    clock = FakeClock()
+    async with running_bot(
+        tmp_path, users=4, clock=clock, defaults=TableSettings(turn_time=30)
+    ) as h:
+        await open_and_start(h)
+        table = h.table()
+        first = h.actor()
+        assert first is not None
+        first_seat = table.seat_of(first.id)
+        # everybody times out in the auction: all-pass
+        for _ in range(3):
+            clock.advance(31)
+            await h.ctl.on_timer("turn", table.id, table.move)
+            await h.idle()
+        assert h.table().game.current.kind.value == "all-pass"
+        tm = h.table_message()
+        assert "ran out of time" in tm.content
+        # the first hand leads trick 1... and times out again: his seat may be taken
+        assert h.actor() is first
+        clock.advance(31)
+        await h.ctl.on_timer("turn", table.id, table.move)
+        await h.idle()
+        note = h.group_texts()[-1]
+        assert "keeps missing turns" in note
+        take = h.fake.last_bot_message(h.group)
+        assert table.replaceable == [first_seat]
+        mine = h.hand_message(first)
+        assert "Time is up" in mine.content
+        newcomer = h.users[3]
+        answer = await h.press(newcomer, take, _button(take, f"R{first_seat}"))
+        assert not is_alert(answer)
+        assert table.seats[first_seat].user_id == newcomer.id
+        assert "takes" in h.group_texts()[-1]
+        hand = h.hand_message(newcomer)
+        deal = table.game.current
+        assert hand is not None and cards_in(hand.content) >= set(deal.hand(first_seat))
+        # a timer of an older move does nothing
+        before = table.move
+        clock.advance(100)
+        await h.ctl.on_timer("turn", table.id, before - 1)
+        assert table.move == before
+        # the reminder goes to the player on turn
+        await h.ctl.on_timer("remind", table.id, table.move)
+        await h.idle()
+        actor = h.actor()
+        assert "your turn" in h.private(actor)[-1].content
+
+
+async def test_stop_by_vote_settles_the_game(tmp_path) -> None:
+    async with running_bot(tmp_path, users=4) as h:
+        await open_and_start(h)
+        await h.say(h.users[3], "/stop")
+        assert "not seated" in h.group_texts()[-1]
+        await h.say(h.users[0], "/stop")
+        assert "votes to stop" in h.group_texts()[-1] and "(1 of 2)" in h.group_texts()[-1]
+        vote = h.fake.last_bot_message(h.group)
+        await h.press(h.users[1], vote, _button(vote, "V"))
+        texts = h.group_texts()
+        assert "Game stopped" in texts[-1]
+        assert h.table().status == "over" and h.table().game.stopped
+        for user in h.users[:3]:
+            assert not h.hand_message(user).buttons
+        await h.say(h.users[0], "/pulka")
+        assert "Player" in h.group_texts()[-1] and "Game stopped" in h.group_texts()[-1]
+
+
+async def test_help_rules_pulka(tmp_path) -> None:
+    async with running_bot(tmp_path, lang="ru") as h:
+        await h.say(h.users[0], "/pulka")
+        assert "нет игры" in h.group_texts()[-1]
+        await h.say(h.users[0], "/rules")
+        assert "Сочинка" in h.group_texts()[-1]
+        await h.say(h.users[0], "/help")
+        assert "/newgame" in h.group_texts()[-1]
+        h.fake.send_text(h.users[0], h.users[0].id, "/newgame")
+        await h.idle()
+        assert "в группе" in h.private(h.users[0])[-1].content
+        await open_and_start(h)
+        await h.say(h.users[0], "/pulka")
+        assert "Пуля" in h.group_texts()[-1]
+
+
+async def test_blocked_player_is_explained_in_the_group(tmp_path) -> None:
+    async with running_bot(tmp_path) as h:
+        await open_and_start(h)
+        deal = h.table().game.current
+        victim = h.user_of_seat(int(deal.dealer))  # not to act in the first two turns
+        h.fake.block_bot(victim)
+        await take_turn(h, simple_policy())
+        assert any("blocked the bot" in t for t in h.group_texts())
+        await take_turn(h, simple_policy())
+        assert sum("blocked the bot" in t for t in h.group_texts()) == 1
+        await h.start_bot(victim)  # unblocks; his hand comes back
+        assert h.table().blocked_noted == set()
+
+
+async def test_restart_resumes_the_game_in_the_same_messages(tmp_path) -> None:
+    fake = FakeTelegram(flood=NO_FLOOD)
+    async with running_bot(tmp_path, fake=fake) as h:
+        people, group = h.users, h.group
+        await open_and_start(h)
+        await take_turn(h, simple_policy())
+        table = h.table()
+        ids = {s: slot.message_id for s, slot in table.hand_slots.items()}
+        table_msg = table.table_slot.message_id
+        record = table.game.to_record()
+        move = table.move
+    async with running_bot(tmp_path, fake=fake, people=people, group=group) as h2:
+        table = h2.table()
+        assert table.move == move and table.game.to_record() == record
+        assert table.table_slot.message_id == table_msg
+        assert {s: slot.message_id for s, slot in table.hand_slots.items()} == ids
+        await take_turn(h2, simple_policy())  # the old message's buttons still work
+        assert h2.table().move == move + 1
+
+
+async def test_unstarted_lobby_expires_and_owner_can_close_it(tmp_path) -> None:
+    clock = FakeClock()
+    async with running_bot(tmp_path, clock=clock, lobby_ttl=600) as h:
+        await h.say(h.users[0], "/newgame")
+        table = h.table()
+        clock.advance(300)
+        await h.ctl.on_timer("expire", table.id, 0)
+        assert table.status == "lobby"
+        clock.advance(301)
+        await h.ctl.on_timer("expire", table.id, 0)
+        await h.idle()
+        lobby = h.fake.message(h.group.id, table.table_slot.message_id)
+        assert table.status == "expired" and "nobody started" in lobby.content
+        assert not lobby.buttons
+        # a new lobby; only its owner closes it
+        await h.say(h.users[1], "/newgame")
+        lobby = h.fake.last_bot_message(h.group)
+        answer = await h.press(h.users[0], lobby, _button(lobby, "Lc"))
+        assert is_alert(answer)
+        await h.press(h.users[1], lobby, _button(lobby, "Lc"))
+        assert "Table closed" in h.fake.message(h.group.id, lobby.message_id).content
+        assert h.service.open_table(h.group.id) is None
