@@ -141,6 +141,14 @@ class Game:
         self.finished_deals.append(FinishedDeal(outcome, sheet, None))
         return sheet
 
+    def replace_player(self, seat: Seat, name: str) -> None:
+        """A new player takes ``seat`` (Кодекс 3.1.2); the record names him from now on."""
+        if not 0 <= int(seat) < self.players:
+            raise ValueError(f"no seat {int(seat)} at a table of {self.players}")
+        if not name.strip():
+            raise ValueError("a player needs a name")
+        self.names[int(seat)] = name
+
     def stop(self) -> None:
         """Stop the game early; an unfinished deal is kept for the record but not scored."""
         if self.current is not None:

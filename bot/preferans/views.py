@@ -41,7 +41,13 @@ class PublicView:
     talon: tuple[Card, ...]
     """Talon cards turned face up so far."""
     whists: tuple[Whist, ...]
+    whisters: tuple[Seat, ...]
+    """Defenders whose answer stands at whist (a returned whist included)."""
+    returned_whist: Seat | None
+    """The defender who returned a half-whist (Кодекс 3.8.8), if one did."""
     defence: Defence | None
+    open_passer: Seat | None
+    """In open defence, the passer whose cards the lone whister moves."""
     open_hands: dict[Seat, tuple[Card, ...]]
     hand_sizes: tuple[int, ...]
     trick_number: int
@@ -107,7 +113,10 @@ def public_view(deal: Deal) -> PublicView:
         trump=deal.trump,
         talon=deal.talon_shown,
         whists=deal.whist_answers,
+        whisters=deal.whisters,
+        returned_whist=_returned_whist(deal.whist_answers),
         defence=deal.defence,
+        open_passer=deal.open_passer,
         open_hands=open_hands,
         hand_sizes=tuple(len(deal.hand(Seat(s))) for s in range(deal.players)),
         trick_number=deal.trick_number,
@@ -139,6 +148,14 @@ def seat_view(deal: Deal, seat: Seat) -> SeatView:
         discard=discard,
         legal=tuple(deal.legal_actions_for(seat)),
     )
+
+
+def _returned_whist(answers: tuple[Whist, ...]) -> Seat | None:
+    seats = [w.seat for w in answers]
+    for i, seat in enumerate(seats):
+        if seat in seats[:i]:
+            return seat
+    return None
 
 
 def _before_first_lead(deal: Deal) -> bool:
