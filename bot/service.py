@@ -477,6 +477,8 @@ class GameService:
             raise Rejected("err.not_replaceable")
         await self.remember_user(player, private_ok=True)
         table.seats[seat] = player
+        if table.game is not None:
+            table.game.replace_player(Seat(seat), player.name)
         table.timeouts[seat] = 0
         table.stop_votes.discard(seat)
         table.hand_slots[seat] = Slot(player.user_id)

@@ -181,6 +181,7 @@ async def test_timeouts_auto_act_and_a_stranger_takes_the_seat(tmp_path) -> None
         answer = await h.press(newcomer, take, _button(take, f"R{first_seat}"))
         assert not is_alert(answer)
         assert table.seats[first_seat].user_id == newcomer.id
+        assert table.game.names[first_seat] == table.seats[first_seat].name  # the record follows
         assert "takes" in h.group_texts()[-1]
         hand = h.hand_message(newcomer)
         deal = table.game.current
