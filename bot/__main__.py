@@ -22,6 +22,8 @@ def main() -> int:
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("httpcore").setLevel(logging.WARNING)
 
+    from telegram.error import TelegramError
+
     from bot.app import build_application, run
 
     try:
@@ -30,6 +32,10 @@ def main() -> int:
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except TelegramError as exc:
+        # e.g. an invalid token or a webhook URL Telegram refuses: one line, no traceback.
+        print(f"error: Telegram refused to start the bot: {exc.message}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -1,0 +1,131 @@
+"""Webhook mode: ``python -m bot`` with WEBHOOK_URL registers the webhook and handles
+updates that Telegram POSTs to it (with the secret token checked)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from tests.fakes import FakeBotApiServer, FakeTelegram
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _post(url: str, update: dict, secret: str | None) -> int:
+    headers = {"Content-Type": "application/json"}
+    if secret is not None:
+        headers["X-Telegram-Bot-Api-Secret-Token"] = secret
+    request = urllib.request.Request(url, json.dumps(update).encode(), headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+
+
+def test_webhook_mode_registers_and_handles_posted_updates(tmp_path: Path) -> None:
+    fake = FakeTelegram()
+    user = fake.add_user("Anna", started=True)
+    group = fake.add_group("Club", [user])
+    server = FakeBotApiServer(fake)
+    server.start_in_thread()
+    port = _free_port()
+    # Telegram needs https: the host's proxy terminates TLS and forwards to our port.
+    public = "https://preferans.example.org/tg-hook"
+    hook = f"http://127.0.0.1:{port}/tg-hook"
+    env = dict(os.environ)
+    env.update(
+        BOT_TOKEN=fake.token,
+        TELEGRAM_API_URL=server.root_url,
+        DATABASE_PATH=str(tmp_path / "db.sqlite3"),
+        WEBHOOK_URL=public,
+        WEBHOOK_LISTEN="127.0.0.1",
+        PORT=str(port),
+        WEBHOOK_SECRET="s3cret-token",
+        PYTHONPATH=str(Path.cwd()),
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
+    try:
+        fake.wait_until_sync(lambda: fake.webhook_url == public, timeout=30, what="setWebhook")
+        # Telegram would now POST updates; the fake queues them, we deliver them by hand.
+        fake.send_text(user, group, "/newgame")
+        updates = fake.pending_updates()
+        assert updates
+        deadline = time.monotonic() + 20
+        status = 0
+        while time.monotonic() < deadline:
+            try:
+                status = _post(hook, updates[-1], "wrong")
+                break
+            except OSError:
+                time.sleep(0.2)  # the webhook server is still starting
+        assert status in (401, 403)  # a forged update without the secret is refused
+        assert _post(hook, updates[-1], "s3cret-token") == 200
+        fake.wait_until_sync(
+            lambda: any("pulka" in m.content.lower() for m in fake.bot_messages(group)),
+            timeout=20,
+            what="lobby",
+        )
+        lobbies = [m for m in fake.bot_messages(group) if "pulka" in m.content.lower()]
+        assert len(lobbies) == 1
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            out, err = proc.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+        server.stop()
+    secret = fake.token.split(":")[1]
+    assert secret not in err and secret not in out
+    assert "s3cret-token" not in err
+
+
+def test_bad_webhook_url_is_one_clear_line(tmp_path: Path) -> None:
+    fake = FakeTelegram()
+    server = FakeBotApiServer(fake)
+    server.start_in_thread()
+    env = dict(os.environ)
+    env.update(
+        BOT_TOKEN=fake.token,
+        TELEGRAM_API_URL=server.root_url,
+        DATABASE_PATH=str(tmp_path / "db.sqlite3"),
+        WEBHOOK_URL="http://plain-http.example.org/hook",
+        WEBHOOK_LISTEN="127.0.0.1",
+        PORT=str(_free_port()),
+        PYTHONPATH=str(Path.cwd()),
+    )
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "bot"],
+            env=env,
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=60,
+        )
+    finally:
+        server.stop()
+    assert result.returncode != 0
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("error:") and "https" in last
+    # (python-telegram-bot logs its own traceback before; the last line is ours)
