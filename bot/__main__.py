@@ -14,6 +14,13 @@ def main() -> int:
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    from storage import StorageError, check_schema
+
+    try:  # a database newer than this code is refused before anything starts
+        check_schema(config.database_path)
+    except StorageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     logging.basicConfig(
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         level=getattr(logging, config.log_level, logging.INFO),
@@ -29,7 +36,7 @@ def main() -> int:
     try:
         application = build_application(config)
         run(application, config)
-    except ConfigError as exc:
+    except (ConfigError, StorageError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except TelegramError as exc:

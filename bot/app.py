@@ -15,11 +15,14 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
+    MessageHandler,
+    filters,
 )
 from telegram.request import BaseRequest
 
-from bot import handlers
+from bot import chat_events, handlers, history_handlers
 from bot.config import Config, ConfigError
 from bot.i18n import t
 from bot.outbox import Outbox
@@ -31,7 +34,7 @@ __all__ = ["build_application", "run", "COMMANDS", "set_commands"]
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("newgame", "pulka", "stop", "rules", "help", "start")
+COMMANDS = ("newgame", "pulka", "stop", "rules", "help", "start", *history_handlers.COMMANDS)
 
 
 async def set_commands(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -60,8 +63,19 @@ def build_application(
     """The bot's Application; the service is created in ``post_init`` (after the loop starts).
 
     Keyword arguments exist for tests: a seed for the deals, a clock, default table
-    settings, pacing, and a request backend (a fake Bot API).
+    settings, pacing, and a request backend (a fake Bot API). Without them the seed and the
+    default settings come from the config (``PREFERANS_SEED``, ``PREFERANS_DEFAULTS``);
+    ``PREFERANS_PACING=off`` turns the pacing off.
     """
+    if seed is None:
+        seed = config.seed
+    if defaults is None and config.table_defaults:
+        defaults = TableSettings.from_json(config.table_defaults)
+    overall_max_rate: float = 30  # Telegram's limit for all chats together
+    if not config.pacing:
+        private_interval = 0.0
+        group_max_rate = overall_max_rate = 1_000_000
+        outbox_options = {"group_limit": 1_000_000, "group_fast_interval": 0.0}
 
     async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         storage = await Storage.open(config.database_path)
@@ -72,6 +86,7 @@ def build_application(
         ctl = handlers.Controller(app, service, outbox)
         outbox.on_sent = ctl.on_sent
         outbox.on_forbidden = ctl.on_forbidden
+        outbox.on_migrated = lambda old, new: chat_events.migrate_chat(ctl, old, new)
         app.bot_data["ctl"] = ctl
         app.bot_data["storage"] = storage
         log.info("database %s (schema %d)", config.database_path, await storage.schema_version())
@@ -92,7 +107,11 @@ def build_application(
         ApplicationBuilder()
         .token(config.token)
         .concurrent_updates(True)
-        .rate_limiter(AIORateLimiter(max_retries=3, group_max_rate=group_max_rate))
+        .rate_limiter(
+            AIORateLimiter(
+                max_retries=3, group_max_rate=group_max_rate, overall_max_rate=overall_max_rate
+            )
+        )
         .post_init(post_init)
         .post_stop(post_stop)
         .post_shutdown(post_shutdown)
@@ -113,12 +132,15 @@ def build_application(
     application.add_handler(CommandHandler("newgame", handlers.newgame))
     application.add_handler(CommandHandler("pulka", handlers.pulka_command))
     application.add_handler(CommandHandler("stop", handlers.stop_command))
+    history_handlers.add_handlers(application)
     application.add_handler(CallbackQueryHandler(handlers.button))
+    application.add_handler(ChatMemberHandler(chat_events.my_chat_member))  # my_chat_member
+    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, chat_events.migrated))
     application.add_error_handler(handlers.error_handler)
     return application
 
 
-ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
 
 
 def run(application: Application[Any, Any, Any, Any, Any, Any], config: Config) -> None:

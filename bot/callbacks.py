@@ -1,7 +1,7 @@
 """Compact callback data: ``<table base36>:<move base36>:<code>`` (at most 64 bytes).
 
 Game codes (decoded against the engine's legal actions, never interpreted here):
-``b6S`` bid, ``bM`` misère, ``bP`` pass, ``t7S`` toggle a card for the discard,
+``b6S`` bid, ``bM`` misère, ``bP`` pass, ``t7S``/``u7S`` mark/unmark a card for the discard,
 ``k`` confirm the discard, ``c7H``/``cM`` contract, ``wW``/``wP``/``wH`` whist,
 ``dO``/``dC`` open/closed defence, ``p10H`` play a card.
 Lobby and table codes start with ``L`` (``Ls`` sit, ``Lu`` stand up, ``Lg`` start,

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = ["Config", "ConfigError", "DEFAULT_DATABASE"]
 
@@ -23,6 +25,11 @@ class Config:
     directory), ``TELEGRAM_API_URL`` (a self-hosted Bot API server or a test server),
     ``WEBHOOK_URL`` (webhook mode instead of long polling; with ``PORT``, default 8443,
     ``WEBHOOK_LISTEN``, default 0.0.0.0, and ``WEBHOOK_SECRET``), ``LOG_LEVEL``.
+
+    For tests (README, "Settings for tests"): ``PREFERANS_SEED`` (an integer: every table's
+    deals follow from it and the table's id, so two runs deal the same cards),
+    ``PREFERANS_DEFAULTS`` (JSON: the lobby's default settings, e.g. ``{"pulka": 2}``) and
+    ``PREFERANS_PACING=off`` (no pacing of outgoing messages: only against a fake Bot API).
     """
 
     token: str
@@ -33,6 +40,9 @@ class Config:
     webhook_port: int = 8443
     webhook_secret: str | None = None
     log_level: str = "INFO"
+    seed: int | None = None
+    table_defaults: dict[str, Any] = field(default_factory=dict)
+    pacing: bool = True
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -57,6 +67,9 @@ class Config:
             webhook_port=port,
             webhook_secret=env.get("WEBHOOK_SECRET", "").strip() or None,
             log_level=env.get("LOG_LEVEL", "").strip().upper() or "INFO",
+            seed=_seed(env.get("PREFERANS_SEED", "").strip()),
+            table_defaults=_defaults(env.get("PREFERANS_DEFAULTS", "").strip()),
+            pacing=env.get("PREFERANS_PACING", "").strip().lower() not in ("off", "0", "no"),
         )
 
     @property
@@ -75,3 +88,27 @@ class Config:
         if url.endswith("/bot"):
             url = url[: -len("/bot")]
         return url + "/file/bot"
+
+
+def _seed(text: str) -> int | None:
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise ConfigError(f"PREFERANS_SEED must be an integer, not {text!r}") from None
+
+
+def _defaults(text: str) -> dict[str, Any]:
+    if not text:
+        return {}
+    from bot.tables import TableSettings
+
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        TableSettings.from_json(data).rules()
+    except Exception as exc:
+        raise ConfigError(f"PREFERANS_DEFAULTS is not valid table settings: {exc}") from None
+    return data

@@ -7,20 +7,23 @@ public view only, each private hand message from that seat's view only.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from typing import Any
 
 from telegram import CallbackQuery, Message, Update, User
 from telegram.constants import ChatType
+from telegram.error import BadRequest, NetworkError, TelegramError
 from telegram.ext import Application, ContextTypes
 
-from bot import keyboards, render
+from bot import chat_events, keyboards, recovery, render
 from bot.callbacks import decode, from_base36, to_base36
 from bot.i18n import lang_of, t
 from bot.preferans.views import public_view, seat_view
-from bot.service import DealEnd, GameService, Rejected, Step
-from bot.tables import CANCELLED, EXPIRED, LOBBY, OVER, PLAYING, Player, Slot, Table
+from bot.service import AlreadyDone, DealEnd, GameService, Rejected, Step
+from bot.sheet_messages import SheetMessages
+from bot.tables import CANCELLED, EXPIRED, LOBBY, PLAYING, Player, Slot, Table
 
 __all__ = [
     "Controller",
@@ -62,6 +65,7 @@ class Controller:
         self.notes: dict[int, str] = {}
         self.hand_notes: dict[tuple[int, int], str] = {}
         self.reminders: dict[int, tuple[int, int]] = {}
+        self.sheets = SheetMessages(outbox, service)
 
     @property
     def bot_username(self) -> str:
@@ -136,9 +140,8 @@ class Controller:
                     note = auto + "\n\n" + note
                 text = render.hand_text(table, sv, end.deal_no, player.lang, note=note)
                 self.outbox.show(slot, text, None)
-        self.outbox.post(
-            table.chat_id, result + "\n\n" + render.pulka_text(table, table.game, lang)
-        )
+        self.sheets.deal_ended(table, result, end.table_slot)
+        recovery.deal_shown(self, table, end.deal_no)
 
     def _show_abandoned(self, table: Table) -> None:
         """A game stopped in the middle of a deal: freeze its messages without buttons."""
@@ -185,8 +188,9 @@ class Controller:
         if step.game_over and table.game is not None:
             if not step.ended:
                 self._show_abandoned(table)
-                self.outbox.post(table.chat_id, render.pulka_text(table, table.game, lang))
+                self.sheets.game_stopped(table)
             self.outbox.post(table.chat_id, render.settlement_text(table, table.game, lang))
+            recovery.settlement_posted(self, table)
             self.notes.pop(table.id, None)
         if step.new_deal and not step.auto:
             self.notes.pop(table.id, None)
@@ -209,7 +213,7 @@ class Controller:
         name = f"table:{table.id}"
         for job in jq.get_jobs_by_name(name):
             job.schedule_removal()
-        if table.deadline is None or table.status not in (LOBBY, PLAYING):
+        if table.deadline is None or table.status not in (LOBBY, PLAYING) or table.paused:
             return
         delay = max(0.0, table.deadline - self.service.clock())
         if table.status == LOBBY:
@@ -234,6 +238,8 @@ class Controller:
         if table is None:
             return
         async with self.service.lock(table_id):
+            if table.paused:
+                return
             if kind == "expire":
                 if await self.service.expire(table):
                     self.settings_open.discard(table.id)
@@ -262,6 +268,7 @@ class Controller:
         player = table.seats[int(actor)]
         if player is None:
             return
+        self.show_hand(table, int(actor))  # sends it again if it never got through
         left = max(1, round(table.deadline - self.service.clock()))
         text = t(player.lang, "remind", name=render.name(table, actor), n=left)
 
@@ -281,11 +288,13 @@ class Controller:
         """A kept-up-to-date message got its id: save it so a restart can edit it."""
         for table in list(self.service.tables.values()):
             if slot is table.table_slot or slot in table.hand_slots.values():
-                await self.service.save(table)
+                async with self.service.lock(table.id):  # never a snapshot mid-change
+                    await self.service.save(table)
 
     async def on_forbidden(self, chat_id: int) -> None:
         """A player blocked the bot: explain it in the group (once), unseat him from lobbies."""
-        if chat_id <= 0:
+        if chat_id <= 0:  # the bot was removed from a group
+            await chat_events.group_lost(self, chat_id)
             return
         await self.service.blocked(chat_id)
         for table in self.service.tables_of(chat_id):
@@ -318,7 +327,7 @@ class Controller:
             if answered:
                 return
             answered = True
-            await query.answer(text, show_alert=alert, url=url)
+            await _answer(query, text, alert, url)
 
         try:
             data = decode(query.data)
@@ -327,14 +336,21 @@ class Controller:
                 raise Rejected("err.stale")
             async with self.service.lock(table.id):
                 code = data.code
+                if table.paused:
+                    raise Rejected("err.paused")
+                where = query.message.chat.id if query.message is not None else None
+                if code[0] in "LR" and where != table.chat_id:
+                    raise Rejected("err.stale")  # lobby and seat buttons live in the group only
                 if code.startswith("L"):
                     await self._lobby_button(table, query, code, answer)
                 elif code == "V":
                     await self._vote(table, user, answer)
                 elif code.startswith("R"):
                     await self._take_button(table, user, code, answer)
-                elif code.startswith("t"):
-                    await self.service.toggle_discard(table, user.id, data.move, code[1:])
+                elif code[0] in "tu":  # mark / unmark a card for the discard
+                    await self.service.toggle_discard(
+                        table, user.id, data.move, code[1:], mark=code[0] == "t"
+                    )
                     await answer()
                     seat = table.seat_of(user.id)
                     if seat is not None:
@@ -345,7 +361,9 @@ class Controller:
                     self.publish(table, step)
                     self.arm(table)
         except Rejected as exc:
-            await answer(t(lang, exc.key, **exc.values), alert=True)
+            await answer(t(lang, exc.key, **exc.values), alert=exc.alert)
+            if exc.key == "err.stale":
+                recovery.stale_buttons(self, query)
         finally:
             if not answered:
                 await answer()
@@ -355,6 +373,8 @@ class Controller:
     ) -> None:
         user = query.from_user
         player = player_of(user)
+        if code == "Lg" and table.status == PLAYING and table.seat_of(user.id) is not None:
+            raise AlreadyDone()  # pressed again after a restart lost the answer
         if table.status != LOBBY:
             raise Rejected("err.stale")
         if code == "Ls":
@@ -385,6 +405,7 @@ class Controller:
                 self.outbox.show(
                     lobby_slot, render.lobby_text(table, closed_key="lobby.started"), None
                 )
+                recovery.lobby_closed(self, table)
             log.info("table %s: game started (%d players)", table.id, len(table.seats))
             self.publish(table, step)
             self.arm(table)
@@ -473,6 +494,7 @@ class Controller:
                 table = self.service.get(from_base36(payload[1:]))
                 if table is None:
                     raise Rejected("err.stale")
+                await self._may_join(table, player)
                 async with self.service.lock(table.id):
                     seat = await self.service.sit(table, player)
                     self.show_lobby(table)
@@ -482,6 +504,7 @@ class Controller:
                 table = self.service.get(from_base36(tid))
                 if table is None:
                     raise Rejected("err.stale")
+                await self._may_join(table, player)
                 async with self.service.lock(table.id):
                     await self._take(table, int(seat_text), player)
                 return ""
@@ -491,6 +514,13 @@ class Controller:
             return t(player.lang, exc.key, **exc.values)
         return t(player.lang, "start.private")
 
+    async def _may_join(self, table: Table, player: Player) -> None:
+        """A deep link seats only members of the table's group, and not while it is paused."""
+        if table.paused:
+            raise Rejected("err.paused")
+        if not await chat_events.is_member(self.app.bot, table.chat_id, player.user_id):
+            raise Rejected("err.not_member")
+
     async def unblocked(self, user_id: int) -> None:
         """A player pressed Start again: resend his hand messages."""
         for table in self.service.tables_of(user_id):
@@ -499,27 +529,39 @@ class Controller:
                     table.blocked_noted.discard(user_id)
                     seat = table.seat_of(user_id)
                     if seat is not None and table.status == PLAYING:
-                        old = table.hand_slots.get(seat)
-                        if old is not None and old.message_id is None:
-                            self.show_hand(table, seat)
+                        self.show_hand(table, seat)  # sent anew, or brought up to date
                     await self.service.save(table)
 
     async def resume(self) -> None:
         """After a restart: refresh the messages of unfinished tables and re-arm timers."""
         for table in await self.service.resume():
+            if table.paused:
+                continue  # the bot is not in the group; chat_events resumes it when re-added
+            recovery.replay(self, table)  # deal ends, settlement, lobby not shown yet
             if table.status == LOBBY:
                 self.show_lobby(table)
             elif table.status == PLAYING:
                 self.show_deal(table)
-            elif table.status == OVER and table.game is not None:
-                lang = table.settings.lang
-                self.outbox.post(table.chat_id, render.settlement_text(table, table.game, lang))
             self.arm(table)
         log.info("resumed %d table(s)", len(self.service.tables))
 
 
 def _title(table: Table) -> str:
-    return table.title or f"#{table.id}"
+    return chat_events.title_of(table)  # a group title may hold markup characters
+
+
+async def _answer(query: CallbackQuery, text: str | None, alert: bool, url: str | None) -> None:
+    """Answer a press; timeouts, resets and 5xx are retried, a refused answer only logged."""
+    for attempt in range(1, 4):
+        try:
+            await query.answer(text, show_alert=alert, url=url)
+            return
+        except TelegramError as exc:
+            retry = isinstance(exc, NetworkError) and not isinstance(exc, BadRequest)
+            if not retry or attempt == 3:
+                log.info("answering a button press failed: %s", exc)
+                return
+            await asyncio.sleep(0.3 * attempt)
 
 
 def _ctl(context: ContextTypes.DEFAULT_TYPE) -> Controller:
@@ -619,11 +661,8 @@ async def pulka_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         ctl.outbox.post(chat.id, t(lang, "no_table"))
         return
     table, game = found
-    lang = table.settings.lang
-    text = render.pulka_text(table, game, lang)
-    if game.over:
-        text += "\n\n" + render.settlement_text(table, game, lang)
-    ctl.outbox.post(chat.id, text)
+    message = update.effective_message
+    ctl.sheets.pulka(table, game, after=message.message_id if message is not None else 0)
 
 
 async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -74,6 +74,8 @@ for _key, _ru, _en in (
         "Карты приходят в личные сообщения: там же все ходы кнопками, группу можно не открывать.\n"
         "В группе — общий стол, итоги сдач и пулька.\n"
         "/pulka — пулька, /rules — правила записи, /stop — голосовать за остановку.\n"
+        "/history — последние игры, /stats — статистика, /top — лучшие игроки, "
+        "/export — запись пульки файлом.\n"
         "Чтобы сесть, бот должен писать вам: нажмите Start в личке бота (кнопка «Сесть» "
         "сама откроет её).",
         "🃏 <b>Preferans</b>\n"
@@ -82,6 +84,8 @@ for _key, _ru, _en in (
         "you never need to open the group.\n"
         "The group shows the table, deal results and the pulka.\n"
         "/pulka — the sheet, /rules — scoring, /stop — vote to stop.\n"
+        "/history — last games, /stats — statistics, /top — best players, "
+        "/export — the pulka record as a file.\n"
         "To sit down the bot must be able to write to you: press Start in the bot's chat "
         "(«Sit down» opens it for you).",
     ),
@@ -152,6 +156,10 @@ for _key, _ru, _en in (
     ("set.gentleman", "джентльменские", "gentleman"),
     ("set.raspasy_exit", "Выход с распасов: {v}", "All-pass exit: {v}"),
     ("set.lang", "Язык группы: {v}", "Group language: {v}"),
+    ("set.sheet", "Пулька: {v}", "Sheet: {v}"),
+    ("set.sheet.picture", "картинка", "picture"),
+    ("set.sheet.text", "текст", "text"),
+    ("set.sheet.both", "картинка и текст", "picture + text"),
     ("yes", "да", "yes"),
     ("no", "нет", "no"),
     ("set.options", "Опции: {v}", "Options: {v}"),
@@ -177,6 +185,7 @@ for _key, _ru, _en in (
     ),
     ("ok.seated", "Вы за столом, место {seat}.", "You are seated, seat {seat}."),
     ("ok.voted", "Голос учтён.", "Vote counted."),
+    ("ok.already", "✓ Уже сделано.", "✓ Already done."),
     # the table
     (
         "deal.title",

@@ -35,6 +35,7 @@ SETTING_CODES = {
     "w": "whist_type",
     "e": "raspasy_exit",
     "l": "lang",
+    "v": "sheet",
 }
 _CODE_OF = {v: k for k, v in SETTING_CODES.items()}
 
@@ -75,7 +76,8 @@ def settings_keyboard(table: Table) -> InlineKeyboardMarkup:
         [b("jumps"), b("ten_checked")],
         [b("stalingrad"), b("half_whist")],
         [b("whist_type"), b("raspasy_exit")],
-        [b("lang"), _btn(table, t(lang, "btn.back"), "Lb", 0)],
+        [b("lang"), b("sheet")],
+        [_btn(table, t(lang, "btn.back"), "Lb", 0)],
     ]
     return InlineKeyboardMarkup(rows)
 
@@ -174,7 +176,8 @@ def _discard_keyboard(table: Table, sv: SeatView, lang: str) -> InlineKeyboardMa
     buttons = []
     for c in sort_hand(pickable):
         label = ("✅" if c in picked else "") + card(c)
-        buttons.append((c, _btn(table, label, f"t{c.code}")))
+        # "t" marks, "u" unmarks: pressing the same button twice never undoes the first
+        buttons.append((c, _btn(table, label, f"{'u' if c in picked else 't'}{c.code}")))
     rows = _rows_by_suit(buttons)
     if len(picked) == 2:
         rows.append([_btn(table, t(lang, "btn.discard", cards=cards(sort_hand(picked))), "k")])

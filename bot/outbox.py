@@ -10,8 +10,10 @@ keeps its own window per group (see :meth:`Outbox._wait`); while a group's queue
 its table message coalesces.
 
 "Message is not modified" is ignored; a message that cannot be edited any more is sent
-anew; ``RetryAfter`` is waited out; ``Forbidden`` (a player blocked the bot) is reported
-to ``on_forbidden``.
+anew; ``RetryAfter`` is waited out; timeouts, resets and 5xx are retried with a growing
+pause; ``Forbidden`` (a player blocked the bot, or the bot left a group) is reported to
+``on_forbidden``; ``ChatMigrated`` (the group is a supergroup now) to ``on_migrated``, and
+the posts for the old id go to the new one.
 """
 
 from __future__ import annotations
@@ -27,7 +29,14 @@ from typing import Any
 
 from telegram import InlineKeyboardMarkup, LinkPreviewOptions, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TimedOut,
+)
 
 from bot.tables import Slot
 
@@ -56,6 +65,11 @@ class _Show:
     slot: Slot
 
 
+@dataclass(slots=True, eq=False)
+class _Call:
+    run: Callable[[], Awaitable[bool]]
+
+
 class _Chat:
     __slots__ = ("chat_id", "queue", "task", "last", "waiting", "window")
 
@@ -63,7 +77,7 @@ class _Chat:
         self.chat_id = chat_id
         self.window: deque[float] = deque()
         """When recent requests to this (group) chat were made."""
-        self.queue: deque[_Post | _Delete | _Show] = deque()
+        self.queue: deque[_Post | _Delete | _Show | _Call] = deque()
         self.task: asyncio.Task[None] | None = None
         self.last = -1e9
         self.waiting: dict[int, tuple[str, InlineKeyboardMarkup | None]] = {}
@@ -91,9 +105,13 @@ class Outbox:
         self.group_fast_interval = group_fast_interval
         self.on_sent = on_sent
         self.on_forbidden = on_forbidden
+        self.on_migrated: Callable[[int, int], Awaitable[None]] | None = None
+        """Called with (old, new) chat id when a group turned out to be a supergroup now."""
         self._chats: dict[int, _Chat] = {}
         self._shown: OrderedDict[tuple[int, int], str] = OrderedDict()
         self._closed = False
+        self.newest: dict[int, int] = {}
+        """Chat id -> the highest message id the bot sent there (while running)."""
 
     # ------------------------------------------------------------------ API
 
@@ -123,6 +141,22 @@ class Outbox:
         chat = self._chat(chat_id)
         chat.queue.append(_Delete(message_id))
         self._kick(chat)
+
+    def call(self, chat_id: int, run: Callable[[], Awaitable[bool]]) -> None:
+        """Run ``run`` in ``chat_id``'s worker, in order with its messages and paced like one;
+        it returns whether it made a request. Wrap its Bot API calls in :meth:`retry`."""
+        chat = self._chat(chat_id)
+        chat.queue.append(_Call(run))
+        self._kick(chat)
+
+    def note_sent(self, chat_id: int, message_id: int) -> None:
+        """Remember a message the bot sent (see :attr:`newest`)."""
+        if message_id > self.newest.get(chat_id, 0):
+            self.newest[chat_id] = message_id
+
+    async def retry(self, call: Callable[[], Awaitable[Any]]) -> Any:
+        """``call()``, waiting out ``RetryAfter`` and retrying a network error once."""
+        return await self._retry(call)
 
     async def drain(self, timeout: float | None = None) -> None:
         """Wait until every queue is empty."""
@@ -199,6 +233,20 @@ class Outbox:
                     log.info("chat %s: forbidden (%s)", chat.chat_id, exc.message)
                     if self.on_forbidden is not None:
                         await self.on_forbidden(chat.chat_id)
+                except ChatMigrated as exc:
+                    sent = True
+                    new_id = int(exc.new_chat_id)
+                    log.info("chat %s: migrated to %s", chat.chat_id, new_id)
+                    if self.on_migrated is not None:
+                        await self.on_migrated(chat.chat_id, new_id)
+                    if isinstance(item, _Post):  # slots are shown again by on_migrated
+                        self.post(new_id, item.text, item.markup, done=item.done)
+                except (TimedOut, NetworkError) as exc:
+                    sent = True
+                    if isinstance(exc, BadRequest):  # refused: a bug of ours
+                        log.exception("chat %s: sending failed", chat.chat_id)
+                    else:  # Telegram kept failing: an outage, not a bug
+                        log.warning("chat %s: sending failed: %s", chat.chat_id, exc)
                 except Exception:
                     sent = True
                     log.exception("chat %s: sending failed", chat.chat_id)
@@ -209,8 +257,10 @@ class Outbox:
         finally:
             chat.task = None
 
-    async def _do(self, chat: _Chat, item: _Post | _Delete | _Show) -> bool:
+    async def _do(self, chat: _Chat, item: _Post | _Delete | _Show | _Call) -> bool:
         """Perform one queued item; ``False`` if nothing was sent."""
+        if isinstance(item, _Call):
+            return await item.run()
         if isinstance(item, _Post):
             msg = await self._retry(
                 lambda: self.bot.send_message(
@@ -221,6 +271,7 @@ class Outbox:
                     link_preview_options=_NO_PREVIEW,
                 )
             )
+            self.note_sent(chat.chat_id, msg.message_id)
             if item.done is not None:
                 await item.done(msg)
             return True
@@ -273,6 +324,7 @@ class Outbox:
             )
         )
         slot.message_id = msg.message_id
+        self.note_sent(slot.chat_id, msg.message_id)
         self._remember((slot.chat_id, msg.message_id), fingerprint)
         if self.on_sent is not None:
             await self.on_sent(slot)
@@ -297,8 +349,8 @@ class Outbox:
                 seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else delay
                 log.info("flood control: waiting %.1f s", seconds)
                 await asyncio.sleep(float(seconds) + 0.1)
-            except (TimedOut, NetworkError) as exc:
-                if isinstance(exc, BadRequest | Forbidden) or attempt >= 2:
+            except (TimedOut, NetworkError) as exc:  # 5xx, timeouts, connection resets
+                if isinstance(exc, BadRequest | Forbidden) or attempt >= _MAX_ATTEMPTS:
                     raise
-                await asyncio.sleep(0.5)
+                await asyncio.sleep(0.5 * attempt)
         raise AssertionError("unreachable")

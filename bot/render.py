@@ -107,6 +107,8 @@ def option_value(settings: TableSettings, key: str, lang: str) -> str:
         return turn_label(settings.turn_time, lang)
     if key == "lang":
         return settings.lang.upper()
+    if key == "sheet":
+        return t(lang, f"set.sheet.{settings.sheet}")
     value = settings.option(key)
     if key == "ten_checked":
         return t(lang, "set.ten.yes" if value else "set.ten.no")

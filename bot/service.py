@@ -9,6 +9,7 @@ a button code is looked up among them, and the timeout action is picked from the
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import random
 import secrets
@@ -33,6 +34,7 @@ from bot.preferans.deal import Deal
 from bot.preferans.game import FinishedDeal, Game
 from bot.preferans.outcome import Defence, WhistAnswer
 from bot.preferans.views import SeatView, seat_view
+from bot.stats import Holder, game_rows
 from bot.tables import (
     CANCELLED,
     EXPIRED,
@@ -45,11 +47,12 @@ from bot.tables import (
     Table,
     TableSettings,
 )
-from storage import Storage, StorageError, TableRow
+from storage import GameArchive, Storage, StorageError, TableRow
 
 __all__ = [
     "GameService",
     "Rejected",
+    "AlreadyDone",
     "Step",
     "DealEnd",
     "auto_action",
@@ -68,10 +71,26 @@ REPLACE_AFTER = 2
 class Rejected(Exception):
     """A press or command that changes nothing; ``key`` is the i18n text of the alert."""
 
+    alert = True
+    """Whether the answer is an alert (a pop-up) rather than a short notice."""
+
     def __init__(self, key: str, **values: Any) -> None:
         super().__init__(key)
         self.key = key
         self.values = values
+
+
+class AlreadyDone(Rejected):
+    """The same press was already applied (its answer was lost, e.g. in a restart)."""
+
+    alert = False
+
+    def __init__(self) -> None:
+        super().__init__("ok.already")
+
+
+RECENT_PRESSES = 12
+"""Accepted presses remembered per table to recognise a repeated one."""
 
 
 @dataclass(slots=True)
@@ -147,12 +166,16 @@ class GameService:
         lobby_ttl: float = LOBBY_TTL,
     ) -> None:
         self.storage = storage
-        self.rng = random.Random(seed if seed is not None else secrets.randbits(128))
+        self.seed = seed
+        """A fixed base for the tables' deal seeds (tests); ``None``: random per table."""
         self.clock = clock
         self.defaults = defaults or TableSettings()
         self.lobby_ttl = lobby_ttl
         self.tables: dict[int, Table] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        self._saved: dict[int, tuple[Any, ...]] = {}
+        """Table id -> what the stored record holds besides its current deal (see
+        :meth:`save`)."""
 
     # ------------------------------------------------------------------ lookup
 
@@ -261,13 +284,13 @@ class GameService:
             raise Rejected("err.owner_only")
         choices = SETTING_CHOICES[key]
         s = table.settings
-        if key in ("players", "convention", "pulka", "turn_time", "lang"):
+        if key in ("players", "convention", "pulka", "turn_time", "lang", "sheet"):
             current = getattr(s, key)
         else:
             current = s.option(key)
         index = choices.index(current) if current in choices else -1
         value = choices[(index + 1) % len(choices)]
-        if key in ("players", "convention", "pulka", "turn_time", "lang"):
+        if key in ("players", "convention", "pulka", "turn_time", "lang", "sheet"):
             setattr(s, key, value)
             if key == "players":
                 table.resize(value)
@@ -304,11 +327,17 @@ class GameService:
         if not table.full:
             raise Rejected("err.not_full")
         names = [p.name for p in table.seats if p is not None]
-        first_dealer = Seat(self.rng.randrange(len(names)))
+        if not table.seed:
+            table.seed = self._new_seed(table)
+        first_dealer = Seat(random.Random(f"{table.seed}:dealer").randrange(len(names)))
         table.game = Game(table.settings.rules(), names, first_dealer=first_dealer)
         table.status = PLAYING
         table.timeouts = {}
         table.stop_votes = set()
+        table.started_at = time.time()
+        table.holders = [Holder(seat, 1, p.user_id, p.name).to_json() for seat, p in table.seated()]
+        if table.table_slot is not None:
+            table.lobby_message = table.table_slot.message_id
         step = Step()
         self._next_deal(table, step)
         await self.save(table)
@@ -323,15 +352,29 @@ class GameService:
             return None
         return seat_view(game.current, Seat(seat))
 
+    def _new_seed(self, table: Table) -> str:
+        """A table's deal seed: random, or derived from the fixed base seed (tests)."""
+        if self.seed is None:
+            return secrets.token_hex(16)
+        return hashlib.sha256(f"{self.seed}:{table.id}".encode()).hexdigest()[:32]
+
+    @staticmethod
+    def deal_rng(table: Table, deal_no: int) -> random.Random:
+        """The shuffle of deal ``deal_no`` (from 1) of ``table``: the same after a restart."""
+        return random.Random(f"{table.seed}:{deal_no}")
+
     def _next_deal(self, table: Table, step: Step) -> None:
         game = table.game
         assert game is not None
         if game.over:
             table.status = OVER
+            table.settlement_shown = False
             table.deadline = None
             step.game_over = True
             return
-        game.start_deal(self.rng)
+        if not table.seed:  # a table started before deal seeds were stored
+            table.seed = self._new_seed(table)
+        game.start_deal(self.deal_rng(table, game.deal_count + 1))
         table.deal_no = game.deal_count
         table.move += 1
         table.discard_pick = {}
@@ -358,7 +401,10 @@ class GameService:
         return seat, view
 
     async def act(self, table: Table, user_id: int, move: int, code: str) -> Step:
-        """Apply the action behind a button of ``user_id``; raises :class:`Rejected`."""
+        """Apply the action behind a button of ``user_id``; raises :class:`Rejected`
+        (:class:`AlreadyDone` for a press that was applied before)."""
+        if move != table.move and (move, user_id, code) in table.recent:
+            raise AlreadyDone()
         seat, view = self._check_turn(table, user_id, move)
         if code == "k":
             picked = table.discard_pick.get(seat, [])
@@ -376,10 +422,15 @@ class GameService:
                 raise Rejected("err.illegal")
             action = matches[0]
         table.timeouts[seat] = 0
+        table.recent = [*table.recent, (move, user_id, code)][-RECENT_PRESSES:]
         return await self._apply(table, action)
 
-    async def toggle_discard(self, table: Table, user_id: int, move: int, code: str) -> None:
-        """Mark or unmark a card for the declarer's discard (no engine action yet)."""
+    async def toggle_discard(
+        self, table: Table, user_id: int, move: int, code: str, mark: bool | None = None
+    ) -> None:
+        """Mark (``mark=True``) or unmark (``False``) a card for the declarer's discard, or
+        flip it (``None``); no engine action yet. Marking a marked card changes nothing, so
+        a press repeated after a restart is harmless."""
         seat, view = self._check_turn(table, user_id, move)
         try:
             c = parse_card(code)
@@ -392,6 +443,8 @@ class GameService:
         if c not in pickable:
             raise Rejected("err.illegal")
         picked = table.discard_pick.setdefault(seat, [])
+        if mark is (c in picked):
+            return
         if c in picked:
             picked.remove(c)
         else:
@@ -439,6 +492,13 @@ class GameService:
             finished = game.finished_deals[-1]
             assert finished.deal is deal
             step.ended.append(DealEnd(deal_no, finished, table.table_slot, dict(table.hand_slots)))
+            table.unshown_ends.append(
+                {
+                    "deal_no": deal_no,
+                    "table_slot": table.table_slot.to_json() if table.table_slot else None,
+                    "hand_slots": {str(k): v.to_json() for k, v in table.hand_slots.items()},
+                }
+            )
             self._next_deal(table, step)
         else:
             self._arm(table)
@@ -452,6 +512,8 @@ class GameService:
         seat = table.seat_of(user_id)
         if seat is None:
             raise Rejected("err.not_seated")
+        if seat in table.stop_votes:
+            raise Rejected("err.voted")  # a vote counts once
         table.stop_votes.add(seat)
         need = len(table.seats) // 2 + 1
         votes = len(table.stop_votes)
@@ -462,6 +524,7 @@ class GameService:
         game = table.game
         game.stop()  # an unfinished deal is kept in the record, not scored
         table.status = OVER
+        table.settlement_shown = False
         table.deadline = None
         table.move += 1
         await self.save(table)
@@ -479,6 +542,9 @@ class GameService:
         table.seats[seat] = player
         if table.game is not None:
             table.game.replace_player(Seat(seat), player.name)
+        table.holders.append(
+            Holder(seat, max(table.deal_no, 1), player.user_id, player.name).to_json()
+        )
         table.timeouts[seat] = 0
         table.stop_votes.discard(seat)
         table.hand_slots[seat] = Slot(player.user_id)
@@ -488,20 +554,96 @@ class GameService:
     # ------------------------------------------------------------------ persistence
 
     async def save(self, table: Table) -> None:
-        """Write the table (settings, seats, message ids, deadline, record) to the database."""
-        await self.storage.save_table(
-            table.id,
-            status=table.status,
-            settings=table.settings.to_json(),
-            state=table.state_json(),
-            record=table.game.to_record() if table.game is not None else None,
-            move=table.move,
-            deadline=table.deadline,
-            seats=[p.user_id if p is not None else None for p in table.seats],
+        """Write the table (settings, seats, message ids, deadline, game) to the database.
+
+        The game is stored as its record, one row per deal: while only the current deal
+        changed since the last save (an action), only that deal is written. A game that
+        just ended is archived in the same transaction.
+        """
+        game = table.game
+        record: dict[str, Any] | None = None
+        deals: dict[int, dict[str, Any]] | None = None
+        mark: tuple[Any, ...] | None = None
+        if game is not None:
+            mark = (id(game), len(game.finished_deals), game.stopped, tuple(game.names))
+            if game.current is not None and self._saved.get(table.id) == mark:
+                deals = {game.deal_count: game.current.to_json()}
+            else:
+                record = game.to_record()
+        archive = None
+        if table.status == OVER and game is not None and not table.archived:
+            archive = self._archive(table, game, record or game.to_record())
+            table.archived = archive is not None
+        try:
+            await self.storage.save_table(
+                table.id,
+                status=table.status,
+                settings=table.settings.to_json(),
+                state=table.state_json(),
+                record=record,
+                move=table.move,
+                deadline=table.deadline,
+                seats=[p.user_id if p is not None else None for p in table.seats],
+                deals=deals,
+                archive=archive,
+            )
+        except BaseException:
+            self._saved.pop(table.id, None)
+            if archive is not None:
+                table.archived = False
+            raise
+        if mark is not None:
+            self._saved[table.id] = mark
+
+    def _archive(
+        self, table: Table, game: Game, record: dict[str, Any], started_at: float | None = None
+    ) -> GameArchive | None:
+        """The archive entry of a finished or stopped game, statistics included."""
+        holders = [Holder.from_json(h) for h in table.holders]
+        if not holders:  # a game started before seat holders were stored
+            holders = [Holder(seat, 1, p.user_id, p.name) for seat, p in table.seated()]
+        try:
+            rows = [r.to_json() for r in game_rows(record, holders)]
+        except Exception:
+            log.exception("table %s: no statistics for this game", table.id)
+            rows = []
+        now = time.time()
+        return GameArchive(
+            status="finished" if game.finished else "stopped",
+            convention=game.rules.convention.name,
+            pulka=game.rules.pulka,
+            players=game.players,
+            deals=len(game.finished_deals),
+            started_at=table.started_at or started_at or now,
+            ended_at=now,
+            record=record,
+            holders=[h.to_json() for h in holders],
+            rows=rows,
         )
 
+    async def _archive_old_games(self) -> None:
+        """Archive games that ended before this version (a database upgraded in place)."""
+        for row in await self.storage.unarchived_tables():
+            try:
+                table = _table_from_row(row)
+                game = Game.from_record(row.record)
+                if not game.over:
+                    continue
+                archive = self._archive(table, game, game.to_record(), row.created_at)
+            except Exception:
+                log.exception("table %s: cannot archive the old game", row.id)
+                continue
+            if archive is not None:
+                await self.storage.archive_game(row.id, archive)
+                log.info("table %s: old game archived", row.id)
+
     async def resume(self) -> list[Table]:
-        """Load unfinished tables after a restart (games rebuilt from their records)."""
+        """Load unfinished tables after a restart (games rebuilt from their records).
+
+        Also tables whose game is over but whose last deal or settlement the group was
+        not shown yet (see :attr:`Table.unshown_ends`).
+        """
+        await self._archive_old_games()
         out = []
         for row in await self.storage.open_tables():
             try:
@@ -529,6 +671,7 @@ class GameService:
                 elif game.over:
                     table.status = OVER
                     table.deadline = None
+                    table.settlement_shown = False
                 elif game.current is None:
                     self._next_deal(table, Step())
                 elif table.deadline is None:

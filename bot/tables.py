@@ -24,6 +24,7 @@ __all__ = [
     "Slot",
     "Table",
     "SETTING_CHOICES",
+    "SHEET_MODES",
 ]
 
 LOBBY = "lobby"
@@ -46,7 +47,10 @@ SETTING_CHOICES: dict[str, tuple[Any, ...]] = {
     "whist_type": ("greedy", "gentleman"),
     "raspasy_exit": ((6,), (6, 7, 7), (7,)),
     "lang": ("ru", "en"),
+    "sheet": ("picture", "text", "both"),
 }
+SHEET_MODES = SETTING_CHOICES["sheet"]
+"""How the group gets the pulka sheet: a picture, the monospace text, or both."""
 OPTION_KEYS = ("jumps", "ten_checked", "stalingrad", "half_whist", "whist_type", "raspasy_exit")
 
 
@@ -62,6 +66,8 @@ class TableSettings:
     options: dict[str, Any] = field(default_factory=dict)
     lang: str = "ru"
     """Language of the group messages."""
+    sheet: str = "picture"
+    """How the sheet is shown in the group (one of :data:`SHEET_MODES`)."""
 
     def rules(self) -> Rules:
         """The engine's rules for these settings."""
@@ -80,6 +86,7 @@ class TableSettings:
             "turn_time": self.turn_time,
             "options": opts,
             "lang": self.lang,
+            "sheet": self.sheet,
         }
 
     @classmethod
@@ -87,6 +94,7 @@ class TableSettings:
         opts = {
             k: tuple(v) if isinstance(v, list) else v for k, v in data.get("options", {}).items()
         }
+        sheet = str(data.get("sheet", "picture"))
         return cls(
             players=int(data.get("players", 3)),
             convention=str(data.get("convention", "sochi")),
@@ -94,6 +102,7 @@ class TableSettings:
             turn_time=int(data.get("turn_time", 60)),
             options=opts,
             lang=str(data.get("lang", "ru")),
+            sheet=sheet if sheet in SHEET_MODES else "picture",
         )
 
     def copy(self) -> TableSettings:
@@ -163,6 +172,30 @@ class Table:
     """The group's title (for private messages)."""
     blocked_noted: set[int] = field(default_factory=set)
     """User ids whose blocking of the bot was already explained in the group."""
+    sheet_message: int | None = None
+    """The group's sheet message (see :mod:`bot.sheet_messages`) the next sheet replaces."""
+    sheet_photo: bool = False
+    """Whether :attr:`sheet_message` is a picture (else a text message)."""
+    seed: str = ""
+    """The table's deal seed: deal ``n`` is shuffled by ``random.Random(f"{seed}:{n}")``, so
+    a restarted bot deals exactly what it would have dealt."""
+    started_at: float | None = None
+    holders: list[dict[str, Any]] = field(default_factory=list)
+    """Who held each seat from which deal on (:class:`bot.stats.Holder` as JSON)."""
+    recent: list[tuple[int, int, str]] = field(default_factory=list)
+    """The last accepted presses ``(move, user id, code)``: pressing one again (its answer
+    was lost in a restart) is answered as already done."""
+    unshown_ends: list[dict[str, Any]] = field(default_factory=list)
+    """Ended deals (``deal_no`` and their messages) the group was not shown yet; a restart
+    shows them again."""
+    settlement_shown: bool | None = None
+    """``False`` from the end of the game until the settlement was sent."""
+    lobby_message: int | None = None
+    """The lobby message of a started game until it was closed (edited to "started")."""
+    archived: bool = False
+    """The finished game is in the archive (``games``)."""
+    paused: bool = False
+    """The bot is not in the group (removed): no timers, no presses until it is added back."""
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -210,6 +243,17 @@ class Table:
             "stop_votes": sorted(self.stop_votes),
             "title": self.title,
             "blocked_noted": sorted(self.blocked_noted),
+            "sheet_message": self.sheet_message,
+            "sheet_photo": self.sheet_photo,
+            "seed": self.seed,
+            "started_at": self.started_at,
+            "holders": self.holders,
+            "recent": [list(r) for r in self.recent],
+            "unshown_ends": self.unshown_ends,
+            "settlement_shown": self.settlement_shown,
+            "lobby_message": self.lobby_message,
+            "archived": self.archived,
+            "paused": self.paused,
         }
 
     def load_state(self, data: dict[str, Any]) -> None:
@@ -228,3 +272,18 @@ class Table:
         self.stop_votes = {int(s) for s in data.get("stop_votes", [])}
         self.title = str(data.get("title", ""))
         self.blocked_noted = {int(u) for u in data.get("blocked_noted", [])}
+        sheet_message = data.get("sheet_message")
+        self.sheet_message = int(sheet_message) if sheet_message is not None else None
+        self.sheet_photo = bool(data.get("sheet_photo", False))
+        self.seed = str(data.get("seed", ""))
+        started = data.get("started_at")
+        self.started_at = float(started) if started is not None else None
+        self.holders = list(data.get("holders", []))
+        self.recent = [(int(m), int(u), str(c)) for m, u, c in data.get("recent", [])]
+        self.unshown_ends = list(data.get("unshown_ends", []))
+        shown = data.get("settlement_shown")
+        self.settlement_shown = bool(shown) if shown is not None else None
+        lobby = data.get("lobby_message")
+        self.lobby_message = int(lobby) if lobby is not None else None
+        self.archived = bool(data.get("archived", False))
+        self.paused = bool(data.get("paused", False))

@@ -1,5 +1,21 @@
 """Persistence of tables and users in SQLite (aiosqlite), with numbered migrations."""
 
-from .db import SCHEMA_VERSION, Storage, StorageError, TableRow, UserRow
+from .db import (
+    SCHEMA_VERSION,
+    GameArchive,
+    Storage,
+    StorageError,
+    TableRow,
+    UserRow,
+    check_schema,
+)
 
-__all__ = ["Storage", "StorageError", "TableRow", "UserRow", "SCHEMA_VERSION"]
+__all__ = [
+    "Storage",
+    "StorageError",
+    "TableRow",
+    "UserRow",
+    "GameArchive",
+    "SCHEMA_VERSION",
+    "check_schema",
+]

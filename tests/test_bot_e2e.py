@@ -82,7 +82,7 @@ def assert_no_leaks(h: Harness) -> None:
 
 
 async def test_three_player_game_to_the_final_settlement(tmp_path: Path) -> None:
-    settings = TableSettings(pulka=2, turn_time=60)
+    settings = TableSettings(pulka=2, turn_time=60, sheet="text")  # the monospace sheet
     async with running_bot(tmp_path, http=True, defaults=settings) as h:
         await open_and_start(h)
         first = h.table().game.current.first_hand

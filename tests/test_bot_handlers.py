@@ -138,13 +138,20 @@ async def test_presses_by_strangers_on_old_messages_and_out_of_turn_change_nothi
             await h.idle()
             assert is_alert(h.fake.callback_answers[qid])
         assert table.move == move and table.game.to_record() == record
-        # the real press works once; pressing the same (now old) button again is stale
+        # the real press works once; pressing the same (now old) button again is "already
+        # done" (its answer may have been lost), another old button of his is stale
         await h.press(actor, msg, bid)
         assert table.move == move + 1
         qid = h.fake.press(actor, msg, bid, force=True)
         await h.idle()
         answer = h.fake.callback_answers[qid]
+        assert not is_alert(answer) and "Already done" in answer["text"]
+        other = next(d for _, d in msg.buttons if d and d != bid)
+        qid = h.fake.press(actor, msg, other, force=True)
+        await h.idle()
+        answer = h.fake.callback_answers[qid]
         assert is_alert(answer) and "out of date" in answer["text"]
+        assert table.move == move + 1
         assert h.fake.unanswered_callbacks() == []
 
 
@@ -212,8 +219,9 @@ async def test_stop_by_vote_settles_the_game(tmp_path) -> None:
         assert h.table().status == "over" and h.table().game.stopped
         for user in h.users[:3]:
             assert not h.hand_message(user).buttons
-        await h.say(h.users[0], "/pulka")
-        assert "Player" in h.group_texts()[-1] and "Game stopped" in h.group_texts()[-1]
+        await h.say(h.users[0], "/pulka")  # the sheet picture, the settlement as its caption
+        sheet = h.fake.last_bot_message(h.group)
+        assert sheet.media is not None and "Game stopped" in sheet.content
 
 
 async def test_help_rules_pulka(tmp_path) -> None:
@@ -228,8 +236,9 @@ async def test_help_rules_pulka(tmp_path) -> None:
         await h.idle()
         assert "в группе" in h.private(h.users[0])[-1].content
         await open_and_start(h)
-        await h.say(h.users[0], "/pulka")
-        assert "Пуля" in h.group_texts()[-1]
+        await h.say(h.users[0], "/pulka")  # the sheet picture with its title
+        sheet = h.fake.last_bot_message(h.group)
+        assert sheet.media is not None and "пуля до 20" in sheet.content
 
 
 async def test_blocked_player_is_explained_in_the_group(tmp_path) -> None:

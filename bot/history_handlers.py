@@ -1,0 +1,331 @@
+"""``/export``, ``/history``, ``/stats`` and ``/top``: finished games and statistics.
+
+Everything here reads the archive (:mod:`storage.archive`): the pulka records of
+finished and stopped games and the per-player rows computed from them (definitions in
+:mod:`bot.stats` and the README).
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import json
+import logging
+from typing import Any
+
+from telegram import InputFile, Update, User
+from telegram.constants import ChatType, ParseMode
+from telegram.ext import Application, CommandHandler, ContextTypes
+
+from bot.i18n import lang_of, register, t
+from bot.sheet_text import short_name
+from bot.tables import PLAYING
+from storage import archive
+
+__all__ = [
+    "COMMANDS",
+    "add_handlers",
+    "export_command",
+    "history_command",
+    "stats_command",
+    "top_command",
+]
+
+log = logging.getLogger(__name__)
+
+COMMANDS = ("history", "stats", "top", "export")
+"""Commands of this module, for the command menu."""
+
+HISTORY_LIMIT = 10
+TOP_LIMIT = 10
+NAME_WIDTH = 20
+
+for _key, _ru, _en in (
+    ("cmd.history", "последние игры группы", "the group's last games"),
+    ("cmd.stats", "статистика (ваша или того, кому отвечаете)", "statistics (yours or a reply's)"),
+    ("cmd.top", "лучшие игроки группы", "the group's best players"),
+    ("cmd.export", "запись пульки файлом", "the pulka record as a file"),
+    ("hist.none", "В этой группе ещё нет законченных игр.", "No finished games in this group yet."),
+    ("hist.title", "📜 <b>Последние игры</b>", "📜 <b>Last games</b>"),
+    (
+        "hist.game",
+        "{n}. {date} · {convention}, пуля до {pulka} · сдач: {deals} · {status}",
+        "{n}. {date} · {convention}, pulka to {pulka} · deals: {deals} · {status}",
+    ),
+    ("hist.finished", "закончена", "finished"),
+    ("hist.stopped", "остановлена", "stopped"),
+    ("stats.title", "📊 <b>{name}</b>", "📊 <b>{name}</b>"),
+    ("stats.group", "В этой группе:", "In this group:"),
+    ("stats.overall", "Всего:", "Overall:"),
+    ("stats.none", "ещё нет законченных игр", "no finished games yet"),
+    (
+        "stats.line",
+        "игр {games} · сдач сыграно {deals}\n"
+        "игры: сыграно {made}, ремизов {failed} · "
+        "мизеры: сыграно {mmade}, не сыграно {mfailed}\n"
+        "итог в вистах: <b>{net}</b> · вистов написано: {written}",
+        "games {games} · deals played {deals}\n"
+        "contracts: made {made}, failed {failed} · misères: made {mmade}, failed {mfailed}\n"
+        "net whists: <b>{net}</b> · whists written: {written}",
+    ),
+    (
+        "top.title",
+        "🏆 <b>Лучшие игроки группы</b> (итог в вистах)",
+        "🏆 <b>Top players</b> (net whists)",
+    ),
+    (
+        "top.line",
+        "{n}. {name}: <b>{net}</b> (игр: {games})",
+        "{n}. {name}: <b>{net}</b> (games: {games})",
+    ),
+    ("export.none", "Нет игры, которую можно выгрузить.", "There is no game to export."),
+    (
+        "export.caption",
+        "Запись пульки ({convention}, пуля до {pulka}, сдач: {deals}). "
+        "Проверка: python -m bot.replay {file}",
+        "The pulka record ({convention}, pulka to {pulka}, deals: {deals}). "
+        "Check it: python -m bot.replay {file}",
+    ),
+):
+    register(_key, _ru, _en)
+
+
+def _ctl(context: ContextTypes.DEFAULT_TYPE) -> Any:
+    return context.application.bot_data["ctl"]
+
+
+def _lang(ctl: Any, update: Update) -> str:
+    chat = update.effective_chat
+    table = ctl.service.open_table(chat.id) if chat is not None else None
+    if table is not None:
+        return str(table.settings.lang)
+    user = update.effective_user
+    return lang_of(user.language_code if user else None)
+
+
+def _is_group(update: Update) -> bool:
+    chat = update.effective_chat
+    return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+def _signed(value: float) -> str:
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    if text in ("-0", ""):
+        text = "0"
+    return ("+" + text) if value > 0.004 else text
+
+
+def _name(name: str) -> str:
+    return html.escape(short_name(name, NAME_WIDTH))
+
+
+def _convention(code: str, lang: str) -> str:
+    from bot.preferans.conventions import CONVENTIONS
+
+    conv = CONVENTIONS.get(code)
+    if conv is None:
+        return code
+    return conv.title_ru if lang == "ru" else conv.title_en
+
+
+# ---------------------------------------------------------------------- /history
+
+
+async def history_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The group's last games with their results."""
+    ctl = _ctl(context)
+    chat = update.effective_chat
+    if chat is None:
+        return
+    lang = _lang(ctl, update)
+    if not _is_group(update):
+        ctl.outbox.post(chat.id, t(lang, "only_group"))
+        return
+    games = await archive.history(ctl.service.storage, chat.id, HISTORY_LIMIT)
+    if not games:
+        ctl.outbox.post(chat.id, t(lang, "hist.none"))
+        return
+    lines = [t(lang, "hist.title")]
+    for n, g in enumerate(games, start=1):
+        date = datetime.datetime.fromtimestamp(g.ended_at, datetime.UTC).strftime("%d.%m.%Y")
+        lines.append("")
+        lines.append(
+            t(
+                lang,
+                "hist.game",
+                n=n,
+                date=date,
+                convention=_convention(g.convention, lang),
+                pulka=g.pulka,
+                deals=g.deals,
+                status=t(lang, f"hist.{g.status}"),
+            )
+        )
+        if g.results:
+            lines.append(" · ".join(f"{_name(name)} {_signed(v)}" for _, name, v in g.results))
+    ctl.outbox.post(chat.id, "\n".join(lines))
+
+
+# ---------------------------------------------------------------------- /stats and /top
+
+
+def _stats_line(lang: str, s: archive.Totals) -> str:
+    if not s.games:
+        return t(lang, "stats.none")
+    return t(
+        lang,
+        "stats.line",
+        games=s.games,
+        deals=s.deals,
+        made=s.contracts_made,
+        failed=s.contracts_failed,
+        mmade=s.miseres_made,
+        mfailed=s.miseres_failed,
+        net=_signed(s.net_whists),
+        written=_signed(s.whists_written).lstrip("+"),
+    )
+
+
+def _target(update: Update) -> User | None:
+    """The player replied to (not a bot), else the sender."""
+    message = update.effective_message
+    reply = message.reply_to_message if message is not None else None
+    if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
+        return reply.from_user
+    return update.effective_user
+
+
+async def stats_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A player's statistics in this group and overall."""
+    ctl = _ctl(context)
+    chat = update.effective_chat
+    user = _target(update)
+    if chat is None or user is None:
+        return
+    lang = _lang(ctl, update)
+    storage = ctl.service.storage
+    overall = await archive.totals(storage, user.id)
+    name = overall.name if overall.games else (user.full_name or user.username or str(user.id))
+    lines = [t(lang, "stats.title", name=_name(name))]
+    if _is_group(update):
+        here = await archive.totals(storage, user.id, chat.id)
+        lines += ["", t(lang, "stats.group"), _stats_line(lang, here)]
+        lines += ["", t(lang, "stats.overall"), _stats_line(lang, overall)]
+    else:
+        lines += ["", _stats_line(lang, overall)]
+    ctl.outbox.post(chat.id, "\n".join(lines))
+
+
+async def top_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The group's players by net whists."""
+    ctl = _ctl(context)
+    chat = update.effective_chat
+    if chat is None:
+        return
+    lang = _lang(ctl, update)
+    if not _is_group(update):
+        ctl.outbox.post(chat.id, t(lang, "only_group"))
+        return
+    best = await archive.top(ctl.service.storage, chat.id, TOP_LIMIT)
+    if not best:
+        ctl.outbox.post(chat.id, t(lang, "hist.none"))
+        return
+    lines = [t(lang, "top.title")]
+    for n, s in enumerate(best, start=1):
+        lines.append(
+            t(lang, "top.line", n=n, name=_name(s.name), net=_signed(s.net_whists), games=s.games)
+        )
+    ctl.outbox.post(chat.id, "\n".join(lines))
+
+
+# ---------------------------------------------------------------------- /export
+
+
+def shareable_record(game: Any) -> dict[str, Any]:
+    """The record of ``game`` without the hands of a deal still being played."""
+    record: dict[str, Any] = game.to_record()
+    if game.current is not None:
+        record["deals"] = record["deals"][: len(game.finished_deals)]
+    return record
+
+
+async def _record_for(ctl: Any, update: Update) -> tuple[int, dict[str, Any]] | None:
+    chat = update.effective_chat
+    user = update.effective_user
+    service = ctl.service
+    if _is_group(update) and chat is not None:
+        table = service.open_table(chat.id)
+        if table is not None and table.status == PLAYING and table.game is not None:
+            async with service.lock(table.id):
+                return table.id, shareable_record(table.game)
+        found = await archive.last_record(service.storage, chat_id=chat.id)
+        if found is not None:
+            return found
+        row = await service.storage.last_table(chat.id)  # a game the archive does not hold
+        if row is not None and row.record and row.status == "over":
+            return row.id, row.record
+        return None
+    if user is None:
+        return None
+    for table in service.tables_of(user.id):
+        if table.status == PLAYING and table.game is not None:
+            async with service.lock(table.id):
+                return table.id, shareable_record(table.game)
+    return await archive.last_record(service.storage, user_id=user.id)
+
+
+async def export_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Send the record of the current or last game as a ``preferans-record/1`` file."""
+    ctl = _ctl(context)
+    chat = update.effective_chat
+    if chat is None:
+        return
+    lang = _lang(ctl, update)
+    found = await _record_for(ctl, update)
+    if found is None:
+        ctl.outbox.post(chat.id, t(lang, "export.none"))
+        return
+    table_id, record = found
+    data = json.dumps(record, ensure_ascii=False, indent=1).encode()
+    file_name = f"pulka-{table_id}.json"
+    rules = record.get("rules", {})
+    caption = t(
+        lang,
+        "export.caption",
+        convention=_convention(str(rules.get("convention", "")), lang),
+        pulka=rules.get("pulka", "?"),
+        deals=_scored_deals(record),
+        file=file_name,
+    )
+    bot = context.bot
+    chat_id = chat.id
+
+    async def send() -> bool:
+        await ctl.outbox.retry(
+            lambda: bot.send_document(
+                chat_id,
+                InputFile(data, filename=file_name),
+                caption=html.escape(caption),
+                parse_mode=ParseMode.HTML,
+            )
+        )
+        return True
+
+    ctl.outbox.call(chat_id, send)
+
+
+def _scored_deals(record: dict[str, Any]) -> int | str:
+    from bot.preferans.game import Game
+
+    try:
+        return len(Game.from_record(record).finished_deals)
+    except Exception:
+        return "?"
+
+
+def add_handlers(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Register ``/history``, ``/stats``, ``/top`` and ``/export``."""
+    application.add_handler(CommandHandler("history", history_command))
+    application.add_handler(CommandHandler("stats", stats_command))
+    application.add_handler(CommandHandler("top", top_command))
+    application.add_handler(CommandHandler("export", export_command))

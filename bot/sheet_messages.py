@@ -1,0 +1,358 @@
+"""The pulka sheet in the group: one message per table that follows the game.
+
+After every deal, on ``/pulka`` and at the end of the game the group gets the sheet as
+the table's setting ``sheet`` asks:
+
+* ``picture`` (the default): the PNG of :func:`bot.sheet_picture.render_png` with a
+  one-line caption (the deal's result line, on ``/pulka`` the sheet's title, for a
+  finished game the settlement);
+* ``text``: the monospace sheet as before (the result line and the pulka table);
+* ``both``: the picture with the monospace sheet as its caption (one message; if the
+  caption would be longer than Telegram allows, the text follows as its own message).
+
+**One sheet message per table.** A new sheet replaces the previous one:
+
+* if anything was posted in the group after the previous sheet (the next deal's table
+  message, the ``/pulka`` command itself...), the new sheet is sent as a new message at
+  the bottom and then the previous one is deleted. In a busy group the freshest sheet is
+  always where people look, and sheets never pile up;
+* if the previous sheet is still the newest message the bot knows of in the group, it is
+  edited in place (``editMessageMedia`` with the new picture and caption, or
+  ``editMessageText`` for the text sheet): no extra message, no jump. A message that
+  cannot be edited any more is replaced as above.
+
+The bot only sees commands in a group (privacy mode), so "newest" means newer than the
+bot's own messages, the table message of the current deal and the command that asked.
+
+**Where the work happens.** :meth:`SheetMessages.show` only takes a snapshot of the
+sheet (called under the table lock, it copies a few references) and queues a job in the
+group's :class:`~bot.outbox.Outbox` queue, so the picture is sent in order with the
+group's other messages, within its flood budget and with ``RetryAfter`` waited out. The
+job draws the PNG in a worker thread (:func:`asyncio.to_thread`), away from the event
+loop and from the table lock. A newer sheet of the same table that comes while a job
+still waits only replaces that job's content. If drawing fails, or Telegram refuses the
+photo for good, the text sheet is sent instead. The sheet message's id is stored with the
+table (``Table.sheet_message``; saved under the table lock, held only for the save), so
+after a restart the next sheet still replaces it. (``/pulka`` about a finished game that is
+no longer in memory replaces its sheet too, but that id is kept only until a restart.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, cast
+
+from telegram import InputFile, InputMediaPhoto, LinkPreviewOptions, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, TelegramError
+
+from bot import render
+from bot.i18n import t
+from bot.preferans.conventions import Rules
+from bot.preferans.game import FinishedDeal, Game
+from bot.preferans.scoring import Sheet
+from bot.sheet_picture import render_png
+from bot.tables import Slot, Table
+
+__all__ = ["SheetMessages", "SheetSnapshot", "CAPTION_LIMIT", "caption_length"]
+
+log = logging.getLogger(__name__)
+
+CAPTION_LIMIT = 1024
+"""Telegram's limit for a photo caption (characters after parsing the HTML)."""
+
+FILE_NAME = "pulka.png"
+
+_NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def caption_length(text_html: str) -> int:
+    """How long ``text_html`` is for Telegram: without tags, in UTF-16 code units."""
+    plain = html.unescape(_TAG.sub("", text_html))
+    return len(plain.encode("utf-16-le")) // 2
+
+
+class SheetSnapshot:
+    """What the picture needs of a :class:`Game`, copied at one moment.
+
+    The PNG is drawn in a worker thread while the game goes on in the event loop; the
+    snapshot holds only immutable parts (rules, sheets, finished deals), so the picture
+    shows exactly the state it was asked for.
+    """
+
+    __slots__ = (
+        "rules",
+        "players",
+        "names",
+        "start",
+        "finished_deals",
+        "finished",
+        "stopped",
+        "over",
+        "sheet",
+        "_settlement",
+    )
+
+    def __init__(self, game: Game, names: Sequence[str] | None = None) -> None:
+        self.rules: Rules = game.rules
+        self.players: int = game.players
+        self.names: list[str] = list(names if names is not None else game.names)
+        self.start: Sheet = game.start
+        self.finished_deals: tuple[FinishedDeal, ...] = tuple(game.finished_deals)
+        self.finished: bool = game.finished
+        self.stopped: bool = game.stopped
+        self.over: bool = game.over
+        self.sheet: Sheet = game.sheet
+        self._settlement: tuple[Fraction, ...] | None = game.settlement()
+
+    def settlement(self) -> tuple[Fraction, ...] | None:
+        return self._settlement
+
+
+def _names(table: Table, game: Game) -> list[str]:
+    """The players as the group knows them now (a player who took a seat included)."""
+    out = list(game.names)
+    for i, p in enumerate(table.seats[: game.players]):
+        if p is not None:
+            out[i] = p.name
+    return out
+
+
+@dataclass(eq=False, slots=True)
+class _Job:
+    table: Table
+    mode: str
+    lang: str
+    caption: str
+    """The picture's caption (HTML, one line or a short block)."""
+    text: str
+    """The text sheet (HTML): the message in ``text`` mode and the fallback."""
+    snapshot: SheetSnapshot | None
+    slots: list[Slot] = field(default_factory=list)
+    """Messages the sheet comes after (their ids are read when the job runs)."""
+    after: int = 0
+    """A message id the sheet comes after (the command that asked for it)."""
+
+
+Ref = tuple[int, bool]
+"""A sheet message: its id and whether it is a picture."""
+
+
+class SheetMessages:
+    """Sends and replaces each table's sheet message in its group."""
+
+    def __init__(
+        self,
+        outbox: Any,
+        service: Any,
+        *,
+        render_picture: Callable[[Game, str], bytes] = render_png,
+    ) -> None:
+        self.outbox = outbox
+        self.service = service
+        self.render_picture = render_picture
+        self._pending: dict[int, _Job] = {}
+        """Table id -> its job still waiting in the outbox."""
+        self._current: dict[int, Ref] = {}
+        """Table id -> its sheet message (also for tables rebuilt from the database)."""
+
+    # ------------------------------------------------------------------ what to show
+
+    def deal_ended(self, table: Table, result: str, slot: Slot | None = None) -> None:
+        """A deal ended: the result line with the sheet (the final one if the game is over).
+
+        ``slot`` is the finished deal's table message, which the sheet comes after.
+        """
+        game = table.game
+        assert game is not None
+        lang = table.settings.lang
+        text = result + "\n\n" + render.pulka_text(table, game, lang)
+        self.show(table, game, caption=result, text=text, slots=[slot] if slot else [])
+
+    def game_stopped(self, table: Table) -> None:
+        """The game was stopped by vote: the final sheet (the settlement follows)."""
+        game = table.game
+        assert game is not None
+        lang = table.settings.lang
+        caption = html.escape(t(lang, "sheet.stopped"))
+        self.show(table, game, caption=caption, text=render.pulka_text(table, game, lang))
+
+    def pulka(self, table: Table, game: Game, *, after: int = 0) -> None:
+        """``/pulka``: the current sheet; for a finished game with its settlement."""
+        lang = table.settings.lang
+        text = render.pulka_text(table, game, lang)
+        if game.settlement() is not None:
+            settlement = render.settlement_text(table, game, lang)
+            text += "\n\n" + settlement
+            caption = settlement
+        else:
+            caption = html.escape(_title(game, lang))
+        self.show(table, game, caption=caption, text=text, after=after)
+
+    def show(
+        self,
+        table: Table,
+        game: Game,
+        *,
+        caption: str,
+        text: str,
+        slots: Sequence[Slot] = (),
+        after: int = 0,
+    ) -> None:
+        """Queue ``table``'s sheet of ``game`` in its group (replacing the previous one)."""
+        mode = table.settings.sheet
+        snapshot = SheetSnapshot(game, _names(table, game)) if mode != "text" else None
+        job = self._pending.get(table.id)
+        if job is not None and job.table is table:
+            job.mode, job.caption, job.text, job.snapshot = mode, caption, text, snapshot
+            job.lang = table.settings.lang
+            job.slots.extend(slots)
+            job.after = max(job.after, after)
+            return
+        job = _Job(table, mode, table.settings.lang, caption, text, snapshot, list(slots), after)
+        self._pending[table.id] = job
+        self.outbox.call(table.chat_id, lambda: self._send(job))
+
+    def current(self, table: Table) -> Ref | None:
+        """The table's sheet message, if it has one."""
+        ref = self._current.get(table.id)
+        if ref is None and table.sheet_message is not None:
+            ref = (table.sheet_message, table.sheet_photo)
+        return ref
+
+    # ------------------------------------------------------------------ sending
+
+    async def _send(self, job: _Job) -> bool:
+        """Run in the group's outbox worker: draw, send or edit, then delete the old one."""
+        table = job.table
+        if self._pending.get(table.id) is job:
+            del self._pending[table.id]
+        chat_id = table.chat_id
+        old = self.current(table)
+        known = [job.after, self.outbox.newest.get(chat_id, 0)]
+        known += [s.message_id for s in [*job.slots, table.table_slot] if s and s.message_id]
+        in_place = old if old is not None and old[0] >= max(known) else None
+        sent: Ref | None = None
+        extra: str | None = None
+        if job.mode != "text" and job.snapshot is not None:
+            png = await self._draw(job.snapshot, job.lang)
+            if png is not None:
+                caption = job.caption
+                if job.mode == "both":
+                    if caption_length(job.text) <= CAPTION_LIMIT:
+                        caption = job.text
+                    else:
+                        extra = job.text
+                try:
+                    sent = await self._photo(chat_id, png, caption, in_place)
+                except Forbidden:
+                    raise
+                except TelegramError as exc:
+                    log.warning("chat %s: the sheet picture was refused (%s)", chat_id, exc)
+                    extra = None
+        if sent is None:
+            sent = await self._text(chat_id, job.text, in_place)
+        self._current[table.id] = sent
+        table.sheet_message, table.sheet_photo = sent
+        if extra is not None:  # right under the picture, before the group's next message
+            await self._text(chat_id, extra, None)
+        if old is not None and old[0] != sent[0]:
+            self.outbox.delete(chat_id, old[0])
+        if self.service.get(table.id) is table:
+            async with self.service.lock(table.id):  # never a snapshot mid-change
+                await self.service.save(table)
+        return True
+
+    async def _draw(self, snapshot: SheetSnapshot, lang: str) -> bytes | None:
+        try:
+            return await asyncio.to_thread(self.render_picture, cast(Game, snapshot), lang)
+        except Exception:
+            log.exception("the sheet picture could not be drawn; sending the text sheet")
+            return None
+
+    async def _photo(self, chat_id: int, png: bytes, caption: str, in_place: Ref | None) -> Ref:
+        bot = self.outbox.bot
+        if in_place is not None and in_place[1]:
+            mid = in_place[0]
+            media = InputMediaPhoto(
+                InputFile(png, filename=FILE_NAME, attach=True),
+                caption=caption,
+                parse_mode=ParseMode.HTML,
+            )
+            try:
+                await self.outbox.retry(
+                    lambda: bot.edit_message_media(media, chat_id=chat_id, message_id=mid)
+                )
+                return in_place
+            except BadRequest as exc:
+                if _not_modified(exc):
+                    return in_place
+                if not _gone(exc):
+                    raise
+        msg: Message = await self.outbox.retry(
+            lambda: bot.send_photo(
+                chat_id,
+                InputFile(png, filename=FILE_NAME),
+                caption=caption,
+                parse_mode=ParseMode.HTML,
+            )
+        )
+        self.outbox.note_sent(chat_id, msg.message_id)
+        return msg.message_id, True
+
+    async def _text(self, chat_id: int, text: str, in_place: Ref | None) -> Ref:
+        bot = self.outbox.bot
+        if in_place is not None and not in_place[1]:
+            mid = in_place[0]
+            try:
+                await self.outbox.retry(
+                    lambda: bot.edit_message_text(
+                        text,
+                        chat_id=chat_id,
+                        message_id=mid,
+                        parse_mode=ParseMode.HTML,
+                        link_preview_options=_NO_PREVIEW,
+                    )
+                )
+                return in_place
+            except BadRequest as exc:
+                if _not_modified(exc):
+                    return in_place
+                if not _gone(exc):
+                    raise
+        msg: Message = await self.outbox.retry(
+            lambda: bot.send_message(
+                chat_id, text, parse_mode=ParseMode.HTML, link_preview_options=_NO_PREVIEW
+            )
+        )
+        self.outbox.note_sent(chat_id, msg.message_id)
+        return msg.message_id, False
+
+
+def _title(game: Game, lang: str) -> str:
+    conv = game.rules.convention
+    return t(
+        lang,
+        "sheet.title",
+        convention=conv.title_ru if lang == "ru" else conv.title_en,
+        size=game.rules.pulka,
+        deals=len(game.finished_deals),
+    )
+
+
+def _not_modified(exc: BadRequest) -> bool:
+    return "not modified" in exc.message.lower()
+
+
+def _gone(exc: BadRequest) -> bool:
+    low = exc.message.lower()
+    return any(
+        s in low for s in ("not found", "can't be edited", "cant be edited", "no media", "no text")
+    )

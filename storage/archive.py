@@ -1,0 +1,248 @@
+"""Finished games: the archive (``games``) and per-player statistics (``game_players``).
+
+A game is archived in the transaction that ends it (``Storage.save_table(archive=...)``):
+its whole pulka record, who held each seat, and one row per player computed from the
+record by :func:`bot.stats.game_rows`. The rows can always be rebuilt from the records::
+
+    python -m storage.archive --recompute preferans.sqlite3
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .db import PLAYER_COLUMNS, GameArchive, Storage, StorageError
+
+__all__ = [
+    "GameSummary",
+    "Totals",
+    "history",
+    "last_record",
+    "totals",
+    "top",
+    "recompute",
+]
+
+_STAT_COLUMNS = (
+    "deals",
+    "contracts_made",
+    "contracts_failed",
+    "miseres_made",
+    "miseres_failed",
+    "net_whists",
+    "whists_written",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """One archived game for ``/history``."""
+
+    table_id: int
+    chat_id: int
+    status: str
+    convention: str
+    pulka: int
+    players: int
+    deals: int
+    ended_at: float
+    results: list[tuple[int, str, float]] = field(default_factory=list)
+    """``(seat, name, net whists)`` of the players holding the seats at the end."""
+
+
+@dataclass(slots=True)
+class Totals:
+    """A player's statistics summed over games (one group, or everywhere)."""
+
+    user_id: int
+    name: str = ""
+    games: int = 0
+    deals: int = 0
+    contracts_made: int = 0
+    contracts_failed: int = 0
+    miseres_made: int = 0
+    miseres_failed: int = 0
+    net_whists: float = 0.0
+    whists_written: float = 0.0
+
+
+async def history(storage: Storage, chat_id: int, limit: int = 10) -> list[GameSummary]:
+    """The chat's last ``limit`` archived games, newest first."""
+    games = await storage.fetchall(
+        "SELECT table_id, chat_id, status, convention, pulka, players, deals, ended_at "
+        "FROM games WHERE chat_id = ? ORDER BY ended_at DESC, table_id DESC LIMIT ?",
+        (chat_id, limit),
+    )
+    out = []
+    for g in games:
+        rows = await storage.fetchall(
+            "SELECT seat, name, net_whists FROM game_players WHERE table_id = ? "
+            "ORDER BY net_whists DESC, seat",
+            (g[0],),
+        )
+        out.append(
+            GameSummary(
+                table_id=int(g[0]),
+                chat_id=int(g[1]),
+                status=str(g[2]),
+                convention=str(g[3]),
+                pulka=int(g[4]),
+                players=int(g[5]),
+                deals=int(g[6]),
+                ended_at=float(g[7]),
+                results=[(int(r[0]), str(r[1]), float(r[2])) for r in rows],
+            )
+        )
+    return out
+
+
+async def last_record(
+    storage: Storage, *, chat_id: int | None = None, user_id: int | None = None
+) -> tuple[int, dict[str, Any]] | None:
+    """``(table id, record)`` of the last archived game of a chat or of a player."""
+    if chat_id is not None:
+        rows = await storage.fetchall(
+            "SELECT table_id, record FROM games WHERE chat_id = ? "
+            "ORDER BY ended_at DESC, table_id DESC LIMIT 1",
+            (chat_id,),
+        )
+    elif user_id is not None:
+        rows = await storage.fetchall(
+            "SELECT g.table_id, g.record FROM games AS g JOIN game_players AS p "
+            "ON p.table_id = g.table_id WHERE p.user_id = ? "
+            "ORDER BY g.ended_at DESC, g.table_id DESC LIMIT 1",
+            (user_id,),
+        )
+    else:
+        raise ValueError("give chat_id or user_id")
+    if not rows:
+        return None
+    return int(rows[0][0]), json.loads(rows[0][1])
+
+
+def _sums() -> str:
+    return ", ".join(f"SUM(p.{c})" for c in _STAT_COLUMNS)
+
+
+def _totals(row: Sequence[Any]) -> Totals:
+    user_id, name, games, *rest = row
+    values = dict(zip(_STAT_COLUMNS, rest, strict=True))
+    return Totals(
+        user_id=int(user_id),
+        name=str(name or user_id),
+        games=int(games or 0),
+        deals=int(values["deals"] or 0),
+        contracts_made=int(values["contracts_made"] or 0),
+        contracts_failed=int(values["contracts_failed"] or 0),
+        miseres_made=int(values["miseres_made"] or 0),
+        miseres_failed=int(values["miseres_failed"] or 0),
+        net_whists=round(float(values["net_whists"] or 0), 2),
+        whists_written=round(float(values["whists_written"] or 0), 2),
+    )
+
+
+_NAME = (
+    "COALESCE((SELECT u.name FROM users AS u WHERE u.user_id = p.user_id), "
+    "(SELECT q.name FROM game_players AS q WHERE q.user_id = p.user_id "
+    "ORDER BY q.table_id DESC LIMIT 1))"
+)
+
+
+async def totals(storage: Storage, user_id: int, chat_id: int | None = None) -> Totals:
+    """A player's statistics in one chat, or over every chat (``chat_id=None``)."""
+    where = "p.user_id = ?"
+    args: tuple[int, ...] = (user_id,)
+    if chat_id is not None:
+        where, args = "p.user_id = ? AND p.chat_id = ?", (user_id, chat_id)
+    rows = await storage.fetchall(
+        f"SELECT p.user_id, {_NAME}, COUNT(*), {_sums()} FROM game_players AS p "
+        f"WHERE {where} GROUP BY p.user_id",
+        args,
+    )
+    if not rows:
+        return Totals(user_id=user_id)
+    return _totals(rows[0])
+
+
+async def top(storage: Storage, chat_id: int, limit: int = 10) -> list[Totals]:
+    """The chat's players by net whists (then by games), best first."""
+    rows = await storage.fetchall(
+        f"SELECT p.user_id, {_NAME}, COUNT(*), {_sums()} FROM game_players AS p "
+        "WHERE p.chat_id = ? GROUP BY p.user_id "
+        "ORDER BY SUM(p.net_whists) DESC, COUNT(*) DESC, p.user_id LIMIT ?",
+        (chat_id, limit),
+    )
+    return [_totals(r) for r in rows]
+
+
+Compute = Callable[[dict[str, Any], list[dict[str, Any]]], list[dict[str, Any]]]
+"""``(record, holders) -> rows`` (see :data:`storage.db.PLAYER_COLUMNS`)."""
+
+
+async def recompute(storage: Storage, compute: Compute) -> int:
+    """Rebuild every game's player rows from its archived record; returns the games done."""
+    games = await storage.fetchall(
+        "SELECT table_id, status, convention, pulka, players, deals, started_at, ended_at, "
+        "record, holders FROM games ORDER BY table_id"
+    )
+    for g in games:
+        record = json.loads(g[8])
+        holders = json.loads(g[9])
+        rows = compute(record, holders)
+        await storage.archive_game(
+            int(g[0]),
+            GameArchive(
+                status=str(g[1]),
+                convention=str(g[2]),
+                pulka=int(g[3]),
+                players=int(g[4]),
+                deals=int(g[5]),
+                started_at=float(g[6]),
+                ended_at=float(g[7]),
+                record=record,
+                holders=holders,
+                rows=[{c: r[c] for c in PLAYER_COLUMNS} for r in rows],
+            ),
+        )
+    return len(games)
+
+
+def _bot_compute(record: dict[str, Any], holders: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    from bot.stats import Holder, game_rows
+
+    return [r.to_json() for r in game_rows(record, [Holder.from_json(h) for h in holders])]
+
+
+async def _main_async(path: str) -> int:
+    storage = await Storage.open(path)
+    try:
+        return await recompute(storage, _bot_compute)
+    finally:
+        await storage.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m storage.archive",
+        description="Rebuild the per-player statistics from the archived game records.",
+    )
+    parser.add_argument("database", help="the bot's SQLite file (DATABASE_PATH)")
+    parser.add_argument("--recompute", action="store_true", required=True)
+    args = parser.parse_args(argv)
+    try:
+        done = asyncio.run(_main_async(args.database))
+    except StorageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"recomputed the statistics of {done} game(s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,369 @@
+"""Watchers for the hostile tests: they sit between the bot and Telegram and record what
+must never happen.
+
+- :class:`PrivacyWatch` checks every text and keyboard the bot hands to its outbox
+  *at the moment it is rendered*, against the deal as it stands then: a card of another
+  hand may show only if the rules opened it by then (played, talon turned, hand open);
+  the discard only in the declarer's own chat and only before the first lead. At the end
+  :meth:`PrivacyWatch.check_transport` checks that every version of every message
+  Telegram holds was such a text (or shows no card at all).
+- :class:`ActSpy` records every accepted button action and who pressed it: only the
+  player on turn may act, never another user.
+- :class:`ErrorLog` collects log records at ERROR and above (handler exceptions, sends
+  that failed for a reason other than Telegram being down).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.chat_events import title_of
+from bot.preferans.actions import Play
+from bot.preferans.cards import Card, Seat
+from bot.preferans.deal import Deal
+from bot.preferans.game import Game
+from bot.tables import LOBBY, PLAYING, Table
+from tests.bot_helpers import Harness, cards_in
+
+__all__ = [
+    "PrivacyWatch",
+    "ActSpy",
+    "ErrorLog",
+    "deal_by_number",
+    "public_cards",
+    "assert_replays",
+    "unthrottle",
+    "settle",
+    "press",
+    "quick_code",
+    "quick_turn",
+]
+
+_DEAL = re.compile(r"(?:Deal|Сдача)(?:</b>)? (\d+)\b")
+
+
+def deal_by_number(game: Game, number: int, current_no: int) -> Deal | None:
+    """Deal ``number`` (1-based) of ``game``: finished, current or abandoned."""
+    finished = game.finished_deals
+    if 1 <= number <= len(finished):
+        return finished[number - 1].deal
+    if game.current is not None and number == current_no:
+        return game.current
+    if game.abandoned is not None and number == len(finished) + 1:
+        return game.abandoned
+    return None
+
+
+def public_cards(deal: Deal) -> set[Card]:
+    """Cards the rules have opened by now: played, the turned talon, open hands."""
+    shown = {a.card for a in deal.log if isinstance(a, Play)}
+    shown |= set(deal.talon_shown)
+    for seat in deal.open_hands:
+        shown |= set(deal.initial_hand(seat))
+    return shown
+
+
+def _before_first_lead(deal: Deal) -> bool:
+    return not any(isinstance(a, Play) for a in deal.log)
+
+
+def _labels(markup: Any) -> list[str]:
+    if markup is None:
+        return []
+    rows = getattr(markup, "inline_keyboard", None)
+    if rows is not None:
+        return [b.text for row in rows for b in row]
+    return [label for row in markup for label, *_ in row]  # the fake's (text, data) rows
+
+
+@dataclass
+class PrivacyWatch:
+    """Checks what the bot shows, when it shows it (see the module docstring)."""
+
+    h: Harness
+    violations: list[str] = field(default_factory=list)
+    approved: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
+    renders: int = 0
+    with_cards: int = 0
+
+    def install(self) -> PrivacyWatch:
+        outbox = self.h.ctl.outbox
+        show, post = outbox.show, outbox.post
+
+        def watched_show(slot: Any, text: str, markup: Any = None) -> None:
+            self.check(slot.chat_id, text, markup)
+            show(slot, text, markup)
+
+        def watched_post(chat_id: int, text: str, markup: Any = None, **kw: Any) -> None:
+            self.check(chat_id, text, markup)
+            post(chat_id, text, markup, **kw)
+
+        outbox.show = watched_show
+        outbox.post = watched_post
+        return self
+
+    # ------------------------------------------------------------------ at render time
+
+    def _tables(self) -> list[Table]:
+        return list(self.h.service.tables.values())
+
+    def _group_table(self, chat_id: int) -> Table | None:
+        tables = [tb for tb in self._tables() if tb.chat_id == chat_id]
+        open_ = [tb for tb in tables if tb.status in (LOBBY, PLAYING)]
+        if open_:
+            return open_[0]
+        return max(tables, key=lambda tb: tb.id) if tables else None
+
+    def _private_table(self, user_id: int, head: str) -> Table | None:
+        seated = [tb for tb in self._tables() if tb.seat_of(user_id) is not None]
+        named = [tb for tb in seated if f"· {title_of(tb)}" in head]
+        if len(named) == 1:
+            return named[0]
+        if named:  # the same title twice: the open table, else the newest
+            open_ = [tb for tb in named if tb.status in (LOBBY, PLAYING)]
+            return open_[0] if len(open_) == 1 else max(named, key=lambda tb: tb.id)
+        return None
+
+    def check(self, chat_id: int, text: str, markup: Any) -> None:
+        self.renders += 1
+        self.approved[chat_id].add(text)
+        shown = cards_in(text)
+        labels = [cards_in(label) for label in _labels(markup)]
+        on_buttons: set[Card] = set().union(*labels) if labels else set()
+        if not shown and not on_buttons:
+            return
+        self.with_cards += 1
+        head = text.split("\n", 1)[0]
+        found = _DEAL.search(head)
+        if chat_id < 0:
+            table = self._group_table(chat_id)
+            if on_buttons:
+                self.violations.append(f"cards on group buttons: {_labels(markup)}")
+        else:
+            table = self._private_table(chat_id, head)
+        if found is None or table is None or table.game is None:
+            self.violations.append(f"cards outside a deal in chat {chat_id}: {text!r}")
+            return
+        deal = deal_by_number(table.game, int(found.group(1)), table.deal_no)
+        if deal is None:
+            self.violations.append(f"no deal {found.group(1)} for chat {chat_id}: {text!r}")
+            return
+        allowed = public_cards(deal)
+        seat = table.seat_of(chat_id) if chat_id > 0 else None
+        if seat is not None and seat < deal.players:
+            allowed |= set(deal.hand(Seat(seat)))
+            if deal.declarer == seat and _before_first_lead(deal):
+                allowed |= set(deal.discard)
+        everything = shown | on_buttons
+        if not everything <= allowed:
+            extra = sorted(c.code for c in everything - allowed)
+            self.violations.append(
+                f"chat {chat_id} (seat {seat}) was shown {extra} in deal {found.group(1)}: {text!r}"
+            )
+        discard = (set(deal.discard) - public_cards(deal)) & everything  # (a talon card
+        # turned face up may be discarded: it was public as the talon, not as the discard)
+        if discard and not (seat is not None and deal.declarer == seat):
+            self.violations.append(f"the discard {discard} shown in chat {chat_id}: {text!r}")
+
+    # ------------------------------------------------------------------ at the end
+
+    def check_transport(self, chats: list[int]) -> None:
+        """Every version of every bot message in ``chats`` is a checked text or shows no
+        card (a picture's caption, a reply to a command)."""
+        fake = self.h.fake
+        for chat_id in chats:
+            try:
+                messages = fake.bot_messages(chat_id)
+                chat = fake.chat(chat_id)
+            except KeyError:
+                continue
+            ok_texts = set(self.approved.get(chat_id, set()))
+            origin = getattr(chat, "migrated_from", None)
+            if origin is not None:
+                ok_texts |= self.approved.get(origin, set())
+            for m in messages:
+                versions = [
+                    (
+                        v.get("sent_text"),
+                        v.get("text") or v.get("caption") or "",
+                        v.get("reply_markup") or [],
+                    )
+                    for v in m.history
+                ]
+                versions.append((m.sent_text, m.content, m.reply_markup or []))
+                for sent, plain, markup in versions:
+                    if sent is not None and sent in ok_texts:
+                        continue
+                    if cards_in(plain) or any(cards_in(lb) for lb in _labels(markup)):
+                        self.violations.append(
+                            f"unchecked text with cards in chat {chat_id}: {plain!r}"
+                        )
+        for qid, answer in fake.callback_answers.items():
+            if cards_in(str(answer.get("text") or "")):
+                self.violations.append(f"callback answer {qid} shows cards: {answer}")
+
+
+@dataclass
+class ActSpy:
+    """Wraps :meth:`GameService.act` / ``toggle_discard``: who acted, and was it his turn."""
+
+    h: Harness
+    violations: list[str] = field(default_factory=list)
+    accepted: int = 0
+    refused: int = 0
+
+    def install(self) -> ActSpy:
+        service = self.h.service
+        act, toggle = service.act, service.toggle_discard
+
+        def actor_of(table: Table) -> int | None:
+            game = table.game
+            deal = game.current if game is not None else None
+            return int(deal.actor) if deal is not None and deal.actor is not None else None
+
+        async def spied_act(table: Table, user_id: int, move: int, code: str, **kw: Any) -> Any:
+            actor = actor_of(table)
+            try:
+                step = await act(table, user_id, move, code, **kw)
+            except Exception:
+                self.refused += 1
+                raise
+            self.accepted += 1
+            seat = table.seat_of(user_id)
+            if actor is None or seat != actor:
+                self.violations.append(
+                    f"user {user_id} (seat {seat}) did {code} on table {table.id} "
+                    f"while seat {actor} was to act"
+                )
+            return step
+
+        async def spied_toggle(table: Table, user_id: int, move: int, code: str, **kw: Any) -> Any:
+            actor = actor_of(table)
+            result = await toggle(table, user_id, move, code, **kw)
+            if actor is None or table.seat_of(user_id) != actor:
+                self.violations.append(f"user {user_id} marked {code} for seat {actor}")
+            return result
+
+        service.act = spied_act  # type: ignore[method-assign]
+        service.toggle_discard = spied_toggle  # type: ignore[method-assign]
+        return self
+
+
+class ErrorLog(logging.Handler):
+    """Log records at ERROR and above, from any logger."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+    def __enter__(self) -> ErrorLog:
+        logging.getLogger().addHandler(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        logging.getLogger().removeHandler(self)
+
+    def lines(self) -> list[str]:
+        out = []
+        for r in self.records:
+            line = f"{r.name}: {r.getMessage()}"
+            if r.exc_info and r.exc_info[1] is not None:
+                line += f" ({type(r.exc_info[1]).__name__}: {r.exc_info[1]})"
+            out.append(line)
+        return out
+
+
+async def settle(h: Harness, timeout: float = 15.0) -> None:
+    """:meth:`Harness.idle` with a finer poll: every update handled, every message sent."""
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    outbox = h.ctl.outbox
+    while quiet < 4:
+        busy = (
+            bool(h.fake.pending_updates())
+            or not h.app.update_queue.empty()
+            or h.app.update_processor.current_concurrent_updates > 0
+            or outbox.pending() > 0
+            or any(c.task is not None for c in outbox._chats.values())
+        )
+        quiet = 0 if busy else quiet + 1
+        if time.monotonic() > deadline:
+            raise TimeoutError("the bot did not become idle")
+        await asyncio.sleep(0.002)
+
+
+async def press(
+    h: Harness, user: Any, msg: Any, data: str | None, *, force: bool = False
+) -> dict[str, Any]:
+    """Press and wait until the bot is idle; the callback answer."""
+    qid = h.fake.press(user, msg, data, force=force)
+    await settle(h)
+    return h.fake.callback_answers.get(qid, {})
+
+
+def quick_code(deal: Deal, codes: list[str]) -> str:
+    """A short legal game: the first bidder bids a low contract, the others pass, the
+    declarer names the lowest contract, defenders pass (closed), cards low to high; a
+    discard marks two cards ("t"), then confirms ("k")."""
+    kind = codes[0][0]
+    if kind in "tu":
+        return "k" if "k" in codes else next(c for c in codes if c.startswith("t"))
+    if kind == "b":
+        bids = [c for c in codes if c not in ("bP", "bM")]
+        nobody_bid = all(b.contract is None for b in deal.auction)
+        low = next((c for c in bids if c != "b6S"), bids[0]) if bids else None  # (6♠ may
+        # be a stalingrad: whisted and played)
+        return low if nobody_bid and low else ("bP" if "bP" in codes else codes[0])
+    if kind == "w":
+        return "wP" if "wP" in codes else codes[0]
+    if kind == "d":
+        return "dC" if "dC" in codes else codes[0]
+    return codes[0]
+
+
+async def quick_turn(h: Harness, table: Table, choose: Any = None) -> str:
+    """The player on turn presses the button ``choose(deal, codes)`` picks (by default
+    :func:`quick_code`); returns its code."""
+    game = table.game
+    assert game is not None and game.current is not None
+    deal = game.current
+    assert deal.actor is not None
+    player = table.seats[int(deal.actor)]
+    assert player is not None
+    slot = table.hand_slots[int(deal.actor)]
+    assert slot.message_id is not None, "the hand message was never sent"
+    msg = h.fake.message(player.user_id, slot.message_id)
+    datas = [d for _, d in msg.buttons if d]
+    codes = [d.split(":", 2)[-1] for d in datas]
+    assert codes, f"seat {int(deal.actor)} has no buttons: {msg.content}"
+    code = (choose or quick_code)(deal, codes)
+    user = h.fake.user(player.user_id)
+    answer = await press(h, user, msg, datas[codes.index(code)])
+    assert answer.get("show_alert") not in (True, "true", "True", 1, "1"), answer
+    return code
+
+
+def unthrottle(h: Harness) -> None:
+    """Lift PTB's overall 30 requests per second (the fake has no such limit unless asked):
+    thousands of presses must fit in the test's time."""
+    limiter = h.app.bot.rate_limiter
+    if limiter is not None:
+        limiter._base_limiter = None
+
+
+def assert_replays(game: Game) -> None:
+    """The record replays through the engine (every move legal) to the same sheet."""
+    replayed = Game.from_record(game.to_record())
+    assert replayed.to_record() == game.to_record()
+    assert replayed.sheet == game.sheet
+    assert replayed.settlement() == game.settlement()
+    assert replayed.over == game.over

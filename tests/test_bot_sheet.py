@@ -1,0 +1,276 @@
+"""The pulka sheet in the group (bot/sheet_messages.py): one sheet message per table,
+a picture by default, replaced after every deal, on /pulka and at the end."""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+import threading
+from pathlib import Path
+
+from PIL import Image
+
+from bot import sheet_messages
+from bot.keyboards import settings_keyboard
+from bot.render import result_text
+from bot.sheet_messages import caption_length
+from bot.sheet_picture import sheet_layout
+from bot.tables import Table, TableSettings
+from tests.bot_helpers import (
+    NO_FLOOD,
+    Harness,
+    open_and_start,
+    play_deal,
+    running_bot,
+    simple_policy,
+)
+from tests.fakes import FakeTelegram, MessageView
+
+
+def _plain(text_html: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", text_html))
+
+
+async def quick_deal(h: Harness) -> None:
+    """6♠ by the first hand, both defenders pass: the deal ends without play."""
+    first = int(h.table().game.current.first_hand)
+    await play_deal(h, simple_policy({first: ["b6S"]}, contract="c6S"))
+
+
+def photos(h: Harness) -> list[MessageView]:
+    return [m for m in h.fake.bot_messages(h.group) if m.media is not None]
+
+
+def sheet_texts(h: Harness) -> list[MessageView]:
+    """Visible text sheets (the monospace pulka) in the group."""
+    return [
+        m
+        for m in h.fake.bot_messages(h.group)
+        if m.media is None and any(e["type"] == "pre" for e in m.entities)
+    ]
+
+
+def png_size(m: MessageView) -> tuple[int, int]:
+    assert m.media is not None and m.media.kind == "photo"
+    img = Image.open(io.BytesIO(m.media.data))
+    img.load()
+    assert img.format == "PNG"
+    return img.size
+
+
+def expected_size(table: Table) -> tuple[int, int]:
+    layout = sheet_layout(table.game, table.settings.lang)
+    return layout.width, layout.height
+
+
+def last_result(table: Table) -> str:
+    game = table.game
+    n = len(game.finished_deals)
+    return _plain(result_text(table, game.finished_deals[-1], n, table.settings.lang))
+
+
+async def test_after_each_deal_one_sheet_picture_replaces_the_previous(tmp_path: Path) -> None:
+    async with running_bot(tmp_path) as h:
+        threads: list[str] = []
+        draw = h.ctl.sheets.render_picture
+
+        def recording(game, lang):  # the picture is drawn off the event loop
+            threads.append(threading.current_thread().name)
+            return draw(game, lang)
+
+        h.ctl.sheets.render_picture = recording
+        await open_and_start(h)
+        table = h.table()
+        first_table_msg = table.table_slot.message_id
+        await quick_deal(h)
+        [sheet] = photos(h)
+        assert sheet.caption == last_result(table) and sheet.caption.startswith("Deal 1:")
+        assert png_size(sheet) == expected_size(table)
+        assert (sheet.media.width, sheet.media.height) == expected_size(table)
+        # between the finished deal's table message and the new deal's one
+        assert first_table_msg < sheet.message_id < table.table_slot.message_id
+        assert threads and threading.main_thread().name not in threads
+        assert table.sheet_message == sheet.message_id and table.sheet_photo
+        row = await h.service.storage.table(table.id)
+        assert row.state["sheet_message"] == sheet.message_id  # kept for a restart
+        # deal 2: a new picture at the bottom, the old one deleted
+        await quick_deal(h)
+        [second] = photos(h)
+        assert second.message_id > sheet.message_id and second.caption.startswith("Deal 2:")
+        assert h.fake.message(h.group.id, sheet.message_id).deleted
+        assert second.caption == last_result(table)
+        assert png_size(second) == expected_size(table)
+        assert not h.fake.calls_to("editMessageMedia")
+        assert sheet_texts(h) == []  # picture mode: no monospace sheet
+
+
+async def test_pulka_resends_the_sheet_or_edits_it_in_place(tmp_path: Path) -> None:
+    async with running_bot(tmp_path) as h:
+        await open_and_start(h)
+        table = h.table()
+        await h.say(h.users[1], "/pulka")
+        [sheet] = photos(h)
+        assert "pulka to 20, deals: 0" in sheet.caption
+        assert h.fake.last_bot_message(h.group).message_id == sheet.message_id
+        await h.say(h.users[2], "/pulka")  # the command is newer: a new sheet at the bottom
+        [again] = photos(h)
+        assert again.message_id > sheet.message_id
+        assert h.fake.message(h.group.id, sheet.message_id).deleted
+        # nothing newer than the sheet: it is edited in place
+        h.ctl.sheets.pulka(table, table.game)
+        await h.idle()
+        [same] = photos(h)
+        assert same.message_id == again.message_id and same.edit_count == 1
+        assert [c.ok for c in h.fake.calls_to("editMessageMedia")] == [True]
+        assert png_size(same) == expected_size(table)
+
+
+async def test_sheet_setting_text_and_both(tmp_path: Path, monkeypatch) -> None:
+    async with running_bot(tmp_path) as h:
+        await open_and_start(h, settings_presses=["Lo", "Lxv", "Lb"])
+        table = h.table()
+        assert table.settings.sheet == "text"
+        assert table.settings.to_json()["sheet"] == "text"
+        await quick_deal(h)
+        [text] = sheet_texts(h)
+        assert text.content.startswith("Deal 1:") and "Player" in text.content
+        await quick_deal(h)
+        [text2] = sheet_texts(h)
+        assert text2.content.startswith("Deal 2:")
+        assert h.fake.message(h.group.id, text.message_id).deleted
+        assert photos(h) == []
+        await h.say(h.users[0], "/pulka")
+        [text3] = sheet_texts(h)
+        assert text3.message_id > text2.message_id and "Player" in text3.content
+    async with running_bot(tmp_path, db_name="both.sqlite3") as h:
+        await open_and_start(h, settings_presses=["Lo", "Lxv", "Lxv", "Lb"])
+        table = h.table()
+        assert table.settings.sheet == "both"
+        await quick_deal(h)
+        [sheet] = photos(h)
+        assert sheet.caption.startswith(last_result(table)) and "Player" in sheet.caption
+        assert any(e["type"] == "pre" for e in sheet.caption_entities)
+        assert sheet_texts(h) == []
+        # a caption over Telegram's limit: the picture keeps the result line, the text follows
+        monkeypatch.setattr(sheet_messages, "CAPTION_LIMIT", 20)
+        await quick_deal(h)
+        [sheet2] = photos(h)
+        assert sheet2.caption == last_result(table)
+        [text] = sheet_texts(h)
+        msgs = [m.message_id for m in h.fake.bot_messages(h.group)]
+        assert msgs.index(text.message_id) == msgs.index(sheet2.message_id) + 1
+        assert "Player" in text.content
+
+
+async def test_end_of_game_sends_the_final_sheet(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, defaults=TableSettings(pulka=2)) as h:
+        await open_and_start(h)
+        table = h.table()
+        for _ in range(12):
+            if table.game.over:
+                break
+            await quick_deal(h)
+        assert table.game.finished and table.status == "over"
+        [sheet] = photos(h)
+        texts = h.group_texts()
+        assert "Game over" in texts[-1]
+        assert h.fake.bot_messages(h.group)[-2].message_id == sheet.message_id
+        assert sheet.caption == last_result(table)
+        layout = sheet_layout(table.game, "en")
+        assert layout.of_kind("settlement") and png_size(sheet) == (layout.width, layout.height)
+        # /pulka after the end: the final sheet again, the settlement as its caption
+        await h.say(h.users[0], "/pulka")
+        [final] = photos(h)
+        assert final.message_id > sheet.message_id and "Game over" in final.caption
+
+
+async def test_stop_sends_the_final_sheet_then_the_settlement(tmp_path: Path) -> None:
+    async with running_bot(tmp_path) as h:
+        await open_and_start(h)
+        table = h.table()
+        await quick_deal(h)
+        [before] = photos(h)
+        for user in h.users[:2]:
+            await h.say(user, "/stop")
+        assert table.game.stopped and table.status == "over"
+        [sheet] = photos(h)
+        assert sheet.message_id > before.message_id
+        assert sheet.caption == "The game was stopped early."
+        msgs = h.fake.bot_messages(h.group)
+        assert msgs[-2].message_id == sheet.message_id and "Game stopped" in msgs[-1].content
+        layout = sheet_layout(table.game, "en")
+        assert layout.of_kind("settlement") and png_size(sheet) == (layout.width, layout.height)
+
+
+async def test_a_refused_photo_falls_back_to_the_text_sheet(tmp_path: Path) -> None:
+    async with running_bot(tmp_path) as h:
+        await open_and_start(h)
+        table = h.table()
+        h.fake.fail_next("sendPhoto", error=(400, "Bad Request: IMAGE_PROCESS_FAILED"))
+        await quick_deal(h)
+        assert photos(h) == []
+        [text] = sheet_texts(h)
+        assert text.content.startswith("Deal 1:") and "Player" in text.content
+        assert table.sheet_message == text.message_id and not table.sheet_photo
+        # the next deal's picture goes through and replaces the text sheet
+        await quick_deal(h)
+        [sheet] = photos(h)
+        assert sheet_texts(h) == [] and h.fake.message(h.group.id, text.message_id).deleted
+
+        # a picture that cannot be drawn: the text sheet too
+        def broken(game, lang):
+            raise RuntimeError("no picture today")
+
+        h.ctl.sheets.render_picture = broken
+        await quick_deal(h)
+        assert photos(h) == []
+        [text] = sheet_texts(h)
+        assert text.content.startswith("Deal 3:")
+
+
+async def test_flood_control_on_the_photo_is_waited_out(tmp_path: Path) -> None:
+    async with running_bot(tmp_path) as h:
+        await open_and_start(h)
+        h.fake.fail_next("sendPhoto", error=(429, 1))
+        await quick_deal(h)
+        [sheet] = photos(h)
+        assert sheet.caption.startswith("Deal 1:")
+        assert [e.method for e in h.fake.flood_errors] == ["sendPhoto"]
+
+
+async def test_a_restart_keeps_replacing_the_sheet(tmp_path: Path) -> None:
+    fake = FakeTelegram(flood=NO_FLOOD)
+    async with running_bot(tmp_path, fake=fake) as h:
+        people, group = h.users, h.group
+        await open_and_start(h)
+        await quick_deal(h)
+        [sheet] = photos(h)
+    async with running_bot(tmp_path, fake=fake, people=people, group=group) as h2:
+        assert h2.table().sheet_message == sheet.message_id
+        await quick_deal(h2)
+        [new] = photos(h2)
+        assert new.message_id > sheet.message_id
+        assert fake.message(group.id, sheet.message_id).deleted
+
+
+def test_sheet_setting_is_stored_and_old_tables_load() -> None:
+    assert TableSettings().sheet == "picture"
+    assert TableSettings.from_json({}).sheet == "picture"  # stored before the setting existed
+    assert TableSettings.from_json({"sheet": "nonsense"}).sheet == "picture"
+    both = TableSettings(sheet="both")
+    assert TableSettings.from_json(both.to_json()).sheet == "both" and both.copy().sheet == "both"
+    table = Table(id=1, chat_id=-1, owner_id=1, settings=TableSettings())
+    table.load_state({"seats": [None, None, None]})
+    assert table.sheet_message is None and not table.sheet_photo
+    table.sheet_message, table.sheet_photo = 42, True
+    again = Table(id=1, chat_id=-1, owner_id=1, settings=TableSettings())
+    again.load_state(table.state_json())
+    assert (again.sheet_message, again.sheet_photo) == (42, True)
+    assert caption_length("<b>a&amp;b</b> ♠️") == 6  # no tags, entities as one, UTF-16
+    table.settings.lang = "en"
+    labels = [b.text for row in settings_keyboard(table).inline_keyboard for b in row]
+    assert "Sheet: picture" in labels
+    table.settings.sheet = "both"
+    labels = [b.text for row in settings_keyboard(table).inline_keyboard for b in row]
+    assert "Sheet: picture + text" in labels
