@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
+import httpx
 from telegram import BotCommand, Update
 from telegram.error import TelegramError
 from telegram.ext import (
@@ -20,7 +22,7 @@ from telegram.ext import (
     MessageHandler,
     filters,
 )
-from telegram.request import BaseRequest
+from telegram.request import BaseRequest, HTTPXRequest
 
 from bot import chat_events, handlers, history_handlers
 from bot.config import Config, ConfigError
@@ -30,11 +32,34 @@ from bot.service import LOBBY_TTL, GameService
 from bot.tables import TableSettings
 from storage import Storage
 
-__all__ = ["build_application", "run", "COMMANDS", "set_commands"]
+__all__ = ["build_application", "run", "COMMANDS", "set_commands", "GatedRequest"]
 
 log = logging.getLogger(__name__)
 
 COMMANDS = ("newgame", "pulka", "stop", "rules", "help", "start", *history_handlers.COMMANDS)
+
+
+HTTP_CONNECTIONS = 32
+"""Bot API requests in flight at most (kept-alive connections); more wait in turn."""
+
+
+class GatedRequest(HTTPXRequest):
+    """PTB's HTTPX request with at most ``connections`` requests in flight; the others wait
+    here, in order, instead of in httpcore's connection pool.
+
+    The pool re-examines every connection, and every request queued in it, on each request:
+    with PTB's default of 256 connections, which a burst of hand messages fills, that
+    bookkeeping was most of the bot's CPU at 200 tables (tests/perf/README.md, bot load).
+    """
+
+    def __init__(self, connections: int = HTTP_CONNECTIONS) -> None:
+        limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+        super().__init__(connection_pool_size=connections, httpx_kwargs={"limits": limits})
+        self._gate = asyncio.Semaphore(connections)
+
+    async def do_request(self, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
+        async with self._gate:
+            return await super().do_request(*args, **kwargs)
 
 
 async def set_commands(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -120,8 +145,7 @@ def build_application(
         builder = builder.base_url(config.base_url)
         if config.base_file_url:
             builder = builder.base_file_url(config.base_file_url)
-    if request is not None:
-        builder = builder.request(request)
+    builder = builder.request(request if request is not None else GatedRequest())
     if get_updates_request is not None:
         builder = builder.get_updates_request(get_updates_request)
     application = builder.build()

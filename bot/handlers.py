@@ -15,7 +15,7 @@ from typing import Any
 from telegram import CallbackQuery, Message, Update, User
 from telegram.constants import ChatType
 from telegram.error import BadRequest, NetworkError, TelegramError
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application, ContextTypes, Job
 
 from bot import chat_events, keyboards, recovery, render
 from bot.callbacks import decode, from_base36, to_base36
@@ -66,6 +66,8 @@ class Controller:
         self.hand_notes: dict[tuple[int, int], str] = {}
         self.reminders: dict[int, tuple[int, int]] = {}
         self.sheets = SheetMessages(outbox, service)
+        self.timers: dict[int, list[Job[Any]]] = {}
+        """Table id -> its scheduled jobs (looking them up by name scans every job)."""
 
     @property
     def bot_username(self) -> str:
@@ -211,19 +213,26 @@ class Controller:
         if jq is None:
             return
         name = f"table:{table.id}"
-        for job in jq.get_jobs_by_name(name):
-            job.schedule_removal()
+        for job in self.timers.pop(table.id, ()):
+            if jq.scheduler.get_job(job.job.id) is not None:  # not run yet
+                job.schedule_removal()
         if table.deadline is None or table.status not in (LOBBY, PLAYING) or table.paused:
             return
         delay = max(0.0, table.deadline - self.service.clock())
+        jobs = self.timers[table.id] = []
         if table.status == LOBBY:
-            jq.run_once(self._job, delay + 0.05, data=("expire", table.id, 0), name=name)
+            jobs.append(
+                jq.run_once(self._job, delay + 0.05, data=("expire", table.id, 0), name=name)
+            )
             return
         turn = table.settings.turn_time
         before = min(REMIND_BEFORE, turn / 3)
         if turn >= 6 and delay > before:
-            jq.run_once(self._job, delay - before, data=("remind", table.id, table.move), name=name)
-        jq.run_once(self._job, delay + 0.05, data=("turn", table.id, table.move), name=name)
+            data = ("remind", table.id, table.move)
+            jobs.append(jq.run_once(self._job, delay - before, data=data, name=name))
+        jobs.append(
+            jq.run_once(self._job, delay + 0.05, data=("turn", table.id, table.move), name=name)
+        )
 
     async def _job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A table's timer went off."""
