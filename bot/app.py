@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -45,7 +46,8 @@ HTTP_CONNECTIONS = 32
 
 class GatedRequest(HTTPXRequest):
     """PTB's HTTPX request with at most ``connections`` requests in flight; the others wait
-    here, in order, instead of in httpcore's connection pool.
+    here, in order, instead of in httpcore's connection pool, and answers to button presses
+    go first (Telegram drops an answer later than ~15 s; edits may wait, they coalesce).
 
     The pool re-examines every connection, and every request queued in it, on each request:
     with PTB's default of 256 connections, which a burst of hand messages fills, that
@@ -55,11 +57,39 @@ class GatedRequest(HTTPXRequest):
     def __init__(self, connections: int = HTTP_CONNECTIONS) -> None:
         limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
         super().__init__(connection_pool_size=connections, httpx_kwargs={"limits": limits})
-        self._gate = asyncio.Semaphore(connections)
+        self._free = connections
+        self._waiting: tuple[deque[asyncio.Future[None]], ...] = (deque(), deque())
+        """Requests waiting for a connection: answers to presses, then the rest."""
 
     async def do_request(self, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
-        async with self._gate:
+        url = str(kwargs.get("url", args[0] if args else ""))
+        await self._acquire(urgent=url.endswith("/answerCallbackQuery"))
+        try:
             return await super().do_request(*args, **kwargs)
+        finally:
+            self._release()
+
+    async def _acquire(self, urgent: bool) -> None:
+        if self._free > 0 and not any(self._waiting):
+            self._free -= 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting[0 if urgent else 1].append(turn)
+        try:
+            await turn
+        except BaseException:
+            if turn.done() and not turn.cancelled():
+                self._release()  # given a connection, but cancelled: pass it on
+            raise
+
+    def _release(self) -> None:
+        for queue in self._waiting:
+            while queue:
+                turn = queue.popleft()
+                if not turn.done():
+                    turn.set_result(None)
+                    return
+        self._free += 1
 
 
 async def set_commands(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
