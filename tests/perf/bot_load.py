@@ -211,7 +211,7 @@ def _make_fake_class() -> Any:
                 qid = str(params.get("callback_query_id"))
                 if ok:
                     self.answers[qid] = (now, params)
-                else:
+                else:  # e.g. "query is too old": answered after Telegram's ~15 s
                     self.answer_errors.append(str((body or {}).get("description")))
             else:
                 chat_id = params.get("chat_id")
@@ -272,6 +272,8 @@ class Press:
     answer_t: float | None = None
     alert: bool = False
     last_t: float | None = None
+    late: bool = False
+    """The answer came too late for Telegram (the query had expired)."""
 
 
 @dataclass
@@ -294,10 +296,13 @@ class Tab:
 class Players:
     """Plays N tables of 3 against our bot; runs inside the fake server's event loop."""
 
-    def __init__(self, fake: Any, tables: int, deals: int, seed: int, lang: str) -> None:
+    def __init__(
+        self, fake: Any, tables: int, deals: int, seed: int, lang: str, ramp: float
+    ) -> None:
         from bot.i18n import t
 
         self.fake = fake
+        self.ramp = ramp
         self.deals = deals
         self.rng = random.Random(seed)
         self.stopped_prefix = re.sub(r"<[^>]+>", "", t(lang, "res.stopped")).strip()
@@ -323,10 +328,15 @@ class Players:
     # -------------------------------------------------------------- acting
 
     def kick(self) -> None:
-        for tab in self.tabs:
-            tab.state = "starting"
-            for u in tab.users:
-                self.fake.user_starts_bot(u)
+        """Tables arrive one every ``ramp`` seconds: their players press Start."""
+        loop = asyncio.get_running_loop()
+        for i, tab in enumerate(self.tabs):
+            loop.call_later(i * self.ramp, self._arrive, tab)
+
+    def _arrive(self, tab: Tab) -> None:
+        tab.state = "starting"
+        for u in tab.users:
+            self.fake.user_starts_bot(u)
 
     def _press(self, tab: Tab, ui: int, chat_id: int, mid: int, data: str, kind: str) -> None:
         t = self.fake.clock()
@@ -367,10 +377,11 @@ class Players:
         loop = asyncio.get_running_loop()
         if method == "answerCallbackQuery":
             press = self.presses.get(str(params.get("callback_query_id")))
-            if press is None or not ok:
+            if press is None or press.answer_t is not None:
                 return
-            press.answer_t = now
-            press.alert = _is_alert(params)
+            press.answer_t = now  # a late answer still tells when the bot got to it
+            press.late = not ok
+            press.alert = ok and _is_alert(params)
             tab = self.tabs[press.table]
             if press.alert:
                 self.errors.append(f"table {tab.idx}: press {press.code} refused: {params}")
@@ -503,10 +514,11 @@ class BaselinePlayers:
         self.finished += 1
 
     def on_call(self, method: str, params: dict[str, Any], now: float, ok: bool, body: Any) -> None:
-        if method == "answerCallbackQuery" and ok:
+        if method == "answerCallbackQuery":
             press = self.presses.get(str(params.get("callback_query_id")))
-            if press is not None:
+            if press is not None and press.answer_t is None:
                 press.answer_t = now
+                press.late = not ok
         elif method == "editMessageText" and ok:
             text = body["result"].get("text", "")
             press = self.presses.get(text.rsplit(" ", 1)[-1])
@@ -720,6 +732,7 @@ def our_stats(players: Players, fake: Any, n: int, deals: int) -> dict[str, Any]
         "private_gaps_under_0_95s": private_pairs_fast,
         "flood_errors": len(fake.flood_errors),
         "answer_errors": len(fake.answer_errors),
+        "late_answers": sum(1 for p in presses if p.late),
         "unanswered": len(fake.unanswered_callbacks()),
         "refused_presses": sum(1 for p in presses if p.alert),
         "sim_skipped": players.skipped,
@@ -745,6 +758,7 @@ def baseline_stats(players: BaselinePlayers, fake: Any, t0: float, t1: float) ->
         "last_p99": pct(last, 0.99),
         "unanswered": len(fake.unanswered_callbacks()),
         "unedited": sum(1 for p in players.presses.values() if p.last_t is None),
+        "late_answers": sum(1 for p in players.presses.values() if p.late),
         "flood_errors": len(fake.flood_errors),
         "stalls": players.stalls,
     }
@@ -852,7 +866,7 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
 
     # ------------------------------------------------------------ our bot
     fake = fake_cls(flood=limits)
-    players = Players(fake, n, args.deals, args.seed, args.lang)
+    players = Players(fake, n, args.deals, args.seed, args.lang, args.ramp)
     fake.hook = players.on_call
     server = FakeBotApiServer(fake)
     server.start_in_thread()
@@ -1046,6 +1060,9 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=2)
     parser.add_argument("--quick", action="store_true", help="N = 50 only")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--ramp", type=float, default=0.05, help="seconds between two tables' arrivals"
+    )
     parser.add_argument("--lang", default="ru")
     parser.add_argument("--bot-cpu", type=int, default=0, help="core of the bot process")
     parser.add_argument("--harness-cpu", type=int, default=1, help="core of the fake + players")
