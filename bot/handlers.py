@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from typing import Any
+from typing import Any, cast
 
 from telegram import CallbackQuery, Message, Update, User
 from telegram.constants import ChatType
@@ -71,7 +71,7 @@ class Controller:
 
     @property
     def bot_username(self) -> str:
-        return self.app.bot.username
+        return str(self.app.bot.username)
 
     # ------------------------------------------------------------------ showing
 
@@ -238,7 +238,7 @@ class Controller:
         """A table's timer went off."""
         job = context.job
         assert job is not None
-        kind, table_id, move = job.data  # type: ignore[misc]
+        kind, table_id, move = cast("tuple[str, int, int]", job.data)
         await self.on_timer(kind, table_id, move)
 
     async def on_timer(self, kind: str, table_id: int, move: int) -> None:
