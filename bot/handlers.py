@@ -23,7 +23,7 @@ from bot.i18n import lang_of, t
 from bot.preferans.views import public_view, seat_view
 from bot.service import AlreadyDone, DealEnd, GameService, Rejected, Step
 from bot.sheet_messages import SheetMessages
-from bot.tables import CANCELLED, EXPIRED, LOBBY, PLAYING, Player, Slot, Table
+from bot.tables import CANCELLED, CLOSED_STATES, EXPIRED, LOBBY, PLAYING, Player, Slot, Table
 
 __all__ = [
     "Controller",
@@ -40,6 +40,8 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 REMIND_BEFORE = 15.0
+EVICT_AFTER = 600.0
+"""Seconds a closed table stays in memory (late presses on it get the precise answers)."""
 """Seconds before the turn deadline when the player is reminded (at most a third of it)."""
 
 
@@ -216,6 +218,11 @@ class Controller:
         for job in self.timers.pop(table.id, ()):
             if jq.scheduler.get_job(job.job.id) is not None:  # not run yet
                 job.schedule_removal()
+        if table.status in CLOSED_STATES:
+            # a closed table leaves memory once everything of it was shown (its rows stay)
+            data = ("evict", table.id, 0)
+            self.timers[table.id] = [jq.run_once(self._job, EVICT_AFTER, data=data, name=name)]
+            return
         if table.deadline is None or table.status not in (LOBBY, PLAYING) or table.paused:
             return
         delay = max(0.0, table.deadline - self.service.clock())
@@ -246,6 +253,9 @@ class Controller:
         table = self.service.get(table_id)
         if table is None:
             return
+        if kind == "evict":
+            self.evict(table)
+            return
         async with self.service.lock(table_id):
             if table.paused:
                 return
@@ -253,8 +263,7 @@ class Controller:
                 if await self.service.expire(table):
                     self.settings_open.discard(table.id)
                     self.show_lobby(table)
-                else:
-                    self.arm(table)
+                self.arm(table)
                 return
             if kind == "remind":
                 self._remind(table, move)
@@ -266,6 +275,20 @@ class Controller:
                 return
             self.publish(table, step)
             self.arm(table)
+
+    def evict(self, table: Table) -> bool:
+        """Forget a closed table that was shown in full; else try again later."""
+        if self.sheets.pending(table.id) or not self.service.forget(table.id):
+            if table.status in CLOSED_STATES:
+                self.arm(table)
+            return False
+        for per_table in (self.notes, self.reminders, self.timers):
+            per_table.pop(table.id, None)
+        self.settings_open.discard(table.id)
+        for key in [k for k in self.hand_notes if k[0] == table.id]:
+            del self.hand_notes[key]
+        self.sheets.forget(table.id)
+        return True
 
     def _remind(self, table: Table, move: int) -> None:
         game = table.game

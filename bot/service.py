@@ -37,6 +37,7 @@ from bot.preferans.views import SeatView, seat_view
 from bot.stats import Holder, game_rows
 from bot.tables import (
     CANCELLED,
+    CLOSED_STATES,
     EXPIRED,
     LOBBY,
     OVER,
@@ -188,6 +189,25 @@ class GameService:
 
     def get(self, table_id: int) -> Table | None:
         return self.tables.get(table_id)
+
+    def forget(self, table_id: int) -> bool:
+        """Drop a closed table from memory (its rows stay); ``False`` if it is not done yet.
+
+        Done: closed, and for a game that is over, its last deals and settlement shown
+        (see :mod:`bot.recovery`); otherwise it must stay to be shown after all.
+        """
+        table = self.tables.get(table_id)
+        if table is None:
+            return True
+        lock = self._locks.get(table_id)
+        if table.status not in CLOSED_STATES or (lock is not None and lock.locked()):
+            return False
+        if table.status == OVER and (table.unshown_ends or table.settlement_shown is False):
+            return False
+        del self.tables[table_id]
+        self._locks.pop(table_id, None)
+        self._saved.pop(table_id, None)
+        return True
 
     def open_table(self, chat_id: int) -> Table | None:
         """The chat's table in the lobby or in play."""

@@ -220,6 +220,14 @@ class SheetMessages:
         self._pending[table.id] = job
         self.outbox.call(table.chat_id, lambda: self._send(job))
 
+    def pending(self, table_id: int) -> bool:
+        """A sheet of this table is still queued."""
+        return table_id in self._pending
+
+    def forget(self, table_id: int) -> None:
+        """The table left memory (its sheet message id is stored with it)."""
+        self._current.pop(table_id, None)
+
     def current(self, table: Table) -> Ref | None:
         """The table's sheet message, if it has one."""
         ref = self._current.get(table.id)

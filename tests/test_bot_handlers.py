@@ -224,6 +224,50 @@ async def test_stop_by_vote_settles_the_game(tmp_path) -> None:
         assert sheet.media is not None and "Game stopped" in sheet.content
 
 
+async def test_a_closed_table_leaves_memory_once_shown_and_late_presses_are_stale(
+    tmp_path,
+) -> None:
+    async with running_bot(tmp_path) as h:
+        await open_and_start(h)
+        table = h.table()
+        actor = h.actor()
+        assert actor is not None
+        old_hand = h.hand_message(actor)
+        assert not h.ctl.evict(table)  # in play: stays
+        assert h.service.get(table.id) is table
+        await h.say(h.users[0], "/stop")
+        vote = h.fake.last_bot_message(h.group)
+        await h.press(h.users[1], vote, _button(vote, "V"))
+        assert table.status == "over" and table.settlement_shown is True
+        job = h.ctl.timers[table.id][0]
+        assert job.data == ("evict", table.id, 0)  # armed when the game closed
+        await h.ctl.on_timer("evict", table.id, 0)
+        assert h.service.get(table.id) is None and table.id not in h.ctl.timers
+        # a late press on the forgotten table: "out of date", nothing written
+        rows = await h.service.storage.table(table.id)
+        qid = h.fake.press(actor, old_hand, old_hand.buttons[0][1], force=True)
+        await h.idle()
+        answer = h.fake.callback_answers[qid]
+        assert is_alert(answer) and "out of date" in answer["text"]
+        assert await h.service.storage.table(table.id) == rows
+        # the sheet still comes from the database, and the chat can play again
+        await h.say(h.users[0], "/pulka")
+        assert "Game stopped" in h.fake.last_bot_message(h.group).content
+        await open_and_start(h)
+        assert h.table().id != table.id and h.table().status == "playing"
+
+
+async def test_a_table_is_not_forgotten_before_its_settlement_is_shown(tmp_path) -> None:
+    async with running_bot(tmp_path) as h:
+        await open_and_start(h)
+        table = h.table()
+        table.status, table.settlement_shown = "over", False
+        assert not h.ctl.evict(table) and h.service.get(table.id) is table
+        assert h.ctl.timers[table.id][0].data[0] == "evict"  # tried again later
+        table.settlement_shown = True
+        assert h.ctl.evict(table) and h.service.get(table.id) is None
+
+
 async def test_help_rules_pulka(tmp_path) -> None:
     async with running_bot(tmp_path, lang="ru") as h:
         await h.say(h.users[0], "/pulka")

@@ -358,7 +358,7 @@ class Driver:
         table = self.table(g)
         if table is None:
             return
-        kind = self.rng.choice(["turn", "turn", "turn", "remind", "expire"])
+        kind = self.rng.choice(["turn", "turn", "turn", "remind", "expire", "evict"])
         if kind == "expire" and self.rng.random() < 0.7:
             return
         self.clock.advance(61 if kind != "expire" else 1801)
