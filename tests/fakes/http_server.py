@@ -269,10 +269,14 @@ class FakeBotApiServer:
             self._writers.discard(writer)
             if not writer.is_closing():
                 writer.close()
-            with contextlib.suppress(Exception):
-                await writer.wait_closed()
-            if task is not None:
-                self._tasks.discard(task)
+            try:
+                with contextlib.suppress(Exception):
+                    await writer.wait_closed()
+            except asyncio.CancelledError:
+                pass  # the server stops: the socket is closed anyway
+            finally:
+                if task is not None:
+                    self._tasks.discard(task)
 
     async def _read_request(self, conn: _Conn, writer: asyncio.StreamWriter) -> _Request | None:
         line = await conn.readline()
