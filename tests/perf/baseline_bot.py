@@ -6,6 +6,9 @@ One ``CallbackQueryHandler``: every button press is answered, then the pressed m
 edited (a new text, the same one-button keyboard, so it can be pressed again). Updates are
 handled concurrently, as the real bot does, so the baseline is not slowed down by waiting
 for one press at a time. No storage, no rate limiter, nothing else.
+
+``BASELINE_REQUEST=lean``: the same bot on our Bot API client (``bot.http.LeanRequest``)
+instead of PTB's default httpx one, to compare the rest of the work like for like.
 """
 
 from __future__ import annotations
@@ -29,14 +32,19 @@ async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 def main() -> None:
     logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s", level="WARNING")
     api = os.environ["TELEGRAM_API_URL"].rstrip("/")
-    app = (
+    builder = (
         ApplicationBuilder()
         .token(os.environ["BOT_TOKEN"])
         .base_url(api + "/bot")
         .base_file_url(api + "/file/bot")
         .concurrent_updates(True)
-        .build()
     )
+    if os.environ.get("BASELINE_REQUEST") == "lean":
+        from bot.http import LeanRequest
+
+        builder = builder.request(LeanRequest(32, pool_timeout=None))
+        builder = builder.get_updates_request(LeanRequest(1, pool_timeout=None))
+    app = builder.build()
     app.add_handler(CallbackQueryHandler(on_press))
     app.run_polling(allowed_updates=[Update.CALLBACK_QUERY])
 
