@@ -121,7 +121,8 @@ def build_application(
         seed = config.seed
     if defaults is None and config.table_defaults:
         defaults = TableSettings.from_json(config.table_defaults)
-    overall_max_rate: float = 30  # Telegram's limit for all chats together
+    # Telegram's limit for all chats together (PTB's limiter: 0 switches it off)
+    overall_max_rate: float = config.overall_rate
     if not config.pacing:
         private_interval = 0.0
         group_max_rate = overall_max_rate = 1_000_000

@@ -24,7 +24,9 @@ class Config:
     ``BOT_TOKEN`` (required), ``DATABASE_PATH`` (default ``preferans.sqlite3`` in the working
     directory), ``TELEGRAM_API_URL`` (a self-hosted Bot API server or a test server),
     ``WEBHOOK_URL`` (webhook mode instead of long polling; with ``PORT``, default 8443,
-    ``WEBHOOK_LISTEN``, default 0.0.0.0, and ``WEBHOOK_SECRET``), ``LOG_LEVEL``.
+    ``WEBHOOK_LISTEN``, default 0.0.0.0, and ``WEBHOOK_SECRET``), ``LOG_LEVEL``,
+    ``OVERALL_RATE`` (requests per second to all chats together, default 30, Telegram's
+    documented bulk limit; ``0``: no overall limit, only the per-chat ones).
 
     For tests (README, "Settings for tests"): ``PREFERANS_SEED`` (an integer: every table's
     deals follow from it and the table's id, so two runs deal the same cards),
@@ -43,6 +45,7 @@ class Config:
     seed: int | None = None
     table_defaults: dict[str, Any] = field(default_factory=dict)
     pacing: bool = True
+    overall_rate: float = 30.0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -58,6 +61,16 @@ class Config:
             port = int(port_text)
         except ValueError:
             raise ConfigError(f"PORT must be a number, not {port_text!r}") from None
+        rate_text = env.get("OVERALL_RATE", "").strip() or "30"
+        try:
+            overall_rate = float(rate_text)
+        except ValueError:
+            overall_rate = -1.0
+        if not overall_rate >= 0:  # also NaN
+            raise ConfigError(
+                f"OVERALL_RATE must be a number of requests per second (0: no limit), "
+                f"not {rate_text!r}"
+            )
         return cls(
             token=token,
             database_path=env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE,
@@ -70,6 +83,7 @@ class Config:
             seed=_seed(env.get("PREFERANS_SEED", "").strip()),
             table_defaults=_defaults(env.get("PREFERANS_DEFAULTS", "").strip()),
             pacing=env.get("PREFERANS_PACING", "").strip().lower() not in ("off", "0", "no"),
+            overall_rate=overall_rate,
         )
 
     @property

@@ -233,6 +233,11 @@ def test_config_from_env() -> None:
     assert cfg.base_file_url == "http://127.0.0.1:8081/file/bot"
     assert cfg.database_path == "preferans.sqlite3"
     assert Config.from_env({"BOT_TOKEN": "1:x"}).base_url is None
+    assert cfg.overall_rate == 30
+    assert Config.from_env({"BOT_TOKEN": "1:x", "OVERALL_RATE": "0"}).overall_rate == 0
+    for bad in ("fast", "-1", "nan"):
+        with pytest.raises(ConfigError, match="OVERALL_RATE"):
+            Config.from_env({"BOT_TOKEN": "1:x", "OVERALL_RATE": bad})
 
 
 def test_main_without_token_prints_one_line_and_fails(tmp_path) -> None:

@@ -25,10 +25,9 @@ count for every press they show, so (b) includes the waiting that Telegram's lim
 impose (1 request per second per private chat, 20 per minute per group).
 
 Telegram's ~30 messages per second across all chats (a limit on bulk notifications) is
-not modelled by default: the fake's global limit is raised and the bot's own
-``AIORateLimiter`` overall limit (30/s) is switched off in the benchmarked process, or the
-whole bot would be capped at ~30 edits per second whatever N is. ``--global-limit`` keeps
-both.
+not modelled by default: the fake's global limit is raised and the bot runs with
+``OVERALL_RATE=0`` (its own overall limit off), or the whole bot would be capped at ~30
+edits per second whatever N is. ``--global-limit`` keeps both.
 
 Run by hand, not by CI. Needs Linux (/proc, sched_setaffinity); ``--profile`` needs
 ``pip install py-spy``.
@@ -67,19 +66,6 @@ SEND_EDIT = ("sendMessage", "editMessageText")
 
 def child_bot() -> None:
     """``--child-bot``: run the real bot in this process (what ``python -m bot`` runs)."""
-    if os.environ.get("BENCH_OVERALL_LIMIT") != "1":
-        import telegram.ext
-
-        import bot.app
-
-        class NoOverallLimit(telegram.ext.AIORateLimiter):
-            """PTB's limiter with the per-group limit kept, the 30/s overall limit off."""
-
-            def __init__(self, **kwargs: Any) -> None:
-                kwargs["overall_max_rate"] = 0
-                super().__init__(**kwargs)
-
-        bot.app.AIORateLimiter = NoOverallLimit  # type: ignore[misc]
     pool = int(os.environ.get("BENCH_POOL", "0"))
     if pool:  # an experiment: the bot's HTTP connection pool, requests beyond it wait here
         import telegram.request
@@ -935,7 +921,7 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
         DATABASE_PATH=db_path,
         LOG_LEVEL="WARNING",
         PYTHONPATH=ROOT,
-        BENCH_OVERALL_LIMIT="1" if args.global_limit else "0",
+        OVERALL_RATE="30" if args.global_limit else "0",
         PREFERANS_SEED=str(args.seed),
         BENCH_TRACE="1" if args.trace else "0",
         BENCH_POOL=str(args.pool),
