@@ -555,3 +555,24 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
+
+
+def test_png_encoding_is_lossless_and_standard() -> None:
+    """Our own PNG writer (zlib outside the GIL): Pillow reads back the very same pixels."""
+
+    from PIL import Image as _Image
+
+    from bot.sheet_picture import _png, draw_layout
+
+    record = json.loads((RECORDS / "picture_long.json").read_text())
+    img = draw_layout(sheet_layout(Game.from_record(record)))
+    data = _png(img)
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    back = _Image.open(io.BytesIO(data))
+    back.load()
+    assert back.format == "PNG" and back.mode == "RGB" and back.size == img.size
+    assert back.tobytes() == img.tobytes()
+    odd = _Image.new("RGBA", (3, 2), (10, 20, 30, 255))  # converted to RGB first
+    assert (
+        _Image.open(io.BytesIO(_png(odd))).convert("RGB").tobytes() == odd.convert("RGB").tobytes()
+    )
