@@ -13,7 +13,7 @@ import json
 import logging
 from typing import Any
 
-from telegram import InputFile, Update, User
+from telegram import Chat, InputFile, Update, User
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import Application, CommandHandler, ContextTypes
 
@@ -108,6 +108,19 @@ def _is_group(update: Update) -> bool:
     return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
+def _in_group(update: Update, context: ContextTypes.DEFAULT_TYPE) -> tuple[Any, Chat, str] | None:
+    """(controller, chat, language) of a group-only command; elsewhere it says so."""
+    ctl = _ctl(context)
+    chat = update.effective_chat
+    if chat is None:
+        return None
+    lang = _lang(ctl, update)
+    if not _is_group(update):
+        ctl.outbox.post(chat.id, t(lang, "only_group"))
+        return None
+    return ctl, chat, lang
+
+
 def _signed(value: float) -> str:
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     if text in ("-0", ""):
@@ -133,14 +146,10 @@ def _convention(code: str, lang: str) -> str:
 
 async def history_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """The group's last games with their results."""
-    ctl = _ctl(context)
-    chat = update.effective_chat
-    if chat is None:
+    where = _in_group(update, context)
+    if where is None:
         return
-    lang = _lang(ctl, update)
-    if not _is_group(update):
-        ctl.outbox.post(chat.id, t(lang, "only_group"))
-        return
+    ctl, chat, lang = where
     games = await archive.history(ctl.service.storage, chat.id, HISTORY_LIMIT)
     if not games:
         ctl.outbox.post(chat.id, t(lang, "hist.none"))
@@ -218,14 +227,10 @@ async def stats_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
 
 async def top_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """The group's players by net whists."""
-    ctl = _ctl(context)
-    chat = update.effective_chat
-    if chat is None:
+    where = _in_group(update, context)
+    if where is None:
         return
-    lang = _lang(ctl, update)
-    if not _is_group(update):
-        ctl.outbox.post(chat.id, t(lang, "only_group"))
-        return
+    ctl, chat, lang = where
     best = await archive.top(ctl.service.storage, chat.id, TOP_LIMIT)
     if not best:
         ctl.outbox.post(chat.id, t(lang, "hist.none"))

@@ -8,7 +8,10 @@ python-telegram-bot's request layer (:class:`FakeRequest`) or over HTTP against
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -30,10 +33,20 @@ from tests.fakes import (
     FakeTelegram,
     FakeUser,
     FloodLimits,
+    ManualClock,
     MessageView,
 )
 
-__all__ = ["Harness", "running_bot", "FakeClock", "cards_in", "NO_FLOOD", "is_alert"]
+__all__ = [
+    "Harness",
+    "running_bot",
+    "FakeClock",
+    "cards_in",
+    "NO_FLOOD",
+    "is_alert",
+    "bot_env",
+    "start_bot_process",
+]
 
 NO_FLOOD = FloodLimits(enabled=False)
 
@@ -64,17 +77,11 @@ def is_alert(answer: dict[str, Any]) -> bool:
     return answer.get("show_alert") in (True, "true", "True", 1, "1")
 
 
-class FakeClock:
-    """A settable clock for the service (turn deadlines)."""
+class FakeClock(ManualClock):
+    """A settable clock for the service (turn deadlines): the fake's, started later."""
 
     def __init__(self, start: float = 1_000_000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
+        super().__init__(start)
 
 
 @dataclass
@@ -379,3 +386,30 @@ async def open_and_start(h: Harness, *, owner: int = 0, settings_presses: list[s
     data = next(d for _, d in lobby.buttons if d and code_of(d) == "Lg")
     answer = await h.press(h.users[owner], lobby, data)
     assert not is_alert(answer), answer
+
+
+def bot_env(
+    fake: FakeTelegram, server: FakeBotApiServer, tmp_path: Path, **extra: str
+) -> dict[str, str]:
+    """The environment of ``python -m bot`` against ``server`` (a fresh database in tmp_path)."""
+    env = dict(os.environ)
+    env.update(
+        BOT_TOKEN=fake.token,
+        TELEGRAM_API_URL=server.root_url,
+        DATABASE_PATH=str(tmp_path / "db.sqlite3"),
+        PYTHONPATH=str(Path.cwd()),
+    )
+    env.update(extra)
+    return env
+
+
+def start_bot_process(env: dict[str, str], cwd: Path) -> subprocess.Popen[str]:
+    """``python -m bot`` in the background, its output captured as text."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "bot"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=cwd,
+    )

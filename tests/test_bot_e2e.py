@@ -4,11 +4,9 @@ the test plays a group and its users; we check what each chat actually showed.""
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 from bot.preferans.actions import Declare, Discard, Play
@@ -16,12 +14,14 @@ from bot.preferans.deal import Deal
 from bot.tables import Slot, TableSettings
 from tests.bot_helpers import (
     Harness,
+    bot_env,
     cards_in,
     code_of,
     open_and_start,
     play_deal,
     running_bot,
     simple_policy,
+    start_bot_process,
 )
 from tests.fakes import FakeBotApiServer, FakeTelegram, FloodLimits, MessageView
 
@@ -270,21 +270,7 @@ def test_python_m_bot_runs_against_a_bot_api_server(tmp_path: Path) -> None:
     group = fake.add_group("Club", [user])
     server = FakeBotApiServer(fake)
     server.start_in_thread()
-    env = dict(os.environ)
-    env.update(
-        BOT_TOKEN=fake.token,
-        TELEGRAM_API_URL=server.root_url,
-        DATABASE_PATH=str(tmp_path / "db.sqlite3"),
-        PYTHONPATH=str(Path.cwd()),
-    )
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "bot"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=tmp_path,
-    )
+    proc = start_bot_process(bot_env(fake, server, tmp_path), tmp_path)
     try:
         fake.wait_until_sync(lambda: fake.commands(language_code="ru"), timeout=30, what="commands")
         fake.send_text(user, group, "/newgame")

@@ -4,7 +4,6 @@ updates that Telegram POSTs to it (with the secret token checked)."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -14,6 +13,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from tests.bot_helpers import bot_env, start_bot_process
 from tests.fakes import FakeBotApiServer, FakeTelegram
 
 
@@ -45,25 +45,16 @@ def test_webhook_mode_registers_and_handles_posted_updates(tmp_path: Path) -> No
     # Telegram needs https: the host's proxy terminates TLS and forwards to our port.
     public = "https://preferans.example.org/tg-hook"
     hook = f"http://127.0.0.1:{port}/tg-hook"
-    env = dict(os.environ)
-    env.update(
-        BOT_TOKEN=fake.token,
-        TELEGRAM_API_URL=server.root_url,
-        DATABASE_PATH=str(tmp_path / "db.sqlite3"),
+    env = bot_env(
+        fake,
+        server,
+        tmp_path,
         WEBHOOK_URL=public,
         WEBHOOK_LISTEN="127.0.0.1",
         PORT=str(port),
         WEBHOOK_SECRET="s3cret-token",
-        PYTHONPATH=str(Path.cwd()),
     )
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "bot"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=tmp_path,
-    )
+    proc = start_bot_process(env, tmp_path)
     try:
         fake.wait_until_sync(lambda: fake.webhook_url == public, timeout=30, what="setWebhook")
         # Telegram would now POST updates; the fake queues them, we deliver them by hand.
@@ -104,15 +95,13 @@ def test_bad_webhook_url_is_one_clear_line(tmp_path: Path) -> None:
     fake = FakeTelegram()
     server = FakeBotApiServer(fake)
     server.start_in_thread()
-    env = dict(os.environ)
-    env.update(
-        BOT_TOKEN=fake.token,
-        TELEGRAM_API_URL=server.root_url,
-        DATABASE_PATH=str(tmp_path / "db.sqlite3"),
+    env = bot_env(
+        fake,
+        server,
+        tmp_path,
         WEBHOOK_URL="http://plain-http.example.org/hook",
         WEBHOOK_LISTEN="127.0.0.1",
         PORT=str(_free_port()),
-        PYTHONPATH=str(Path.cwd()),
     )
     try:
         result = subprocess.run(
