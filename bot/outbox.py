@@ -40,12 +40,27 @@ from telegram.error import (
 
 from bot.tables import Slot
 
-__all__ = ["Outbox"]
+__all__ = ["Outbox", "message_gone", "not_modified"]
 
 log = logging.getLogger(__name__)
 
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 _MAX_ATTEMPTS = 4
+
+
+_GONE = ("not found", "can't be edited", "cant be edited")
+
+
+def not_modified(exc: BadRequest) -> bool:
+    """Telegram refused an edit that would change nothing: the message shows it already."""
+    return "not modified" in exc.message.lower()
+
+
+def message_gone(exc: BadRequest, *more: str) -> bool:
+    """Telegram refused an edit because the message cannot be edited any more (deleted, too
+    old; or for one of ``more`` reasons): it must be sent anew."""
+    low = exc.message.lower()
+    return any(s in low for s in (*_GONE, *more))
 
 
 @dataclass(slots=True)
@@ -303,11 +318,10 @@ class Outbox:
                     )
                 )
             except BadRequest as exc:
-                low = exc.message.lower()
-                if "not modified" in low:
+                if not_modified(exc):
                     self._remember(key, fingerprint)
                     return True
-                if "not found" in low or "can't be edited" in low or "cant be edited" in low:
+                if message_gone(exc):
                     slot.message_id = None  # gone: show it as a new message
                 else:
                     raise

@@ -43,17 +43,18 @@ import asyncio
 import html
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, cast
 
-from telegram import InputFile, InputMediaPhoto, LinkPreviewOptions, Message
+from telegram import Bot, InputFile, InputMediaPhoto, LinkPreviewOptions, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot import render
 from bot.i18n import t
+from bot.outbox import message_gone, not_modified
 from bot.preferans.conventions import Rules
 from bot.preferans.game import FinishedDeal, Game
 from bot.preferans.scoring import Sheet
@@ -286,62 +287,69 @@ class SheetMessages:
             return None
 
     async def _photo(self, chat_id: int, png: bytes, caption: str, in_place: Ref | None) -> Ref:
-        bot = self.outbox.bot
-        if in_place is not None and in_place[1]:
-            mid = in_place[0]
+        bot: Bot = self.outbox.bot
+
+        def edit(mid: int) -> Awaitable[Any]:
             media = InputMediaPhoto(
                 InputFile(png, filename=FILE_NAME, attach=True),
                 caption=caption,
                 parse_mode=ParseMode.HTML,
             )
-            try:
-                await self.outbox.retry(
-                    lambda: bot.edit_message_media(media, chat_id=chat_id, message_id=mid)
-                )
-                return in_place
-            except BadRequest as exc:
-                if _not_modified(exc):
-                    return in_place
-                if not _gone(exc):
-                    raise
-        msg: Message = await self.outbox.retry(
-            lambda: bot.send_photo(
+            return bot.edit_message_media(media, chat_id=chat_id, message_id=mid)
+
+        def send() -> Awaitable[Message]:
+            return bot.send_photo(
                 chat_id,
                 InputFile(png, filename=FILE_NAME),
                 caption=caption,
                 parse_mode=ParseMode.HTML,
             )
-        )
-        self.outbox.note_sent(chat_id, msg.message_id)
-        return msg.message_id, True
+
+        return await self._edit_or_send(chat_id, True, in_place, edit, send)
 
     async def _text(self, chat_id: int, text: str, in_place: Ref | None) -> Ref:
-        bot = self.outbox.bot
-        if in_place is not None and not in_place[1]:
-            mid = in_place[0]
-            try:
-                await self.outbox.retry(
-                    lambda: bot.edit_message_text(
-                        text,
-                        chat_id=chat_id,
-                        message_id=mid,
-                        parse_mode=ParseMode.HTML,
-                        link_preview_options=_NO_PREVIEW,
-                    )
-                )
-                return in_place
-            except BadRequest as exc:
-                if _not_modified(exc):
-                    return in_place
-                if not _gone(exc):
-                    raise
-        msg: Message = await self.outbox.retry(
-            lambda: bot.send_message(
+        bot: Bot = self.outbox.bot
+
+        def edit(mid: int) -> Awaitable[Any]:
+            return bot.edit_message_text(
+                text,
+                chat_id=chat_id,
+                message_id=mid,
+                parse_mode=ParseMode.HTML,
+                link_preview_options=_NO_PREVIEW,
+            )
+
+        def send() -> Awaitable[Message]:
+            return bot.send_message(
                 chat_id, text, parse_mode=ParseMode.HTML, link_preview_options=_NO_PREVIEW
             )
-        )
+
+        return await self._edit_or_send(chat_id, False, in_place, edit, send)
+
+    async def _edit_or_send(
+        self,
+        chat_id: int,
+        photo: bool,
+        in_place: Ref | None,
+        edit: Callable[[int], Awaitable[Any]],
+        send: Callable[[], Awaitable[Message]],
+    ) -> Ref:
+        """Edit ``in_place`` if it is a message of the same kind and still editable, else
+        send a new one."""
+        if in_place is not None and in_place[1] == photo:
+            mid = in_place[0]
+            try:
+                await self.outbox.retry(lambda: edit(mid))
+                return in_place
+            except BadRequest as exc:
+                if not_modified(exc):
+                    return in_place
+                # gone, or a photo that cannot take text (or the reverse): sent anew
+                if not message_gone(exc, "no media", "no text"):
+                    raise
+        msg: Message = await self.outbox.retry(send)
         self.outbox.note_sent(chat_id, msg.message_id)
-        return msg.message_id, False
+        return msg.message_id, photo
 
 
 def _title(game: Game, lang: str) -> str:
@@ -352,15 +360,4 @@ def _title(game: Game, lang: str) -> str:
         convention=conv.title_ru if lang == "ru" else conv.title_en,
         size=game.rules.pulka,
         deals=len(game.finished_deals),
-    )
-
-
-def _not_modified(exc: BadRequest) -> bool:
-    return "not modified" in exc.message.lower()
-
-
-def _gone(exc: BadRequest) -> bool:
-    low = exc.message.lower()
-    return any(
-        s in low for s in ("not found", "can't be edited", "cant be edited", "no media", "no text")
     )
