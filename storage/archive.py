@@ -29,15 +29,8 @@ __all__ = [
     "recompute",
 ]
 
-_STAT_COLUMNS = (
-    "deals",
-    "contracts_made",
-    "contracts_failed",
-    "miseres_made",
-    "miseres_failed",
-    "net_whists",
-    "whists_written",
-)
+_STAT_COLUMNS = PLAYER_COLUMNS[PLAYER_COLUMNS.index("deals") :]
+"""The summable columns of a player's game row (after user_id, seat, name)."""
 
 
 @dataclass(frozen=True, slots=True)
