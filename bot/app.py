@@ -27,8 +27,8 @@ from telegram.request import BaseRequest, HTTPXRequest
 from bot import chat_events, handlers, history_handlers
 from bot.config import Config, ConfigError
 from bot.http import PROXY_VARIABLES, Gate, LeanRequest
-from bot.i18n import t
 from bot.outbox import Outbox
+from bot.render.i18n import t
 from bot.service import LOBBY_TTL, GameService
 from bot.tables import TableSettings
 from storage import Storage

@@ -22,8 +22,8 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot.i18n import lang_of, register, t
-from bot.sheet_text import short_name
+from bot.render.i18n import lang_of, t
+from bot.render.sheet_text import short_name
 from bot.tables import LOBBY, PLAYING, Player, Slot, Table
 
 if TYPE_CHECKING:
@@ -42,28 +42,6 @@ log = logging.getLogger(__name__)
 
 _GONE = (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
 _IN = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.MEMBER)
-
-for _key, _ru, _en in (
-    (
-        "paused.private",
-        "⏸ Бота удалили из «{title}»: игра на паузе. Она продолжится, когда бота добавят обратно.",
-        "⏸ The bot was removed from «{title}»: the game is paused. It goes on when somebody "
-        "adds the bot back.",
-    ),
-    ("resumed", "▶️ Бот снова в группе: игра продолжается.", "▶️ The bot is back: the game goes on."),
-    (
-        "err.paused",
-        "Игра на паузе: бота нет в группе.",
-        "The game is paused: the bot is not in the group.",
-    ),
-    ("err.voted", "Вы уже проголосовали.", "You have already voted."),
-    (
-        "err.not_member",
-        "За этот стол могут сесть только участники группы.",
-        "Only members of the group can sit at this table.",
-    ),
-):
-    register(_key, _ru, _en)
 
 
 def _ctl(context: ContextTypes.DEFAULT_TYPE) -> Controller:

@@ -17,10 +17,11 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest, NetworkError, TelegramError
 from telegram.ext import Application, ContextTypes, Job
 
-from bot import chat_events, keyboards, recovery, render
+from bot import chat_events, keyboards, recovery
 from bot.callbacks import decode, from_base36, to_base36
-from bot.i18n import lang_of, t
 from bot.preferans.views import public_view, seat_view
+from bot.render import texts as render
+from bot.render.i18n import lang_of, t
 from bot.service import AlreadyDone, DealEnd, GameService, Rejected, Step
 from bot.sheet_messages import SheetMessages
 from bot.tables import CANCELLED, CLOSED_STATES, EXPIRED, LOBBY, PLAYING, Player, Slot, Table

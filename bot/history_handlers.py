@@ -17,8 +17,8 @@ from telegram import Chat, InputFile, Update, User
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import Application, CommandHandler, ContextTypes
 
-from bot.i18n import lang_of, register, t
-from bot.sheet_text import short_name
+from bot.render.i18n import lang_of, t
+from bot.render.sheet_text import short_name
 from bot.tables import PLAYING
 from storage import archive
 
@@ -39,55 +39,6 @@ COMMANDS = ("history", "stats", "top", "export")
 HISTORY_LIMIT = 10
 TOP_LIMIT = 10
 NAME_WIDTH = 20
-
-for _key, _ru, _en in (
-    ("cmd.history", "последние игры группы", "the group's last games"),
-    ("cmd.stats", "статистика (ваша или того, кому отвечаете)", "statistics (yours or a reply's)"),
-    ("cmd.top", "лучшие игроки группы", "the group's best players"),
-    ("cmd.export", "запись пульки файлом", "the pulka record as a file"),
-    ("hist.none", "В этой группе ещё нет законченных игр.", "No finished games in this group yet."),
-    ("hist.title", "📜 <b>Последние игры</b>", "📜 <b>Last games</b>"),
-    (
-        "hist.game",
-        "{n}. {date} · {convention}, пуля до {pulka} · сдач: {deals} · {status}",
-        "{n}. {date} · {convention}, pulka to {pulka} · deals: {deals} · {status}",
-    ),
-    ("hist.finished", "закончена", "finished"),
-    ("hist.stopped", "остановлена", "stopped"),
-    ("stats.title", "📊 <b>{name}</b>", "📊 <b>{name}</b>"),
-    ("stats.group", "В этой группе:", "In this group:"),
-    ("stats.overall", "Всего:", "Overall:"),
-    ("stats.none", "ещё нет законченных игр", "no finished games yet"),
-    (
-        "stats.line",
-        "игр {games} · сдач сыграно {deals}\n"
-        "игры: сыграно {made}, ремизов {failed} · "
-        "мизеры: сыграно {mmade}, не сыграно {mfailed}\n"
-        "итог в вистах: <b>{net}</b> · вистов написано: {written}",
-        "games {games} · deals played {deals}\n"
-        "contracts: made {made}, failed {failed} · misères: made {mmade}, failed {mfailed}\n"
-        "net whists: <b>{net}</b> · whists written: {written}",
-    ),
-    (
-        "top.title",
-        "🏆 <b>Лучшие игроки группы</b> (итог в вистах)",
-        "🏆 <b>Top players</b> (net whists)",
-    ),
-    (
-        "top.line",
-        "{n}. {name}: <b>{net}</b> (игр: {games})",
-        "{n}. {name}: <b>{net}</b> (games: {games})",
-    ),
-    ("export.none", "Нет игры, которую можно выгрузить.", "There is no game to export."),
-    (
-        "export.caption",
-        "Запись пульки ({convention}, пуля до {pulka}, сдач: {deals}). "
-        "Проверка: python -m bot.replay {file}",
-        "The pulka record ({convention}, pulka to {pulka}, deals: {deals}). "
-        "Check it: python -m bot.replay {file}",
-    ),
-):
-    register(_key, _ru, _en)
 
 
 def _ctl(context: ContextTypes.DEFAULT_TYPE) -> Any:

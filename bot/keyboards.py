@@ -5,12 +5,12 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import action_code, encode
-from bot.i18n import t
 from bot.preferans.actions import Action, Bid, ChooseDefence, Declare, Discard, Play, Whist
 from bot.preferans.cards import Card, Suit, sort_hand
 from bot.preferans.outcome import WhistAnswer
 from bot.preferans.views import SeatView
-from bot.render import card, cards, contract, option_value
+from bot.render.i18n import t
+from bot.render.texts import card, cards, contract, option_value
 from bot.tables import Table
 
 __all__ = [

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING
 from telegram import CallbackQuery
 from telegram.error import TelegramError
 
-from bot import render
 from bot.callbacks import decode
+from bot.render import texts as render
 from bot.service import DealEnd
 from bot.tables import OVER, PLAYING, Slot, Table
 

@@ -15,7 +15,7 @@ from typing import Any
 from bot.preferans.game import Game
 from bot.preferans.record import RecordError
 from bot.preferans.scoring import Sheet, json_number
-from bot.sheet_text import sheet_text
+from bot.render.sheet_text import sheet_text
 
 __all__ = ["main", "replay_json", "load_game"]
 
@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.png:
         try:
-            from bot.sheet_picture import render_png
+            from bot.render.picture.draw import render_png
         except ImportError as exc:  # Pillow missing
             print(f"--png needs Pillow: {exc}", file=sys.stderr)
             return 2

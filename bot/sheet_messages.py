@@ -3,7 +3,7 @@
 After every deal, on ``/pulka`` and at the end of the game the group gets the sheet as
 the table's setting ``sheet`` asks:
 
-* ``picture`` (the default): the PNG of :func:`bot.sheet_picture.render_png` with a
+* ``picture`` (the default): the PNG of :func:`bot.render.picture.draw.render_png` with a
   one-line caption (the deal's result line, on ``/pulka`` the sheet's title, for a
   finished game the settlement);
 * ``text``: the monospace sheet as before (the result line and the pulka table);
@@ -52,13 +52,13 @@ from telegram import Bot, InputFile, InputMediaPhoto, LinkPreviewOptions, Messag
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from bot import render
-from bot.i18n import t
 from bot.outbox import message_gone, not_modified
 from bot.preferans.conventions import Rules
 from bot.preferans.game import FinishedDeal, Game
 from bot.preferans.scoring import Sheet
-from bot.sheet_picture import render_png
+from bot.render import texts as render
+from bot.render.i18n import t
+from bot.render.picture.draw import render_png
 from bot.tables import Slot, Table
 
 __all__ = ["SheetMessages", "SheetSnapshot", "CAPTION_LIMIT", "caption_length"]

@@ -23,7 +23,7 @@ from bot.app import build_application
 from bot.config import Config
 from bot.handlers import Controller
 from bot.preferans.cards import Card, Suit, parse_card
-from bot.render import SUITS
+from bot.render.texts import SUITS
 from bot.service import GameService
 from bot.tables import Table, TableSettings
 from tests.fakes import (

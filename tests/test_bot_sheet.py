@@ -13,9 +13,9 @@ from PIL import Image
 
 from bot import sheet_messages
 from bot.keyboards import settings_keyboard
-from bot.render import result_text
+from bot.render.picture.layout import sheet_layout
+from bot.render.texts import result_text
 from bot.sheet_messages import caption_length
-from bot.sheet_picture import sheet_layout
 from bot.tables import Table, TableSettings
 from tests.bot_helpers import (
     NO_FLOOD,

@@ -20,7 +20,7 @@ from bot.preferans.conventions import Rules
 from bot.preferans.game import Game
 from bot.preferans.outcome import Defence, WhistAnswer
 from bot.preferans.views import public_view, seat_view
-from bot.render import card, cards, hand_lines, hand_text, lobby_text, table_text
+from bot.render.texts import card, cards, hand_lines, hand_text, lobby_text, table_text
 from bot.service import auto_action
 from bot.tables import Player, Table, TableSettings
 from storage import SCHEMA_VERSION, Storage, StorageError

@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 
 from bot.callbacks import encode, to_base36
-from bot.i18n import t
+from bot.render.i18n import t
 from bot.tables import LOBBY, OVER, PLAYING, Table, TableSettings
 from tests.bot_helpers import NO_FLOOD, FakeClock, Harness, code_of, is_alert, running_bot
 from tests.fakes import FakeChat, FakeTelegram, FakeUser, MessageView

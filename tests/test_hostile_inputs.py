@@ -9,7 +9,7 @@ import asyncio
 from pathlib import Path
 
 from bot.callbacks import encode, to_base36
-from bot.render import NAME_WIDTH
+from bot.render.texts import NAME_WIDTH
 from bot.tables import TableSettings
 from tests.bot_helpers import FakeClock, code_of, is_alert, open_and_start, running_bot
 from tests.fakes import FakeTelegram, FloodLimits

@@ -156,7 +156,7 @@ async def test_privacy_covers_the_rules(tmp_path: Path) -> None:
             # the watch is not blind: the current hand of a player in the group is a leak
             deal = game.current
             secret = sorted(deal.hand(deal.first_hand), key=lambda c: c.code)[0]
-            from bot.render import card
+            from bot.render.texts import card
 
             watch.check(
                 h.group.id, f"🃏 <b>Deal {h.table().deal_no}</b> · x\n\n{card(secret)}", None

@@ -18,7 +18,7 @@ from telegram.error import ChatMigrated
 from bot.app import ALLOWED_UPDATES
 from bot.outbox import Outbox
 from bot.preferans.cards import Seat
-from bot.render import hand_lines
+from bot.render.texts import hand_lines
 from bot.tables import TableSettings
 from storage import Storage
 from tests.bot_helpers import FakeClock, Harness, code_of, is_alert, open_and_start, running_bot

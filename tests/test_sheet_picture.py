@@ -1,4 +1,4 @@
-"""The pulka picture (bot/sheet_picture.py).
+"""The pulka picture (bot/render/picture).
 
 Sheets of 3 and 4 players at several stages, finished and stopped games are drawn
 and compared with the reference images in tests/images within a small tolerance;
@@ -28,18 +28,12 @@ from PIL import Image, ImageChops
 
 from bot.preferans.game import Game
 from bot.preferans.scoring import Sheet
-from bot.sheet_picture import (
-    FONT_DIR,
-    Layout,
-    TextEntry,
-    _fit_sequence,
-    _text_width,
-    draw_layout,
-    render_png,
-    running_totals,
-    sequence_text,
-    sheet_layout,
-)
+from bot.render.picture.draw import draw_layout, render_png
+from bot.render.picture.fonts import FONT_DIR, fit_sequence, text_width
+from bot.render.picture.layout import sheet_layout
+from bot.render.picture.model import Layout, TextEntry
+from bot.render.picture.png import encode_png
+from bot.render.picture.totals import running_totals, sequence_text
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "tests" / "records"
@@ -493,15 +487,15 @@ def test_long_entries_keep_the_latest_totals() -> None:
     totals = [Fraction(k * 7, 2) for k in range(1, 61)]
     tokens = sequence_text(totals)
     assert tokens[:2] == ["3,50.", "7."] and tokens[-1] == "210"
-    text, size = _fit_sequence(tokens, 150, 50, [19, 17, 15, 13, 11, 9])
+    text, size = fit_sequence(tokens, 150, 50, [19, 17, 15, 13, 11, 9])
     assert size == 19 and text.startswith("…") and text.endswith(".206,50.210")
     lines = text.split("\n")
     assert len(lines) == 2
-    assert all(_text_width(line, size) <= 150 for line in lines)
+    assert all(text_width(line, size) <= 150 for line in lines)
     shown = text.replace("\n", "").removeprefix("…").split(".")
     assert shown == [t.removesuffix(".") for t in tokens[-len(shown) :]]
     # Too narrow for the big sizes: the whole entry in a small size comes first.
-    text, size = _fit_sequence(["1234567,25.", "1235553,25"], 90, 60, [19, 17, 15, 13, 11, 9])
+    text, size = fit_sequence(["1234567,25.", "1235553,25"], 90, 60, [19, 17, 15, 13, 11, 9])
     assert text == "1234567,25.\n1235553,25" and size == 13
     assert running_totals([Fraction(0), Fraction(2), Fraction(2), Fraction(0)]) == [2, 0]
 
@@ -521,7 +515,7 @@ def test_font_ships_with_licence() -> None:
     licence = (FONT_DIR / "LICENSE").read_text(encoding="utf-8")
     assert "Bitstream Vera" in licence and "Arev" in licence
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert '"bot" = ["fonts/*.ttf", "fonts/LICENSE"]' in pyproject
+    assert '"fonts/*.ttf", "fonts/LICENSE"' in pyproject
 
 
 def test_replay_writes_png_and_prints_json(tmp_path: Path) -> None:
@@ -558,15 +552,13 @@ if __name__ == "__main__":
 
 
 def test_png_encoding_is_lossless_and_standard() -> None:
-    """Our own PNG writer (zlib outside the GIL): Pillow reads back the very same pixels."""
+    """Our own PNG writer: Pillow reads back the very same pixels."""
 
     from PIL import Image as _Image
 
-    from bot.sheet_picture import _png, draw_layout
-
     record = json.loads((RECORDS / "picture_long.json").read_text())
     img = draw_layout(sheet_layout(Game.from_record(record)))
-    data = _png(img)
+    data = encode_png(img)
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
     back = _Image.open(io.BytesIO(data))
     back.load()
@@ -574,5 +566,6 @@ def test_png_encoding_is_lossless_and_standard() -> None:
     assert back.tobytes() == img.tobytes()
     odd = _Image.new("RGBA", (3, 2), (10, 20, 30, 255))  # converted to RGB first
     assert (
-        _Image.open(io.BytesIO(_png(odd))).convert("RGB").tobytes() == odd.convert("RGB").tobytes()
+        _Image.open(io.BytesIO(encode_png(odd))).convert("RGB").tobytes()
+        == odd.convert("RGB").tobytes()
     )

@@ -308,7 +308,7 @@ class Players:
     def __init__(
         self, fake: Any, tables: int, deals: int, seed: int, lang: str, ramp: float
     ) -> None:
-        from bot.i18n import t
+        from bot.render.i18n import t
 
         self.fake = fake
         self.ramp = ramp

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from bot.i18n import t
 from bot.preferans.game import Game
 from bot.preferans.scoring import Sheet
+from bot.render.i18n import t
 
 __all__ = ["sheet_text", "sheet_table", "fmt_number", "short_name"]
 

@@ -10,7 +10,6 @@ import html
 from collections.abc import Iterable
 from fractions import Fraction
 
-from bot.i18n import t
 from bot.preferans.actions import Whist
 from bot.preferans.cards import Card, Seat, Suit, sort_hand
 from bot.preferans.contracts import Contract
@@ -18,7 +17,8 @@ from bot.preferans.deal import Phase, TrickCard
 from bot.preferans.game import FinishedDeal, Game
 from bot.preferans.outcome import DealKind, WhistAnswer
 from bot.preferans.views import PublicView, SeatView
-from bot.sheet_text import fmt_number, sheet_table, short_name
+from bot.render.i18n import t
+from bot.render.sheet_text import fmt_number, sheet_table, short_name
 from bot.tables import Table, TableSettings
 
 __all__ = [

@@ -1,0 +1,141 @@
+"""Text on the picture: the shipped font, measuring a text, fitting it into a cell.
+
+The font (DejaVu Sans, bot/render/fonts/LICENSE) ships with the package and text is laid
+out with Pillow's basic layout engine, so the picture is the same on every machine with
+the same Pillow.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+from PIL import ImageFont
+
+from bot.render.picture.model import Box
+
+__all__ = [
+    "FONT_DIR",
+    "ELLIPSIS",
+    "font_of",
+    "text_width",
+    "turned_length",
+    "line_height",
+    "ink_box",
+    "fit_sequence",
+    "fit_label",
+]
+
+FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
+_REGULAR = "DejaVuSans.ttf"
+_BOLD = "DejaVuSans-Bold.ttf"
+ELLIPSIS = "…"
+"""Marks earlier totals left out of a long entry."""
+_LARGE_SIZES = 3
+"""An entry is written whole in one of the first sizes, else its latest totals after
+"…" in one of them; only then are the smaller sizes tried, the same way."""
+
+
+@cache
+def font_of(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    path = FONT_DIR / (_BOLD if bold else _REGULAR)
+    # The basic layout engine does not depend on libraqm being installed.
+    return ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+def text_width(text: str, size: int, bold: bool = False) -> float:
+    return font_of(size, bold).getlength(text)
+
+
+def turned_length(width: float) -> int:
+    """Length of the tile a turned line of ``width`` is drawn on."""
+    return math.ceil(width) + 2
+
+
+def line_height(size: int) -> int:
+    return round(size * 1.25)
+
+
+def ink_box(text: str, xy: tuple[int, int], size: int, bold: bool, line_h: int) -> Box:
+    """The box covered by ``text`` drawn line by line from ``xy`` (anchor left-ascender)."""
+    font = font_of(size, bold)
+    left: float = 10**9
+    top: float = 10**9
+    right: float = -(10**9)
+    bottom: float = -(10**9)
+    for i, line in enumerate(text.split("\n")):
+        if not line:
+            continue
+        x0, y0, x1, y1 = font.getbbox(line, anchor="la")
+        y = xy[1] + i * line_h
+        left, top = min(left, xy[0] + x0), min(top, y + y0)
+        right, bottom = max(right, xy[0] + x1), max(bottom, y + y1)
+    if right < left:
+        return (xy[0], xy[1], xy[0], xy[1])
+    return (math.floor(left), math.floor(top), math.ceil(right), math.ceil(bottom))
+
+
+def _wrap(tokens: Sequence[str], width: float, size: int) -> list[str] | None:
+    """``tokens`` in lines no wider than ``width``; ``None`` when one token is too wide."""
+    lines: list[str] = []
+    current = ""
+    for token in tokens:
+        candidate = current + token
+        if text_width(candidate, size) <= width:
+            current = candidate
+            continue
+        if not current or text_width(token, size) > width:
+            return None
+        lines.append(current)
+        current = token
+    if current:
+        lines.append(current)
+    return lines
+
+
+def fit_sequence(tokens: Sequence[str], w: int, h: int, sizes: Sequence[int]) -> tuple[str, int]:
+    """The text and size that fit ``tokens`` into a ``w`` × ``h`` cell.
+
+    ``sizes`` run from the biggest down. Every total at the biggest of the large sizes
+    that holds them all; otherwise the latest totals after a leading "…"; then the same
+    with the small sizes; as a last resort the latest total alone at the smallest size.
+    """
+
+    def attempt(size: int, keep: int) -> list[str] | None:
+        shown = list(tokens[len(tokens) - keep :])
+        if keep < len(tokens):
+            shown[0] = ELLIPSIS + shown[0]
+        lines = _wrap(shown, w, size)
+        if lines is None:
+            return None
+        box = ink_box("\n".join(lines), (0, 0), size, False, line_height(size))
+        if box[2] > w or box[3] > h:
+            return None
+        return lines
+
+    large, small = sizes[:_LARGE_SIZES], sizes[_LARGE_SIZES:]
+    for group in (large, small):
+        for size in group:
+            lines = attempt(size, len(tokens))
+            if lines is not None:
+                return "\n".join(lines), size
+        for size in group:
+            for keep in range(len(tokens) - 1, 0, -1):
+                lines = attempt(size, keep)
+                if lines is not None:
+                    return "\n".join(lines), size
+    size = min(sizes)
+    last = (ELLIPSIS if len(tokens) > 1 else "") + tokens[-1]
+    return last, size
+
+
+def fit_label(text: str, width: float, size: int, bold: bool = False) -> str:
+    """``text`` cut with "…" until it is no wider than ``width``."""
+    if text_width(text, size, bold) <= width:
+        return text
+    cut = text
+    while cut and text_width(cut + ELLIPSIS, size, bold) > width:
+        cut = cut[:-1]
+    return cut.rstrip() + ELLIPSIS if cut else ELLIPSIS
