@@ -214,33 +214,39 @@ def test_lang_of() -> None:
 # ----------------------------------------------------------------------------- the code
 
 
-def _keys_asked_for() -> set[str]:
-    """Every key the code passes to ``t`` as a literal (f-string keys: their fixed start)."""
-    keys: set[str] = set()
-    for path in (ROOT / "bot").rglob("*.py"):
+def _calls_of_t() -> list[tuple[str, str, set[str] | None]]:
+    """Every call of ``t`` in the code: where, the key (an f-string key: its fixed start and
+    "*"), and the names of the values passed (``None`` when passed as ``**values``)."""
+    calls = []
+    for path in sorted((ROOT / "bot").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not (isinstance(node, ast.Call) and len(node.args) >= 2):
                 continue
             func = node.func
             if not (isinstance(func, ast.Name) and func.id == "t"):
                 continue
+            where = f"{path.relative_to(ROOT)}:{node.lineno}"
+            names = {k.arg for k in node.keywords if k.arg is not None}
+            passed = None if any(k.arg is None for k in node.keywords) else names
             key = node.args[1]
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                keys.add(key.value)
+                calls.append((where, key.value, passed))
             elif isinstance(key, ast.JoinedStr) and isinstance(key.values[0], ast.Constant):
-                keys.add(str(key.values[0].value) + "*")
-    return keys
+                calls.append((where, str(key.values[0].value) + "*", passed))
+    return calls
 
 
-def test_every_key_the_code_asks_for_exists() -> None:
-    known = set(catalogue("ru").entries)
-    asked = _keys_asked_for()
-    assert len(asked) > 100
-    for key in asked:
-        if key.endswith("*"):
-            assert any(k.startswith(key[:-1]) for k in known), key
-        else:
-            assert key in known, key
+def test_every_key_the_code_asks_for_exists_with_its_values() -> None:
+    entries = catalogue("ru").entries
+    calls = _calls_of_t()
+    assert len({key for _, key, _ in calls}) > 100
+    for where, key, passed in calls:
+        if key.endswith("*"):  # which keys it stands for is known only when it runs
+            assert any(k.startswith(key[:-1]) for k in entries), f"{where}: no key {key}"
+            continue
+        assert key in entries, f"{where}: no key {key}"
+        needed = placeholders(entries[key].forms[0])
+        assert passed is None or passed == needed, f"{where}: {key} needs {needed}, gets {passed}"
 
 
 def test_no_text_depends_on_imports() -> None:
