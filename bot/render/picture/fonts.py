@@ -31,6 +31,7 @@ __all__ = [
 FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
 _REGULAR = "DejaVuSans.ttf"
 _BOLD = "DejaVuSans-Bold.ttf"
+
 ELLIPSIS = "…"
 """Marks earlier totals left out of a long entry."""
 _LARGE_SIZES = 3
