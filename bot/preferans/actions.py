@@ -46,7 +46,6 @@ class Reason(StrEnum):
     MISERE_MISMATCH = "misere_mismatch"
     WHIST_NOT_ALLOWED = "whist_not_allowed"
     HALF_WHIST_NOT_ALLOWED = "half_whist_not_allowed"
-    DEFENCE_NOT_ALLOWED = "defence_not_allowed"
     MUST_FOLLOW_SUIT = "must_follow_suit"
     MUST_TRUMP = "must_trump"
     BAD_MOVE = "bad_move"

@@ -126,7 +126,6 @@ class Deal:
         "_hands_open",
         "_talon_shown",
         "_talon_led",
-        "_leader",
     )
 
     def __init__(
@@ -197,7 +196,6 @@ class Deal:
         self._hands_open: set[Seat] = set()
         self._talon_shown = False
         self._talon_led = 0
-        self._leader: Seat = first
 
     # ------------------------------------------------------------------ building
 
@@ -217,7 +215,7 @@ class Deal:
         return cls(settings, dealer, hands, deck[30:32])
 
     @classmethod
-    def from_json(cls, settings: DealSettings, data: Any, *, strict_seats: bool = True) -> Deal:
+    def from_json(cls, settings: DealSettings, data: Any) -> Deal:
         """Rebuild a deal from the record format (``dealer``, ``hands``, ``talon``, ``moves``).
 
         Raises ``ValueError`` naming the problem; move errors are :class:`IllegalAction`
@@ -793,7 +791,6 @@ class Deal:
     def _start_play(self) -> None:
         self.phase = Phase.PLAY
         self._trick_no = 1
-        self._leader = self.first_hand
         if self._kind is DealKind.MISERE and self.declarer != self.first_hand:
             # Misère: a defender leads, so the defenders lie down before the first lead.
             self._hands_open.update(self.defenders)
@@ -957,8 +954,3 @@ _PHASE_VERB = {
     Phase.PLAY: "play a card",
     Phase.DONE: "wait",
 }
-
-
-def parse_hand(codes: Iterable[str]) -> list[Card]:
-    """Parse card codes (helper for tests and records)."""
-    return [parse_card(c) for c in codes]

@@ -12,6 +12,7 @@ from .cards import Seat
 from .conventions import Rules
 from .deal import Deal, DealSettings
 from .outcome import DealOutcome
+from .record import RecordError, outcome_to_result, read_deal, read_header, record_document
 from .scoring import Pulka, Sheet
 
 __all__ = ["Game", "FinishedDeal", "settings_for"]
@@ -179,14 +180,50 @@ class Game:
     # ------------------------------------------------------------------ record
 
     def to_record(self) -> dict[str, Any]:
-        """The game as a ``preferans-record/1`` document."""
-        from .record import game_to_record
-
-        return game_to_record(self)
+        """The game as a ``preferans-record/1`` document (docs/record-format.md)."""
+        deals: list[dict[str, Any]] = []
+        for finished in self.finished_deals:
+            if finished.deal is not None:
+                deals.append(finished.deal.to_json())
+            else:
+                outcome = finished.outcome
+                deals.append({"dealer": int(outcome.dealer), "result": outcome_to_result(outcome)})
+        unfinished = self.current if self.current is not None else self.abandoned
+        if unfinished is not None:
+            deals.append(unfinished.to_json())
+        start = None if self.start == Sheet.empty(self.players) else self.start
+        return record_document(self.rules, self.names, start, deals, self.stopped)
 
     @classmethod
     def from_record(cls, data: Any) -> Game:
         """Rebuild and check a ``preferans-record/1`` document; raises ``RecordError``."""
-        from .record import game_from_record
-
-        return game_from_record(data)
+        header = read_header(data)
+        try:
+            game = cls(
+                header.rules,
+                list(header.names),
+                start=header.start,
+                first_dealer=header.first_dealer,
+            )
+        except ValueError as exc:
+            raise RecordError(f"record: {exc}") from None
+        for index, raw in enumerate(header.deals, start=1):
+            where = f"deal {index}"
+            if game.over:
+                # record-format.md: a deal after the end condition is refused.
+                raise RecordError(f"{where}: the game was already over after deal {index - 1}")
+            if game.current is not None:
+                raise RecordError(
+                    f"deal {index - 1}: unfinished, but only the last deal may be unfinished"
+                )
+            item = read_deal(raw, index, game.rules, game.next_dealer(), game.next_settings())
+            try:
+                if isinstance(item, Deal):
+                    game.begin_deal(item)
+                else:
+                    game.add_result(item)
+            except ValueError as exc:
+                raise RecordError(f"{where}: {exc}") from None
+        if header.stopped:
+            game.stop()
+        return game
