@@ -511,11 +511,10 @@ class Deal:
 
     def _misere_allowed(self, seat: Seat) -> bool:
         # Кодекс 3.3.9: misère only as a player's first call; conventions: outbid only by 9+.
+        # It is a valid first call after all-pass whatever raspasy_exit asks of trick bids.
         if seat in self._called:
             return False
-        if self._high is not None and self._high.step >= MISERE.step:
-            return False
-        return MISERE.step > self._min_start().step
+        return self._high is None or self._high.step < MISERE.step
 
     def _verify_bid(self, action: Bid) -> None:
         contract = action.contract
@@ -729,10 +728,11 @@ class Deal:
                 return
             self._after_answers()
             return
-        # step 2: the first defender returns the whist or lets the half-whist stand.
+        # step 2: the first defender returns the whist or lets the half-whist stand. The
+        # half-whister keeps his answer: after a return he plays as a passer and writes no
+        # whists (Кодекс 3.8.8.2, 3.8.14), which scoring tells by that answer.
         if action.answer is WhistAnswer.WHIST:
             self._answers[first] = WhistAnswer.WHIST
-            self._answers[second] = WhistAnswer.PASS
             self._after_answers()
         else:
             self.phase = Phase.DONE

@@ -11,7 +11,7 @@ from .actions import Action, IllegalAction, Reason
 from .cards import Seat
 from .conventions import Rules
 from .deal import Deal, DealSettings
-from .outcome import DealOutcome
+from .outcome import DealKind, DealOutcome
 from .record import RecordError, outcome_to_result, read_deal, read_header, record_document
 from .scoring import Pulka, Sheet
 
@@ -135,9 +135,38 @@ class Game:
         if deal.is_over:
             self._close_deal()
 
-    def add_result(self, outcome: DealOutcome) -> Sheet:
-        """Score a result-only deal (cards played at a real table)."""
+    def verify_result(self, outcome: DealOutcome) -> None:
+        """Raise if a result-only deal cannot be the next deal.
+
+        It obeys every rule that can be checked without the cards (docs/record-format.md):
+        the deal order; the exit from all-pass (option ``raspasy_exit``: a trick contract is
+        at least the lowest first bid of this deal; misère is always a valid first call);
+        and what scoring checks (who may whist or half-whist, tricks, options).
+        """
         self._check_next_deal(outcome.dealer)
+        contract = outcome.contract
+        level = self.score.next_min_level()
+        if outcome.kind is DealKind.GAME and contract is not None and contract.level < level:
+            series = self.score.allpass_series
+            raise IllegalAction(
+                Reason.BID_BELOW_MINIMUM,
+                f"{contract} cannot be played: after {series} all-pass deal(s) the first bid "
+                f"must be at least {level}S (raspasy_exit)",
+            )
+        self.score.verify(outcome)
+
+    def can_add_result(self, outcome: DealOutcome) -> bool:
+        """Whether :meth:`add_result` would accept ``outcome``."""
+        try:
+            self.verify_result(outcome)
+        except ValueError:
+            return False
+        return True
+
+    def add_result(self, outcome: DealOutcome) -> Sheet:
+        """Score a result-only deal (cards played at a real table); a refused one changes
+        nothing."""
+        self.verify_result(outcome)
         sheet = self.score.score(outcome)
         self.finished_deals.append(FinishedDeal(outcome, sheet, None))
         return sheet

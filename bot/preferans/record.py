@@ -305,21 +305,14 @@ def _read_whists(
     a1, a2 = answers[first], answers[second]
     if a1 is WhistAnswer.HALF:
         raise ValueError(f"result: seat {int(first)} answers first and cannot half-whist")
+    # The second's final answer "half" with the first's "pass" is a half-whist that stood;
+    # with the first's "whist" the first returned the whist (Кодекс 3.8.8).
     if a2 is WhistAnswer.HALF:
         if not rules.half_whist:
             raise ValueError("result: half-whist is not played at this table")
         if contract.level not in (6, 7):
             raise ValueError(f"result: half-whist only on 6 and 7, not on {contract}")
-        if a1 is not WhistAnswer.PASS:
-            raise ValueError("result: half-whist only after the first defender passed")
-    if (
-        rules.stalingrad
-        and contract.code == "6S"
-        and (a1, a2)
-        != (
-            WhistAnswer.WHIST,
-            WhistAnswer.WHIST,
-        )
-    ):
+    both = (WhistAnswer.WHIST, WhistAnswer.WHIST)
+    if rules.stalingrad and contract.code == "6S" and (a1, a2) != both:
         raise ValueError("result: 6♠ must be whisted by both (stalingrad)")
     return answers
