@@ -1,7 +1,7 @@
 """Hand-built deals with exact expectations for the rules engine (bot/preferans).
 
-The rules are ../shared/spec/conventions.md and, where it is silent, the Кодекс
-(../shared/rules/preferans-code.txt, rules 3.3–3.9).
+The rules are docs/rules.md and, where it is silent, the Кодекс преферанса
+(rules 3.3–3.9).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Scoring (bot/preferans/scoring.py): one test per rule of conventions.md, with the
+"""Scoring (bot/preferans/scoring.py): one test per rule of docs/rules.md, with the
 rule texts' own examples worked out by hand, and a property test: random pulkas
 settle to exactly zero."""
 

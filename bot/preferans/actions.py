@@ -1,6 +1,6 @@
 """Player actions: frozen values, each naming the seat it comes from.
 
-Their JSON form is the record format's move (../shared/spec/record-format.md).
+Their JSON form is the record format's move (docs/record-format.md).
 """
 
 from __future__ import annotations

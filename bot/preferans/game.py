@@ -239,7 +239,7 @@ class Game:
         for index, raw in enumerate(header.deals, start=1):
             where = f"deal {index}"
             if game.over:
-                # record-format.md: a deal after the end condition is refused.
+                # docs/record-format.md: a deal after the end condition is refused.
                 raise RecordError(f"{where}: the game was already over after deal {index - 1}")
             if game.current is not None:
                 raise RecordError(

@@ -197,7 +197,7 @@ class _Book:
     def to_pulka(self, scorer: int, points: Fraction, barred: Iterable[int]) -> None:
         """Write ``points`` into ``scorer``'s pulka, closing and helping when the rules do.
 
-        Sochi/Rostov (conventions.md, "Pulka closing and помощь"; rules book,
+        Sochi/Rostov (docs/rules.md, "Closing the pulka and help"; rules book,
         "Порядок записи"): the scorer's pulka is filled up to the size; the surplus goes
         to the player with the most in pulka who is not closed and not ``barred``
         (ties: less gora before this deal, then nearest to the scorer's left; an all-pass
@@ -265,7 +265,7 @@ class Pulka:
 
     @property
     def finished(self) -> bool:
-        """Whether the convention's end condition is reached (conventions.md table)."""
+        """Whether the convention's end condition is reached (docs/rules.md, "End of the game")."""
         size = self.rules.pulka
         pulka = self._sheet.pulka
         if self.rules.convention.end_rule == "sum":
@@ -305,7 +305,7 @@ class Pulka:
             else:
                 self._score_allpass_whists(outcome, book, series)
         else:
-            series = 0  # any played game ends the all-pass series (conventions.md, All-pass)
+            series = 0  # any played game ends the all-pass series (docs/rules.md, "All-pass")
             if outcome.kind == DealKind.MISERE:
                 self._score_misere(outcome, book)
             else:
@@ -396,7 +396,7 @@ class Pulka:
         if taken == 0:
             book.to_pulka(declarer, Fraction(10), self._sitting_out(o))
         else:
-            # No whists, no consolation on misère (conventions.md, "Misère").
+            # No whists, no consolation on misère (docs/rules.md, "Scoring").
             book.to_gora(declarer, Fraction(self.rules.convention.misere_penalty * taken))
 
     def _score_allpass_gora(self, o: DealOutcome, book: _Book, series: int) -> None:
@@ -566,7 +566,7 @@ class Pulka:
     # ------------------------------------------------------------------ the end
 
     def final_sheet(self, stopped: bool = False) -> Sheet:
-        """The sheet after the end-of-game adjustments (conventions.md, "Pulka closing").
+        """The sheet after the end-of-game adjustments (docs/rules.md, "End of the game").
 
         Leningrad: twice (pulka − size) is taken off each gora (a negative difference
         adds). Sochi/Rostov stopped early: each unclosed pulka is closed and its
