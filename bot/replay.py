@@ -1,6 +1,6 @@
 """``python -m bot.replay FILE|-``: check a pulka record and print its sheet.
 
-Prints the JSON of ../shared/spec/record-format.md ("Replay"), or with ``--text`` the
+Prints the JSON of docs/record-format.md ("python -m bot.replay"), or with ``--text`` the
 same sheet for people. A bad record exits with status 2 and one line on standard
 error naming the deal and the move; nothing is printed on standard output then.
 """

@@ -297,10 +297,7 @@ def expected_answers(log: Iterable[Action]) -> dict[Seat, WhistAnswer]:
             continue
         if a.seat in answers:  # a second answer: return the whist, or let the half stand
             if a.answer is W:
-                answers[a.seat] = W
-                for other, ans in answers.items():
-                    if ans is HALF:
-                        answers[other] = P
+                answers[a.seat] = W  # the half-whister keeps "half" (he plays as a passer)
         else:
             answers[a.seat] = a.answer
     return answers

@@ -1,7 +1,7 @@
 """Hand-built deals with exact expectations for the rules engine (bot/preferans).
 
-The rules are ../shared/spec/conventions.md and, where it is silent, the Кодекс
-(../shared/rules/preferans-code.txt, rules 3.3–3.9).
+The rules are docs/rules.md and, where it is silent, the Кодекс преферанса
+(rules 3.3–3.9).
 """
 
 from __future__ import annotations
@@ -576,8 +576,8 @@ def test_half_whist_returned_by_the_first_defender() -> None:
     assert deal.open_passer == S0
     play_randomly(deal, random.Random(4))
     out = deal.outcome()
-    assert out.whists == {S2: W, S0: P} and out.whisters == (S2,)
-    assert out.defence is OPEN
+    assert out.whists == {S2: W, S0: HALF} and out.whisters == (S2,)
+    assert out.returned_whist and out.defence is OPEN
     check_outcome(deal)
 
 
@@ -1057,3 +1057,45 @@ def test_off_ladder_contract_is_refused(level: int) -> None:
     win_auction(deal, 1)
     deal.apply(lowest_discard(deal))
     assert_rejected(deal, Declare(S1, Contract(level, None)))
+
+
+# ============================================================ points settled in docs/rules.md
+
+
+@pytest.mark.parametrize("level", [7, 8, 9, 10])
+def test_misere_is_a_valid_first_call_whatever_raspasy_exit_says(level: int) -> None:
+    # docs/rules.md, "All-pass": misère stays a valid first call however high the exit.
+    deal = table(min_level=level)
+    floor = c(f"{level}S")
+    calls = [floor, MISERE] if level < 9 else [MISERE, floor]  # misère sits below 9♠
+    assert deal.legal_actions() == [Bid(S1, x) for x in calls] + [Bid(S1, None)]
+    assert_rejected(deal, Bid(S1, c(f"{level - 1}NT")), Reason.BID_BELOW_MINIMUM)
+    bid(deal, 1, "misere")
+    # after the misère only trick bids at the exit level and at 9 or higher remain
+    lowest = max(level, 9)
+    assert [b.contract for b in deal.legal_actions()] == [c(f"{lowest}S"), None]
+    bids(deal, (2, "pass"), (0, "pass"))
+    assert deal.declarer == S1 and deal.kind is DealKind.MISERE
+
+
+def test_four_player_dealer_never_whists_half_whists_or_returns() -> None:
+    # docs/rules.md, "Whisting": the sitting-out dealer (seat 0) is never asked; after
+    # "пас — полвиста" only the first defender may return the whist (Кодекс 3.8.8 would
+    # let the dealer do it too; the project does not).
+    for second_answer, last in ((HALF, P), (HALF, W), (P, None)):
+        deal = make_deal(MAGAZINE, "JS KD", players=4, dealer=0)
+        win_auction(deal, 1, "6S")
+        deal.apply(lowest_discard(deal))
+        deal.apply(Declare(S1, c("6S")))
+        assert deal.defenders == (S2, S3)
+        answers = [(2, P), (3, second_answer)] + ([(2, last)] if last is not None else [])
+        for seat, answer in answers:
+            for dealer_answer in (W, P, HALF):
+                assert_rejected(deal, Whist(S0, dealer_answer), Reason.NOT_YOUR_TURN)
+            whist(deal, seat, answer)
+            assert deal.to_act != S0
+        out = deal.outcome() if deal.is_over else None
+        if last is W:
+            assert deal.phase is Phase.DEFENCE and deal.whisters == (S2,)
+        else:
+            assert out is not None and S0 not in out.whists and out.tricks is None

@@ -1,11 +1,11 @@
 """Acceptance tests: the worked scoring examples of the rule texts, re-scored by the replay.
 
-Every record under ``tests/records/examples/`` encodes one worked example of
-``/work/shared/rules/preferans-rules-book.txt`` ("книга") or ``preferans-code.txt``
-("Кодекс") as result-only deals (record-format.md). Each test runs
+Every record under ``tests/records/examples/`` encodes one worked example of the rules
+book "Преферанс" ("книга") or the "Кодекс преферанса" ("Кодекс") as result-only deals
+(docs/record-format.md). Each test runs
 ``python -m bot.replay FILE`` and compares the sheet after every deal (pulka, gora,
 ``whists[i][j]`` = whists written by seat i on seat j), the final sheet, ``finished`` and
-``settlement`` with numbers worked out by hand from the book and conventions.md (which wins
+``settlement`` with numbers worked out by hand from the book and docs/rules.md (which wins
 where the two differ; every such place is said in the test's docstring).
 
 Encoding choices shared by all records:
@@ -16,7 +16,7 @@ Encoding choices shared by all records:
 - The book's four players are З, С, В, Ю = seats 0, 1, 2, 3 (clockwise; З is first hand
   when Ю deals, as in the book's notation).
 - With one whister all defender tricks are recorded under the whister, 0 under the passer
-  (they all belong to the whister, conventions.md "Whisting").
+  (they all belong to the whister, docs/rules.md "Whisting").
 - Where an example starts from a position (a closed pulka, goras), the record's ``start``
   holds it; where the game must end, one last deal ends it (both defenders pass, so the
   contract counts as made and nobody writes whists).
@@ -340,7 +340,7 @@ def test_sochi_seven_down_two_greedy_4p() -> None:
 
     4 players, Ю deals; З plays 7♠ and takes 5; С whists (5 defender tricks), В passes.
     З gora 2 × 4 = 8. Greedy: С writes 5 × 4 + 2 × 4 = 28 on З, В 2 × 4 = 8, Ю 8.
-    The book gives 8, 8, 8; the whister's 28 follows conventions.md.
+    The book gives 8, 8, 8; the whister's 28 follows docs/rules.md.
     """
     check_example(
         "sochi_seven_down_two_greedy_4p",
@@ -367,7 +367,7 @@ def test_sochi_misere_two_tricks() -> None:
     10 очков.»
 
     3 players, dealer A; B plays misère and takes 2 tricks → B gora 2 × 10 = 20. No
-    whists, no consolation on misère (conventions.md).
+    whists, no consolation on misère (docs/rules.md).
     """
     check_example(
         "sochi_misere_two_tricks",
@@ -429,7 +429,7 @@ def test_sochi_help_remainder_write_off_4p() -> None:
     4 players, pulka 10; start pulka З 9, С 10 (closed), В 8, Ю 7; gora С 1. З deals (sits
     out); С plays 9♠ (8 points), both pass. В gets 2 (→ 10, 20 whists), Ю gets 3 (→ 10,
     30 whists); З is the sitting-out dealer, so the last 3 points are written off С's
-    gora: 1 − 3 = −2. conventions.md lets gora go negative; the book's main rule (263)
+    gora: 1 − 3 = −2. docs/rules.md lets gora go negative; the book's main rule (263)
     would stop at 0 and make the others write the rest into their goras.
     """
     check_example(
@@ -461,7 +461,7 @@ def test_sochi_greedy_variant_two_whisters_4p() -> None:
 
     4 players, В deals; С plays 6♣ and takes 5; Ю and З whist, Ю takes 0, З 5. С gora 2;
     З 5 × 2 + 2 = 12 on С; Ю 0 + 2 = 2; В (dealer) 2. The book's «4 в гору» for Ю belongs
-    to the variant it describes (each of two whisters must take 2 on a 6); conventions.md
+    to the variant it describes (each of two whisters must take 2 on a 6); docs/rules.md
     makes a whister short only when the whisters' sum is short, and 5 ≥ 4, so Ю's gora
     stays 0.
     """
@@ -512,7 +512,7 @@ def test_sochi_settlement_4p() -> None:
     the last deal, so the game is finished with no end adjustment.
     Settlement = own net whists + 10 × (7.75 − own gora):
     З −130 + 27.5 = −102.5; С −50 + 77.5 = 27.5; В 60 − 72.5 = −12.5;
-    Ю 120 − 32.5 = 87.5. conventions.md keeps exact fractions, so these are the book's
+    Ю 120 − 32.5 = 87.5. docs/rules.md keeps exact fractions, so these are the book's
     first figures, not its «rounded» 29 / −103 / −13 / 87 (or 28 / −102 / −12 / 86).
     """
     whists: list[list[float]] = [
@@ -722,8 +722,8 @@ def test_rostov_allpass_2_2_6() -> None:
     на первого по 15 вистов (всего тот проиграл 30)».
 
     Dealer A. C lost 6 × 5 = 30, split: A and B write 15 each on C, nothing on each
-    other. conventions.md says only "written by the player(s) with fewest tricks"; the
-    halving follows the book and the Кодекс.
+    other. The halving between two tied for fewest (docs/rules.md) follows the book and
+    the Кодекс.
     """
     check_example(
         "rostov_allpass_2_2_6",
@@ -753,7 +753,7 @@ def test_rostov_allpass_four_players() -> None:
 
     4 players, Ю (3) deals; З, С, В take 2, 3, 5 (the 2/3/5 row of the book's table).
     З writes 15 on С and 25 on В; the dealer only writes 1 into his pulka (he is not the
-    fewest-tricks player, conventions.md).
+    fewest-tricks player, docs/rules.md).
     """
     check_example(
         "rostov_allpass_four_players",
@@ -933,7 +933,7 @@ def test_leningrad_end_settlement() -> None:
     120, B 100 − 2 × 10 = 80, C 100 − 2 × 2 = 96. Settlement 10 × (mean gora − own),
     mean 296/3: A −640/3 = −213.33, B 560/3 = 186.67, C 80/3 = 26.67 (the book truncates
     to 26,6 and calls it «выиграл 160 – 186,6»). The final pulka row is not checked
-    (conventions.md does not say whether the end adjustment rewrites it); whists stay 0.
+    (docs/rules.md does not say whether the end adjustment rewrites it); whists stay 0.
     """
     check_example(
         "leningrad_end_settlement",
@@ -1043,9 +1043,9 @@ MALFORMED: dict[str, tuple[dict[str, Any], list[str]]] = {
 
 @pytest.mark.parametrize("case", sorted(MALFORMED))
 def test_malformed_record_is_refused(case: str, tmp_path: Path) -> None:
-    """record-format.md «Replay»: «A record that breaks the format or the rules exits with
-    status 2 and one line on standard error naming the deal and move ... Nothing is
-    printed on standard output then.»
+    """docs/record-format.md «Errors»: a record that breaks the format or the rules makes
+    the command exit with status 2, print nothing on standard output and one line on
+    standard error that names the deal and the move.
 
     Deal errors must name the deal ("deal 1" = the first deal); rules errors have no deal,
     so their line must name the bad option / convention instead.

@@ -1,4 +1,4 @@
-"""Scoring (bot/preferans/scoring.py): one test per rule of conventions.md, with the
+"""Scoring (bot/preferans/scoring.py): one test per rule of docs/rules.md, with the
 rule texts' own examples worked out by hand, and a property test: random pulkas
 settle to exactly zero."""
 
@@ -255,6 +255,40 @@ def test_gentleman_dealer_writes_consolation_apart() -> None:
     assert whists_on(s, 1) == [4, 0, 14, 14]
 
 
+@pytest.mark.parametrize(
+    ("convention", "whist_type", "whister", "former"),
+    [
+        ("rostov", "gentleman", 20, 10),  # 5*2 + 1*10; 1*10 (pooled it would be 15, 15)
+        ("rostov", "greedy", 20, 10),
+        ("leningrad", "gentleman", 24, 4),  # 4*(5+1); 4*1 (pooled: 14, 14)
+        ("leningrad", "greedy", 24, 4),
+        ("sochi", "greedy", 12, 2),
+        ("sochi", "gentleman", 12, 2),  # pooled: 7, 7
+    ],
+)
+def test_returned_whist_former_half_whister_writes_only_consolation(
+    convention: str, whist_type: str, whister: int, former: int
+) -> None:
+    # Кодекс 3.8.14, docs/rules.md "Whisting": after "пас — полвиста — вист" the former
+    # half-whister writes no whists in any whist type, only the consolation. Same 6♣ as
+    # above: seat 2 passed, seat 0 half-whisted, seat 2 returned the whist.
+    p = pulka_of(convention, whist_type=whist_type)
+    s = p.score(game(3, 0, 1, "6C", {2: W, 0: H}, (0, 5, 5), Defence.OPEN))
+    assert whists_on(s, 1) == [former, 0, whister]
+
+
+def test_returned_whist_made_former_half_whister_writes_nothing() -> None:
+    p = pulka_of("leningrad", players=4)
+    s = p.score(game(4, 0, 1, "7S", {2: W, 3: H}, (0, 7, 3, 0), Defence.CLOSED))
+    assert whists_on(s, 1) == [0, 0, 3 * 8, 0]  # the whister's 3 tricks × 2 × price 4
+    assert s.pulka == (0, 4, 0, 0)
+    failed = pulka_of("leningrad", players=4).score(
+        game(4, 0, 1, "7S", {2: W, 3: H}, (0, 6, 4, 0), Defence.OPEN)
+    )
+    # 7♠ down one: whister 4*8 + 8, former half-whister 8, the dealer 8 (consolation)
+    assert whists_on(failed, 1) == [8, 0, 40, 8]
+
+
 # --------------------------------------------------------------- whister shortfall
 
 
@@ -306,7 +340,14 @@ def test_lone_whister_answers_for_whole_obligation() -> None:
 
 @pytest.mark.parametrize(
     ("convention", "responsibility", "gora"),
-    [("sochi", "full", 8), ("sochi", "half", 4), ("leningrad", "half", 8), ("rostov", "half", 4)],
+    [
+        ("sochi", "full", 8),
+        ("sochi", "half", 4),  # override: price / 2
+        ("leningrad", "half", 8),
+        ("leningrad", "full", 16),  # override: 2 × price
+        ("rostov", "half", 4),
+        ("rostov", "full", 8),  # override: price
+    ],
 )
 def test_whister_shortfall_price(convention: str, responsibility: str, gora: int) -> None:
     # Вистовавший на девятерной и не взявший взятки пишет восемь в гору (Сочи).
@@ -485,6 +526,47 @@ def test_help_skips_dealer_and_short_whister() -> None:
     assert s.whists[2][1] == 4
 
 
+def test_help_tie_uses_the_gora_before_this_deal() -> None:
+    # docs/rules.md, "Help": seats 1 and 2 tie in pulka; before this all-pass seat 1 has
+    # less gora (2 < 3), after its tricks more (10 > 5). The gora before the deal decides.
+    p = Pulka(Rules.preset("sochi", 10), 3, sheet([10, 6, 6], [0, 2, 3]))
+    s = p.score(allpass(3, 2, (0, 8, 2)))  # first hand 0 took nothing: 1 point, closed
+    assert s.gora == (0, 10, 5)
+    assert s.pulka == (10, 7, 6)
+    assert s.whists[0] == (0, 10, 0)
+
+
+def test_help_never_the_four_player_dealer_after_all_pass_talon_tricks() -> None:
+    # The dealer (seat 3) took a talon trick and has the most in pulka; he is not helped.
+    p = Pulka(Rules.preset("sochi", 10), 4, sheet([10, 5, 3, 8]))
+    s = p.score(allpass(4, 3, (0, 6, 3, 1)))
+    assert s.gora == (0, 6, 3, 1)
+    assert s.pulka == (10, 6, 3, 8)
+    assert s.whists[0] == (0, 10, 0, 0)
+
+
+def test_help_three_player_dealer_is_helped_like_anybody() -> None:
+    # With three players the dealer holds cards and plays; only the sitting-out dealer
+    # of a four-player table is barred.
+    p = Pulka(Rules.preset("sochi", 10), 3, sheet([8, 6, 2]))
+    s = p.score(game(3, 1, 0, "7S", {1: P, 2: P}))
+    assert s.pulka == (10, 8, 2) and s.whists[0] == (0, 20, 0)
+
+
+def test_allpass_zero_trick_players_write_in_seat_order_from_first_hand() -> None:
+    # Dealer 0, so seat 1 writes first, then seat 2: seat 1 fills its pulka and helps
+    # seat 2 (the most in pulka), which is then closed and helps seat 0.
+    p = Pulka(Rules.preset("sochi", 10, raspasy_prices=[3]), 3, sheet([5, 9, 8]))
+    s = p.score(allpass(3, 0, (10, 0, 0)))
+    assert s.pulka == (8, 10, 10)
+    assert s.whists[1] == (0, 0, 20) and s.whists[2] == (30, 0, 0)
+    # dealer 1: seat 2 writes first, fills its pulka and helps seat 0 (most), and so on
+    p = Pulka(Rules.preset("sochi", 10, raspasy_prices=[3]), 3, sheet([9, 5, 8]))
+    s = p.score(allpass(3, 1, (0, 10, 0)))
+    assert s.pulka == (10, 8, 10)
+    assert s.whists[2] == (10, 0, 0) and s.whists[0] == (0, 30, 0)
+
+
 def test_allpass_zero_tricks_helps_when_closed() -> None:
     p = Pulka(Rules.preset("sochi", 10), 3, sheet([10, 4, 7], [0, 0, 0]))
     s = p.score(allpass(3, 1, (0, 4, 6)))
@@ -627,7 +709,8 @@ def test_sheet_json_round_trip() -> None:
         (game(3, 0, 1, "6S", {2: W}, (1, 5, 4)), "defender seat 0 has no whist answer"),
         (game(3, 0, 1, "8S", {2: P, 0: H}), "only possible on 6 and 7"),
         (game(3, 0, 1, "6S", {2: H, 0: P}), "second defender"),
-        (game(3, 0, 1, "6S", {2: W, 0: H}), "second defender"),
+        (game(3, 0, 1, "6S", {2: H, 0: H}), "second defender"),
+        (game(3, 0, 1, "6S", {2: W, 0: H}), "needs tricks"),  # a returned whist is played
         (game(3, 0, 1, "6S", {2: P, 0: P}, (0, 10, 0)), "must be omitted"),
         (game(3, 0, 1, "6S", {2: W, 0: P}), "needs tricks"),
         (game(3, 0, 1, "6S", {2: W, 0: W}, (1, 5, 4), Defence.OPEN), "closed"),
@@ -706,7 +789,7 @@ def outcomes(
         return probe
     choices = ["both", "first", "second", "pass"]
     if rules.half_whist and contract.level <= 7:
-        choices.append("half")
+        choices += ["half", "returned"]
     if rules.stalingrad and contract == Contract(6, Suit.SPADES):
         choices = ["both"]
     choice = draw(st.sampled_from(choices))
@@ -716,6 +799,7 @@ def outcomes(
         "second": {first: P, second: W},
         "pass": {first: P, second: P},
         "half": {first: P, second: H},
+        "returned": {first: W, second: H},
     }[choice]
     if choice in ("pass", "half"):
         return DealOutcome(players, d, kind, declarer, contract, answers)

@@ -1,6 +1,6 @@
 """Player actions: frozen values, each naming the seat it comes from.
 
-Their JSON form is the record format's move (../shared/spec/record-format.md).
+Their JSON form is the record format's move (docs/record-format.md).
 """
 
 from __future__ import annotations
@@ -46,7 +46,6 @@ class Reason(StrEnum):
     MISERE_MISMATCH = "misere_mismatch"
     WHIST_NOT_ALLOWED = "whist_not_allowed"
     HALF_WHIST_NOT_ALLOWED = "half_whist_not_allowed"
-    DEFENCE_NOT_ALLOWED = "defence_not_allowed"
     MUST_FOLLOW_SUIT = "must_follow_suit"
     MUST_TRUMP = "must_trump"
     BAD_MOVE = "bad_move"

@@ -31,7 +31,7 @@ class Contract:
 
     @property
     def price(self) -> int:
-        """Pulka points for a made game (conventions.md, "Prices")."""
+        """Pulka points for a made game (docs/rules.md, "Scoring")."""
         return 10 if self.misere else PRICES[self.level]
 
     @property

@@ -3,7 +3,7 @@
 A :class:`Convention` is the fixed part of a preset (how whists, penalties and
 all-pass are scored); :class:`Rules` is what a table plays: a convention, the pulka
 size and the options of the record format, each defaulting to the preset
-(../shared/spec/conventions.md, "Scoring presets").
+(docs/rules.md, "Scoring" and "Options").
 """
 
 from __future__ import annotations

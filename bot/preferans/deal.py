@@ -126,7 +126,6 @@ class Deal:
         "_hands_open",
         "_talon_shown",
         "_talon_led",
-        "_leader",
     )
 
     def __init__(
@@ -197,7 +196,6 @@ class Deal:
         self._hands_open: set[Seat] = set()
         self._talon_shown = False
         self._talon_led = 0
-        self._leader: Seat = first
 
     # ------------------------------------------------------------------ building
 
@@ -217,7 +215,7 @@ class Deal:
         return cls(settings, dealer, hands, deck[30:32])
 
     @classmethod
-    def from_json(cls, settings: DealSettings, data: Any, *, strict_seats: bool = True) -> Deal:
+    def from_json(cls, settings: DealSettings, data: Any) -> Deal:
         """Rebuild a deal from the record format (``dealer``, ``hands``, ``talon``, ``moves``).
 
         Raises ``ValueError`` naming the problem; move errors are :class:`IllegalAction`
@@ -513,11 +511,10 @@ class Deal:
 
     def _misere_allowed(self, seat: Seat) -> bool:
         # Кодекс 3.3.9: misère only as a player's first call; conventions: outbid only by 9+.
+        # It is a valid first call after all-pass whatever raspasy_exit asks of trick bids.
         if seat in self._called:
             return False
-        if self._high is not None and self._high.step >= MISERE.step:
-            return False
-        return MISERE.step > self._min_start().step
+        return self._high is None or self._high.step < MISERE.step
 
     def _verify_bid(self, action: Bid) -> None:
         contract = action.contract
@@ -731,10 +728,11 @@ class Deal:
                 return
             self._after_answers()
             return
-        # step 2: the first defender returns the whist or lets the half-whist stand.
+        # step 2: the first defender returns the whist or lets the half-whist stand. The
+        # half-whister keeps his answer: after a return he plays as a passer and writes no
+        # whists (Кодекс 3.8.8.2, 3.8.14), which scoring tells by that answer.
         if action.answer is WhistAnswer.WHIST:
             self._answers[first] = WhistAnswer.WHIST
-            self._answers[second] = WhistAnswer.PASS
             self._after_answers()
         else:
             self.phase = Phase.DONE
@@ -793,7 +791,6 @@ class Deal:
     def _start_play(self) -> None:
         self.phase = Phase.PLAY
         self._trick_no = 1
-        self._leader = self.first_hand
         if self._kind is DealKind.MISERE and self.declarer != self.first_hand:
             # Misère: a defender leads, so the defenders lie down before the first lead.
             self._hands_open.update(self.defenders)
@@ -957,8 +954,3 @@ _PHASE_VERB = {
     Phase.PLAY: "play a card",
     Phase.DONE: "wait",
 }
-
-
-def parse_hand(codes: Iterable[str]) -> list[Card]:
-    """Parse card codes (helper for tests and records)."""
-    return [parse_card(c) for c in codes]

@@ -11,7 +11,8 @@ from .actions import Action, IllegalAction, Reason
 from .cards import Seat
 from .conventions import Rules
 from .deal import Deal, DealSettings
-from .outcome import DealOutcome
+from .outcome import DealKind, DealOutcome
+from .record import RecordError, outcome_to_result, read_deal, read_header, record_document
 from .scoring import Pulka, Sheet
 
 __all__ = ["Game", "FinishedDeal", "settings_for"]
@@ -134,9 +135,38 @@ class Game:
         if deal.is_over:
             self._close_deal()
 
-    def add_result(self, outcome: DealOutcome) -> Sheet:
-        """Score a result-only deal (cards played at a real table)."""
+    def verify_result(self, outcome: DealOutcome) -> None:
+        """Raise if a result-only deal cannot be the next deal.
+
+        It obeys every rule that can be checked without the cards (docs/record-format.md):
+        the deal order; the exit from all-pass (option ``raspasy_exit``: a trick contract is
+        at least the lowest first bid of this deal; misère is always a valid first call);
+        and what scoring checks (who may whist or half-whist, tricks, options).
+        """
         self._check_next_deal(outcome.dealer)
+        contract = outcome.contract
+        level = self.score.next_min_level()
+        if outcome.kind is DealKind.GAME and contract is not None and contract.level < level:
+            series = self.score.allpass_series
+            raise IllegalAction(
+                Reason.BID_BELOW_MINIMUM,
+                f"{contract} cannot be played: after {series} all-pass deal(s) the first bid "
+                f"must be at least {level}S (raspasy_exit)",
+            )
+        self.score.verify(outcome)
+
+    def can_add_result(self, outcome: DealOutcome) -> bool:
+        """Whether :meth:`add_result` would accept ``outcome``."""
+        try:
+            self.verify_result(outcome)
+        except ValueError:
+            return False
+        return True
+
+    def add_result(self, outcome: DealOutcome) -> Sheet:
+        """Score a result-only deal (cards played at a real table); a refused one changes
+        nothing."""
+        self.verify_result(outcome)
         sheet = self.score.score(outcome)
         self.finished_deals.append(FinishedDeal(outcome, sheet, None))
         return sheet
@@ -179,14 +209,50 @@ class Game:
     # ------------------------------------------------------------------ record
 
     def to_record(self) -> dict[str, Any]:
-        """The game as a ``preferans-record/1`` document."""
-        from .record import game_to_record
-
-        return game_to_record(self)
+        """The game as a ``preferans-record/1`` document (docs/record-format.md)."""
+        deals: list[dict[str, Any]] = []
+        for finished in self.finished_deals:
+            if finished.deal is not None:
+                deals.append(finished.deal.to_json())
+            else:
+                outcome = finished.outcome
+                deals.append({"dealer": int(outcome.dealer), "result": outcome_to_result(outcome)})
+        unfinished = self.current if self.current is not None else self.abandoned
+        if unfinished is not None:
+            deals.append(unfinished.to_json())
+        start = None if self.start == Sheet.empty(self.players) else self.start
+        return record_document(self.rules, self.names, start, deals, self.stopped)
 
     @classmethod
     def from_record(cls, data: Any) -> Game:
         """Rebuild and check a ``preferans-record/1`` document; raises ``RecordError``."""
-        from .record import game_from_record
-
-        return game_from_record(data)
+        header = read_header(data)
+        try:
+            game = cls(
+                header.rules,
+                list(header.names),
+                start=header.start,
+                first_dealer=header.first_dealer,
+            )
+        except ValueError as exc:
+            raise RecordError(f"record: {exc}") from None
+        for index, raw in enumerate(header.deals, start=1):
+            where = f"deal {index}"
+            if game.over:
+                # docs/record-format.md: a deal after the end condition is refused.
+                raise RecordError(f"{where}: the game was already over after deal {index - 1}")
+            if game.current is not None:
+                raise RecordError(
+                    f"deal {index - 1}: unfinished, but only the last deal may be unfinished"
+                )
+            item = read_deal(raw, index, game.rules, game.next_dealer(), game.next_settings())
+            try:
+                if isinstance(item, Deal):
+                    game.begin_deal(item)
+                else:
+                    game.add_result(item)
+            except ValueError as exc:
+                raise RecordError(f"{where}: {exc}") from None
+        if header.stopped:
+            game.stop()
+        return game

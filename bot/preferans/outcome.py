@@ -41,9 +41,10 @@ class DealOutcome:
     ``tricks`` holds tricks per seat (``players`` entries; the dealer's all-pass talon
     tricks under the dealer with four players) or ``None`` when no card was played
     (both defenders passed, half-whist, an unchecked ten).
-    ``whists`` holds each defender's final answer (a returned whist is ``WHIST`` for
-    the returner and ``PASS`` for the former half-whister); empty for misère and
-    all-pass and for a ten that is not whisted (option ``ten_checked``).
+    ``whists`` holds each defender's final answer: a returned whist is ``WHIST`` for
+    the returner and ``HALF`` for the former half-whister, who then plays as a passer
+    (see :attr:`returned_whist`); empty for misère and all-pass and for a ten that is
+    not whisted (option ``ten_checked``).
     ``defenders`` lists the declarer's opponents in answering order (left of the
     declarer first): on 8, 9, 10 the later of two whisters answers for the
     shortfall (Кодекс 3.8.6).
@@ -82,3 +83,9 @@ class DealOutcome:
     def whisters(self) -> tuple[Seat, ...]:
         """Defenders whose final answer is whist, in answering order."""
         return tuple(s for s in self.defenders if self.whists.get(s) == WhistAnswer.WHIST)
+
+    @property
+    def returned_whist(self) -> bool:
+        """The first defender returned the whist after the second's half-whist (Кодекс 3.8.8)."""
+        answers = set(self.whists.values())
+        return answers == {WhistAnswer.WHIST, WhistAnswer.HALF}

@@ -1,24 +1,37 @@
-"""The pulka record ``preferans-record/1`` (../shared/spec/record-format.md).
+"""The pulka record ``preferans-record/1`` (docs/record-format.md): reading and writing.
 
-Reading checks every deal and move against the rules; a problem raises
+Reading checks the format and every result-only deal; played deals are rebuilt move by
+move by :class:`~bot.preferans.deal.Deal`. :meth:`Game.from_record
+<bot.preferans.game.Game.from_record>` drives the reading deal by deal, so that this
+module does not depend on :mod:`bot.preferans.game`. A problem raises
 :class:`RecordError` whose message names the deal and the move, e.g.
 ``deal 3, move 12: seat 2 cannot play QH: must follow spades``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeGuard
 
 from .cards import Seat
 from .contracts import parse_contract
 from .conventions import Rules, RulesError
-from .deal import Deal, MoveError
-from .game import Game, settings_for
+from .deal import Deal, DealSettings, MoveError
 from .outcome import DealKind, DealOutcome, Defence, WhistAnswer
 from .scoring import Sheet
 
-__all__ = ["FORMAT", "RecordError", "game_from_record", "game_to_record", "outcome_from_result"]
+__all__ = [
+    "FORMAT",
+    "RecordError",
+    "RecordHeader",
+    "read_header",
+    "read_deal",
+    "record_document",
+    "outcome_from_result",
+    "outcome_to_result",
+]
 
 FORMAT = "preferans-record/1"
 
@@ -30,37 +43,34 @@ class RecordError(ValueError):
     """A record that breaks the format or the rules; the message is one precise line."""
 
 
-def game_to_record(game: Game) -> dict[str, Any]:
-    """Write ``game`` as a record document (played deals with moves, result-only as results)."""
-    deals: list[dict[str, Any]] = []
-    for finished in game.finished_deals:
-        if finished.deal is not None:
-            deals.append(finished.deal.to_json())
-        else:
-            deals.append(
-                {
-                    "dealer": int(finished.outcome.dealer),
-                    "result": outcome_to_result(finished.outcome),
-                }
-            )
-    unfinished = game.current if game.current is not None else game.abandoned
-    if unfinished is not None:
-        deals.append(unfinished.to_json())
-    record: dict[str, Any] = {
-        "format": FORMAT,
-        "rules": game.rules.to_json(),
-        "players": list(game.names),
-    }
-    if game.start != Sheet.empty(game.players):
-        record["start"] = _sheet_json(game.start)
+@dataclass(frozen=True, slots=True)
+class RecordHeader:
+    """Everything of a record but its deals' contents: rules, players, start, stopped."""
+
+    rules: Rules
+    names: tuple[str, ...]
+    start: Sheet | None
+    stopped: bool
+    deals: tuple[Any, ...]
+    """The raw deals, read one by one with :func:`read_deal` as the game goes on."""
+    first_dealer: Seat
+
+
+def record_document(
+    rules: Rules,
+    names: Sequence[str],
+    start: Sheet | None,
+    deals: list[dict[str, Any]],
+    stopped: bool,
+) -> dict[str, Any]:
+    """A record document; ``start`` is left out when ``None``."""
+    record: dict[str, Any] = {"format": FORMAT, "rules": rules.to_json(), "players": list(names)}
+    if start is not None:
+        data = start.to_json()
+        record["start"] = {"pulka": data["pulka"], "gora": data["gora"], "whists": data["whists"]}
     record["deals"] = deals
-    record["stopped"] = game.stopped
+    record["stopped"] = stopped
     return record
-
-
-def _sheet_json(sheet: Sheet) -> dict[str, Any]:
-    data = sheet.to_json()
-    return {"pulka": data["pulka"], "gora": data["gora"], "whists": data["whists"]}
 
 
 def outcome_to_result(outcome: DealOutcome) -> dict[str, Any]:
@@ -81,8 +91,8 @@ def outcome_to_result(outcome: DealOutcome) -> dict[str, Any]:
     return result
 
 
-def game_from_record(data: Any) -> Game:
-    """Build a :class:`Game` from a record document, checking everything."""
+def read_header(data: Any) -> RecordHeader:
+    """Check the document's format, rules, players, ``start`` and ``stopped``."""
     if not isinstance(data, dict):
         raise RecordError("record: the document must be a JSON object")
     if data.get("format") != FORMAT:
@@ -107,57 +117,52 @@ def game_from_record(data: Any) -> Game:
     first_dealer = Seat.S0
     if deals and isinstance(deals[0], dict):
         d0 = deals[0].get("dealer")
-        if isinstance(d0, int) and not isinstance(d0, bool) and 0 <= d0 < players:
+        if _is_int(d0) and 0 <= d0 < players:
             first_dealer = Seat(d0)
-    try:
-        game = Game(rules, list(names), start=start, first_dealer=first_dealer)
-    except ValueError as exc:
-        raise RecordError(f"record: {exc}") from None
-    for index, raw in enumerate(deals, start=1):
-        where = f"deal {index}"
-        if game.over:
-            raise RecordError(f"{where}: the game was already over after deal {index - 1}")
-        if game.current is not None:
-            raise RecordError(
-                f"deal {index - 1}: unfinished, but only the last deal may be unfinished"
-            )
-        if not isinstance(raw, dict):
-            raise RecordError(f"{where}: must be an object")
-        dealer = raw.get("dealer")
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-            raise RecordError(f"{where}: 'dealer' must be a seat from 0 to {players - 1}")
-        if Seat(dealer) != game.next_dealer():
-            raise RecordError(
-                f"{where}: the dealer must be seat {int(game.next_dealer())} "
-                f"(the deal passes clockwise), not seat {dealer}"
-            )
-        if "result" in raw:
-            extra = set(raw) - {"dealer", "result"}
-            if extra:
-                raise RecordError(f"{where}: unknown key {sorted(extra)[0]!r}")
-            try:
-                outcome = outcome_from_result(raw["result"], players, Seat(dealer), rules)
-                game.add_result(outcome)
-            except ValueError as exc:
-                raise RecordError(f"{where}: {exc}") from None
-            continue
-        extra = set(raw) - _DEAL_KEYS
+    return RecordHeader(rules, tuple(names), start, stopped, tuple(deals), first_dealer)
+
+
+def read_deal(
+    raw: Any, index: int, rules: Rules, dealer: Seat, settings: DealSettings
+) -> Deal | DealOutcome:
+    """Deal number ``index`` (1-based): a played :class:`Deal` or a result-only outcome.
+
+    ``dealer`` is the seat that must deal it (the deal passes clockwise) and ``settings``
+    the rules of the next deal; the caller adds the deal to the game.
+    """
+    where = f"deal {index}"
+    players = settings.players
+    if not isinstance(raw, dict):
+        raise RecordError(f"{where}: must be an object")
+    seat = raw.get("dealer")
+    if not _is_int(seat) or not 0 <= seat < players:
+        raise RecordError(f"{where}: 'dealer' must be a seat from 0 to {players - 1}")
+    if Seat(seat) != dealer:
+        raise RecordError(
+            f"{where}: the dealer must be seat {int(dealer)} "
+            f"(the deal passes clockwise), not seat {seat}"
+        )
+    if "result" in raw:
+        extra = set(raw) - {"dealer", "result"}
         if extra:
             raise RecordError(f"{where}: unknown key {sorted(extra)[0]!r}")
-        settings = settings_for(rules, players, game.score.next_min_level())
         try:
-            deal = Deal.from_json(settings, raw)
-        except MoveError as exc:
-            raise RecordError(f"{where}, move {exc.index + 1}: {exc.message}") from None
+            return outcome_from_result(raw["result"], players, dealer, rules)
         except ValueError as exc:
             raise RecordError(f"{where}: {exc}") from None
-        try:
-            game.begin_deal(deal)
-        except ValueError as exc:
-            raise RecordError(f"{where}: {exc}") from None
-    if stopped:
-        game.stop()
-    return game
+    extra = set(raw) - _DEAL_KEYS
+    if extra:
+        raise RecordError(f"{where}: unknown key {sorted(extra)[0]!r}")
+    try:
+        return Deal.from_json(settings, raw)
+    except MoveError as exc:
+        raise RecordError(f"{where}, move {exc.index + 1}: {exc.message}") from None
+    except ValueError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+
+
+def _is_int(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _read_start(raw: Any, players: int) -> Sheet:
@@ -300,21 +305,14 @@ def _read_whists(
     a1, a2 = answers[first], answers[second]
     if a1 is WhistAnswer.HALF:
         raise ValueError(f"result: seat {int(first)} answers first and cannot half-whist")
+    # The second's final answer "half" with the first's "pass" is a half-whist that stood;
+    # with the first's "whist" the first returned the whist (Кодекс 3.8.8).
     if a2 is WhistAnswer.HALF:
         if not rules.half_whist:
             raise ValueError("result: half-whist is not played at this table")
         if contract.level not in (6, 7):
             raise ValueError(f"result: half-whist only on 6 and 7, not on {contract}")
-        if a1 is not WhistAnswer.PASS:
-            raise ValueError("result: half-whist only after the first defender passed")
-    if (
-        rules.stalingrad
-        and contract.code == "6S"
-        and (a1, a2)
-        != (
-            WhistAnswer.WHIST,
-            WhistAnswer.WHIST,
-        )
-    ):
+    both = (WhistAnswer.WHIST, WhistAnswer.WHIST)
+    if rules.stalingrad and contract.code == "6S" and (a1, a2) != both:
         raise ValueError("result: 6♠ must be whisted by both (stalingrad)")
     return answers

@@ -2,8 +2,8 @@
 
 The sheet has three lines per player (rules book, "Порядок записи"): pulka (пуля),
 gora (гора) and whists (висты); ``whists[i][j]`` are the whists seat ``i`` wrote on
-seat ``j``. Which numbers go where is fixed by ../shared/spec/conventions.md
-("Scoring presets", "Pulka closing", "Settlement"); the Кодекс fills in the rest.
+seat ``j``. Which numbers go where is fixed by docs/rules.md ("Scoring",
+"Closing the pulka and help", "Settlement"); the Кодекс fills in the rest.
 Every number is an exact :class:`~fractions.Fraction`; only :meth:`Sheet.to_json`
 rounds, and only for display.
 """
@@ -177,6 +177,8 @@ class _Book:
         self.n = sheet.players
         self.pulka = list(sheet.pulka)
         self.gora = list(sheet.gora)
+        self.gora_before = sheet.gora
+        """Gora before this deal's entries: it breaks ties between players to help."""
         self.whists = [list(row) for row in sheet.whists]
         self.size = size
         self.helps = helps
@@ -195,10 +197,11 @@ class _Book:
     def to_pulka(self, scorer: int, points: Fraction, barred: Iterable[int]) -> None:
         """Write ``points`` into ``scorer``'s pulka, closing and helping when the rules do.
 
-        Sochi/Rostov (conventions.md, "Pulka closing and помощь"; rules book,
+        Sochi/Rostov (docs/rules.md, "Closing the pulka and help"; rules book,
         "Порядок записи"): the scorer's pulka is filled up to the size; the surplus goes
         to the player with the most in pulka who is not closed and not ``barred``
-        (ties: less gora, then nearest to the scorer's left), and the scorer writes
+        (ties: less gora before this deal, then nearest to the scorer's left; an all-pass
+        writes its tricks to gora before its pulka points), and the scorer writes
         10 whists per point on him; what is left when nobody can be helped is written
         off the scorer's gora (it may go negative). Leningrad: no limit, no help.
         """
@@ -222,7 +225,7 @@ class _Book:
                 return
             target = min(
                 candidates,
-                key=lambda s: (-self.pulka[s], self.gora[s], (s - scorer) % self.n),
+                key=lambda s: (-self.pulka[s], self.gora_before[s], (s - scorer) % self.n),
             )
             given = min(left, self.size - self.pulka[target])
             self.pulka[target] += given
@@ -262,7 +265,7 @@ class Pulka:
 
     @property
     def finished(self) -> bool:
-        """Whether the convention's end condition is reached (conventions.md table)."""
+        """Whether the convention's end condition is reached (docs/rules.md, "End of the game")."""
         size = self.rules.pulka
         pulka = self._sheet.pulka
         if self.rules.convention.end_rule == "sum":
@@ -279,6 +282,12 @@ class Pulka:
 
     # ------------------------------------------------------------------ scoring
 
+    def verify(self, outcome: DealOutcome) -> None:
+        """Raise :class:`ScoringError` if ``outcome`` cannot be scored next."""
+        if self.finished:
+            raise ScoringError("the pulka is already finished: no more deals can be scored")
+        self._check_outcome(outcome)
+
     def score(self, outcome: DealOutcome) -> Sheet:
         """Apply one finished deal and return the new sheet.
 
@@ -286,9 +295,7 @@ class Pulka:
         happen: wrong table size, tricks not summing to 10, whist answers that do
         not fit the contract, and so on.
         """
-        if self.finished:
-            raise ScoringError("the pulka is already finished: no more deals can be scored")
-        self._check_outcome(outcome)
+        self.verify(outcome)
         conv = self.rules.convention
         book = _Book(self._sheet, self.rules.pulka, conv.helps)
         if outcome.kind == DealKind.ALL_PASS:
@@ -298,7 +305,7 @@ class Pulka:
             else:
                 self._score_allpass_whists(outcome, book, series)
         else:
-            series = 0  # any played game ends the all-pass series (conventions.md, All-pass)
+            series = 0  # any played game ends the all-pass series (docs/rules.md, "All-pass")
             if outcome.kind == DealKind.MISERE:
                 self._score_misere(outcome, book)
             else:
@@ -308,7 +315,8 @@ class Pulka:
         return self._sheet
 
     def _sitting_out(self, outcome: DealOutcome) -> list[int]:
-        """The four-player dealer, who is never helped (rules book, "Порядок записи")."""
+        """The four-player dealer, who is never helped (rules book, "Порядок записи"),
+        not even after he took all-pass talon tricks."""
         return [int(outcome.dealer)] if self.players == 4 else []
 
     def _score_game(self, o: DealOutcome, book: _Book) -> None:
@@ -366,8 +374,10 @@ class Pulka:
             whister = whisters[0]
             passer = next(int(s) for s in o.defenders if int(s) != whister)
             own = whist * defence + bonus
-            if self.rules.whist_type == "greedy":
+            if self.rules.whist_type == "greedy" or o.returned_whist:
                 # Кодекс 3.8.13: the whister writes the whists, the passer only consolation.
+                # Кодекс 3.8.14: so does the former half-whister after a returned whist, in
+                # any whist type (docs/rules.md, "Whisting").
                 book.write(whister, declarer, own)
                 book.write(passer, declarer, bonus)
             else:
@@ -386,7 +396,7 @@ class Pulka:
         if taken == 0:
             book.to_pulka(declarer, Fraction(10), self._sitting_out(o))
         else:
-            # No whists, no consolation on misère (conventions.md, "Misère").
+            # No whists, no consolation on misère (docs/rules.md, "Scoring").
             book.to_gora(declarer, Fraction(self.rules.convention.misere_penalty * taken))
 
     def _score_allpass_gora(self, o: DealOutcome, book: _Book, series: int) -> None:
@@ -400,6 +410,8 @@ class Pulka:
             book.to_gora(seat, price * (tricks[seat] - amnesty))
         zero = self.rules.convention.raspasy_zero_flat
         points = price if zero is None else Fraction(zero)
+        # Several zero-trick players write in seat order from the first hand, each
+        # helped player's room shrinking as it fills (docs/rules.md, "Help").
         for seat in _from_first_hand(o):
             if tricks[seat] == 0:
                 book.to_pulka(seat, points, self._sitting_out(o))
@@ -504,7 +516,8 @@ class Pulka:
                 raise ScoringError("half-whist is not played at this table (half_whist off)")
             if contract.level > 7:
                 raise ScoringError(f"half-whist is only possible on 6 and 7, not on {contract}")
-            if len(halves) > 1 or halves[0] != defenders[1] or answers[0] != WhistAnswer.PASS:
+            # The first defender passed, or passed and then returned the whist (Кодекс 3.8.8).
+            if len(halves) > 1 or halves[0] != defenders[1] or answers[0] == WhistAnswer.HALF:
                 raise ScoringError(
                     "half-whist is only the second defender's answer after the first passed "
                     "(Кодекс 3.8.7)"
@@ -553,7 +566,7 @@ class Pulka:
     # ------------------------------------------------------------------ the end
 
     def final_sheet(self, stopped: bool = False) -> Sheet:
-        """The sheet after the end-of-game adjustments (conventions.md, "Pulka closing").
+        """The sheet after the end-of-game adjustments (docs/rules.md, "End of the game").
 
         Leningrad: twice (pulka − size) is taken off each gora (a negative difference
         adds). Sochi/Rostov stopped early: each unclosed pulka is closed and its
