@@ -496,18 +496,19 @@ def test_help_surplus_goes_to_most_in_pulka_tie_less_gora() -> None:
 
 
 def test_help_tie_in_gora_goes_left() -> None:
+    # The declarer deals (three players), so both others may be helped.
     p = Pulka(Rules.preset("rostov", 10), 3, sheet([8, 6, 6], [0, 3, 3]))
-    s = p.score(game(3, 1, 0, "7S", {1: P, 2: P}))
+    s = p.score(game(3, 0, 0, "7S", {1: P, 2: P}))
     assert s.pulka == (10, 8, 6)
     assert s.whists[0] == (0, 20, 0)
     p = Pulka(Rules.preset("rostov", 10), 3, sheet([6, 6, 8], [3, 3, 0]))
-    s = p.score(game(3, 0, 2, "7S", {0: P, 1: P}))  # left of seat 2 is seat 0
+    s = p.score(game(3, 2, 2, "7S", {0: P, 1: P}))  # left of seat 2 is seat 0
     assert s.pulka == (8, 6, 10)
 
 
 def test_help_overflows_then_written_off_gora() -> None:
     p = Pulka(Rules.preset("sochi", 10), 3, sheet([9, 9, 8], [0, 0, 0]))
-    s = p.score(game(3, 2, 0, "9NT", {1: P, 2: P}))  # 8 points: 1 own, 1 + 2 help, 4 off
+    s = p.score(game(3, 0, 0, "9NT", {1: P, 2: P}))  # 8 points: 1 own, 1 + 2 help, 4 off
     assert s.pulka == (10, 10, 10)
     assert s.whists[0] == (0, 10, 20)
     assert s.gora == (-4, 0, 0)  # the gora may go negative
@@ -545,26 +546,29 @@ def test_help_never_the_four_player_dealer_after_all_pass_talon_tricks() -> None
     assert s.whists[0] == (0, 10, 0, 0)
 
 
-def test_help_three_player_dealer_is_helped_like_anybody() -> None:
-    # With three players the dealer holds cards and plays; only the sitting-out dealer
-    # of a four-player table is barred.
+def test_help_never_the_three_player_dealer() -> None:
+    # docs/rules.md, "Help": the dealer of the deal is never helped, with three players too
+    # (he holds cards and plays): seat 1 has the most in pulka but deals, so seat 2 is helped.
     p = Pulka(Rules.preset("sochi", 10), 3, sheet([8, 6, 2]))
     s = p.score(game(3, 1, 0, "7S", {1: P, 2: P}))
-    assert s.pulka == (10, 8, 2) and s.whists[0] == (0, 20, 0)
+    assert s.pulka == (10, 6, 4) and s.whists[0] == (0, 0, 20)
 
 
 def test_allpass_zero_trick_players_write_in_seat_order_from_first_hand() -> None:
     # Dealer 0, so seat 1 writes first, then seat 2: seat 1 fills its pulka and helps
-    # seat 2 (the most in pulka), which is then closed and helps seat 0.
+    # seat 2 (the most in pulka); seat 2, then closed, can help nobody (seat 0 deals, seat 1
+    # is closed) and writes its 3 off its gora. In the other order seat 1 would write off.
     p = Pulka(Rules.preset("sochi", 10, raspasy_prices=[3]), 3, sheet([5, 9, 8]))
     s = p.score(allpass(3, 0, (10, 0, 0)))
-    assert s.pulka == (8, 10, 10)
-    assert s.whists[1] == (0, 0, 20) and s.whists[2] == (30, 0, 0)
+    assert s.pulka == (5, 10, 10)
+    assert s.whists[1] == (0, 0, 20) and s.whists[2] == (0, 0, 0)
+    assert s.gora == (30, 0, -3)
     # dealer 1: seat 2 writes first, fills its pulka and helps seat 0 (most), and so on
     p = Pulka(Rules.preset("sochi", 10, raspasy_prices=[3]), 3, sheet([9, 5, 8]))
     s = p.score(allpass(3, 1, (0, 10, 0)))
-    assert s.pulka == (10, 8, 10)
-    assert s.whists[2] == (10, 0, 0) and s.whists[0] == (0, 30, 0)
+    assert s.pulka == (10, 5, 10)
+    assert s.whists[2] == (10, 0, 0) and s.whists[0] == (0, 0, 0)
+    assert s.gora == (-3, 30, 0)
 
 
 def test_allpass_zero_tricks_helps_when_closed() -> None:

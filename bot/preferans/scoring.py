@@ -315,9 +315,9 @@ class Pulka:
         return self._sheet
 
     def _sitting_out(self, outcome: DealOutcome) -> list[int]:
-        """The four-player dealer, who is never helped (rules book, "Порядок записи"),
-        not even after he took all-pass talon tricks."""
-        return [int(outcome.dealer)] if self.players == 4 else []
+        """The dealer of the deal, who is never helped (docs/rules.md, "Help"): with three
+        players as with four, and with four even after he took all-pass talon tricks."""
+        return [int(outcome.dealer)]
 
     def _score_game(self, o: DealOutcome, book: _Book) -> None:
         assert o.contract is not None and o.declarer is not None
