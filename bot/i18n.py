@@ -361,6 +361,51 @@ for _key, _ru, _en in (
         "tricks. Play until every pulka is closed.",
     ),
     ("rules.options", "Опции стола: {v}", "Table options: {v}"),
+    # /rules from the convention's data (bot.preferans.policy.rules_numbers)
+    (
+        "rules.price_list",
+        "Цена игры: {prices}, мизер → {misere}.",
+        "Game prices: {prices}, misère → {misere}.",
+    ),
+    (
+        "rules.whist_line",
+        "Вист — цена игры{times} за взятку; висты {whist_type}, {responsibility}.",
+        "A whist is the game's price{times} per trick; {whist_type} whists, {responsibility}.",
+    ),
+    ("rules.resp.full", "ответственность полная", "full responsibility"),
+    ("rules.resp.half", "полуответственность", "half responsibility"),
+    (
+        "rules.penalty_line",
+        "Недобор — цена игры{times} за взятку в гору; мизер — {misere} за взятку.",
+        "Each missing trick costs the price{times} in gora; a misère {misere} per trick.",
+    ),
+    (
+        "rules.consolation_flat",
+        "За недобор вистующие пишут по {n} вистов за взятку.",
+        "Whisters write {n} whists per missing trick.",
+    ),
+    (
+        "rules.allpass_gora",
+        "Распасы: {prices} в гору за взятку.",
+        "All-pass: {prices} per trick to gora.",
+    ),
+    (
+        "rules.allpass_whists",
+        "Распасы без прикупа: по {prices} вистов за взятку пишут игроки с меньшим числом взяток.",
+        "All-pass without the talon: {prices} whists per trick, written by the players with "
+        "the fewest tricks.",
+    ),
+    ("rules.end_closed", "Игра до закрытия всех пуль.", "Play until every pulka is closed."),
+    (
+        "rules.end_closed_help",
+        "Игра до закрытия всех пуль, с помощью.",
+        "Play until every pulka is closed, with help.",
+    ),
+    (
+        "rules.end_sum",
+        "Игра до суммы пуль {total} (размер × игроков).",
+        "Play until the pulkas sum to {total} (size × players).",
+    ),
     ("opt.jumps", "прыжки", "jumps"),
     ("opt.ten_checked", "10 без вистов", "the ten not whisted"),
     ("opt.stalingrad", "сталинград", "stalingrad"),

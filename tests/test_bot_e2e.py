@@ -9,9 +9,9 @@ import signal
 import subprocess
 from pathlib import Path
 
+from bot.core.model import Slot, TableSettings
 from bot.preferans.actions import Declare, Discard, Play
 from bot.preferans.deal import Deal
-from bot.tables import Slot, TableSettings
 from tests.bot_helpers import (
     Harness,
     bot_env,
@@ -225,7 +225,7 @@ async def test_group_edits_are_coalesced_within_telegram_limits(tmp_path: Path) 
         private_interval=1.0,
         outbox_options={"group_limit": 20, "group_window": 6.0, "group_fast_interval": 0.05},
     ) as h:
-        outbox = h.ctl.outbox
+        outbox = h.rt.outbox
         slot = Slot(h.group.id)
         for i in range(40):
             outbox.show(slot, f"state {i}")

@@ -32,8 +32,8 @@ from typing import Any
 
 import pytest
 
-from bot.callbacks import decode
 from bot.preferans.game import Game
+from bot.render.callbacks import decode
 from tests.bot_helpers import is_alert
 from tests.fakes import FakeBotApiServer, FakeTelegram, FakeUser, FloodLimits, MessageView
 
