@@ -493,6 +493,7 @@ def _people(fake: FakeTelegram) -> dict:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", SEEDS)
 async def test_fuzz_end_to_end_over_http(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)

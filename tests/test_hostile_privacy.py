@@ -74,6 +74,7 @@ GAMES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("convention", "players", "seed", "deals"), GAMES)
 async def test_no_message_shows_a_card_the_rules_have_not_opened(
     tmp_path: Path, convention: str, players: int, seed: int, deals: int

@@ -110,6 +110,7 @@ async def test_a_long_flood_burst_outlasts_the_rate_limiter_but_not_the_outbox(
     assert all(r.name.startswith("telegram.ext") for r in errors.records), errors.lines()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("http", [False, True])
 async def test_timeouts_resets_and_5xx(tmp_path: Path, http: bool) -> None:
     fake = FakeTelegram(flood=FloodLimits(enabled=False))
@@ -201,6 +202,7 @@ async def test_message_is_not_modified_is_harmless(tmp_path: Path) -> None:
     assert errors.lines() == []
 
 
+@pytest.mark.slow
 async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
     tmp_path: Path,
 ) -> None:

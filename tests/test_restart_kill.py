@@ -401,6 +401,7 @@ def _as_move(code: str) -> tuple[str, Any]:
     return kind, value
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("game", "kill_seed", "max_kills"), [("sochi3", 5, 16), ("leningrad4", 3, 12)]
 )

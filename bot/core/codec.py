@@ -33,7 +33,6 @@ __all__ = [
     "state_json",
     "table_from_row",
     "holder_row",
-    "holder_from_row",
     "load_state",
 ]
 
@@ -99,10 +98,6 @@ def _slots_from(data: Any) -> dict[Seat, Slot]:
 
 def holder_row(h: Holder) -> HolderRow:
     return HolderRow(int(h.seat), h.from_deal, h.user_id, h.name)
-
-
-def holder_from_row(h: HolderRow) -> Holder:
-    return Holder(Seat(h.seat), h.from_deal, h.user_id, h.name)
 
 
 def state_json(table: Table) -> dict[str, Any]:

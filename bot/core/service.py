@@ -62,9 +62,14 @@ class TableService:
     # ------------------------------------------------------------------ the one way to change
 
     async def _change(
-        self, table: Table, change: Callable[[Table], Iterable[Effect]], *, save: bool = False
+        self,
+        table: Table,
+        change: Callable[[Table], Iterable[Effect]],
+        *,
+        save: bool | None = None,
     ) -> Effects:
-        """Run ``change`` under the table's lock; save when it changed something."""
+        """Run ``change`` under the table's lock and save it: when it had effects (``save``
+        ``None``), always (``True``) or never (``False``: only what is not stored)."""
         lock = self._locks.get(table.id)
         if lock is None:
             lock = self._locks[table.id] = asyncio.Lock()
@@ -72,7 +77,7 @@ class TableService:
             if self.tables.get(table.id) is not table:
                 raise Rejected("err.stale")  # forgotten (closed) meanwhile
             effects = tuple(change(table))
-            if effects or save:
+            if save or (save is None and effects):
                 await self._writer.save(table)
         return effects
 
@@ -204,7 +209,7 @@ class TableService:
     async def show_settings(self, table_id: int, user_id: int, shown: bool) -> Effects:
         """Open or close the lobby's settings keyboard."""
         return await self._change(
-            self._pressed(table_id), lambda tb: lobby.show_settings(tb, user_id, shown)
+            self._pressed(table_id), lambda tb: lobby.show_settings(tb, user_id, shown), save=False
         )
 
     async def change_setting(self, table_id: int, user_id: int, key: str) -> Effects:

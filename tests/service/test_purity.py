@@ -49,3 +49,14 @@ def test_only_the_core_locks_and_saves_tables() -> None:
             if needle in text and path.parent.name != "core":
                 found.append(f"{path.relative_to(root)}: {needle}")
     assert not found, found
+
+
+def test_storage_imports_nothing_from_the_bot() -> None:
+    root = Path(__file__).parents[2] / "storage"
+    bad = [
+        f"{path.name}: {name}"
+        for path in sorted(root.glob("*.py"))
+        for name in _imports(path)
+        if name == "bot" or name.startswith("bot.")
+    ]
+    assert not bad, bad
