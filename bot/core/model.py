@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import cast
 
 from bot.preferans.actions import Action
 from bot.preferans.cards import Card, Seat
@@ -98,9 +99,8 @@ class TableSettings:
 
     def value(self, key: str) -> SettingValue:
         """The effective value of a setting or option (an option's override or preset)."""
-        if key in TABLE_KEYS:
-            return getattr(self, key)  # type: ignore[no-any-return]
-        return getattr(self.rules(), key)  # type: ignore[no-any-return]
+        source: object = self if key in TABLE_KEYS else self.rules()
+        return cast(SettingValue, getattr(source, key))
 
     def copy(self) -> TableSettings:
         return TableSettings(

@@ -4,7 +4,8 @@ Each public method that changes a table takes the table's lock, applies one chan
 pure functions of :mod:`~bot.core.lobby`, :mod:`~bot.core.play`, :mod:`~bot.core.chats`),
 saves it, releases the lock and returns its :mod:`effects <bot.core.effects>`. A change
 that is refused raises :class:`Rejected` and changes nothing. The Telegram side reads
-tables (never changes them) and shows the effects.
+tables and shows the effects; it only fills in a sent message's id in its
+:class:`~bot.core.model.Slot` (which :meth:`TableService.message_sent` saves).
 """
 
 from __future__ import annotations
@@ -93,11 +94,6 @@ class TableService:
         if table.paused:
             raise Rejected("err.paused")
         return table
-
-    def busy(self, table_id: int) -> bool:
-        """A change of the table is running (or waiting)."""
-        lock = self._locks.get(table_id)
-        return lock is not None and lock.locked()
 
     # ------------------------------------------------------------------ reading
 
@@ -374,7 +370,8 @@ class TableService:
         table = self.tables.get(table_id)
         if table is None:
             return True
-        if table.status.open or self.busy(table_id) or table.unshown.anything:
+        lock = self._locks.get(table_id)
+        if table.status.open or (lock and lock.locked()) or table.unshown.anything:
             return False
         del self.tables[table_id]
         self._locks.pop(table_id, None)

@@ -1,7 +1,7 @@
 """Outgoing messages, paced per chat and coalesced.
 
 Each chat has one worker that sends its messages in order. A kept-up-to-date message
-(:class:`~bot.tables.Slot`) waits in the queue at most once: showing it again while it
+(:class:`~bot.core.model.Slot`) waits in the queue at most once: showing it again while it
 waits only replaces the text, so the latest state always shows and bursts of edits
 collapse into one. Private chats get at most one request per ``private_interval``;
 group limits (20 per minute) are also enforced by PTB's ``AIORateLimiter`` in front of the

@@ -42,19 +42,19 @@ class Presenter:
         service: TableService,
         outbox: Outbox,
         sheets: SheetMessages,
-        arm: Callable[[Table], None],
     ) -> None:
         self.service = service
         self.outbox = outbox
         self.sheets = sheets
-        self.arm = arm
+        self.arm: Callable[[Table], None] = lambda table: None
+        """Re-arms a table's timer (the scheduler's, set when the parts are wired)."""
 
     def show(self, effects: Effects) -> None:
         """Show every effect, in order."""
         for effect in effects:
             self._one(effect)
 
-    def _one(self, e: fx.Effect) -> None:  # noqa: C901 - one branch per kind of effect
+    def _one(self, e: fx.Effect) -> None:
         table = e.table
         lang = table.settings.lang
         if isinstance(e, fx.LobbyShown):

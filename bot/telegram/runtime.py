@@ -44,8 +44,7 @@ class Runtime:
         outbox: Outbox,
     ) -> Runtime:
         sheets = SheetMessages(outbox, service)
-        holder: list[Scheduler] = []
-        presenter = Presenter(service, outbox, sheets, arm=lambda tb: holder[0].arm(tb))
+        presenter = Presenter(service, outbox, sheets)
         scheduler = Scheduler(
             app.job_queue,
             service,
@@ -53,7 +52,7 @@ class Runtime:
             pending=sheets.pending,
             forgotten=sheets.forget,
         )
-        holder.append(scheduler)
+        presenter.arm = scheduler.arm
         rt = cls(app, service, outbox, sheets, presenter, scheduler)
         outbox.on_sent = service.message_sent
         outbox.on_forbidden = rt.on_forbidden
