@@ -13,6 +13,8 @@ Pure changes of a :class:`~bot.core.model.Table`, run by the service under the l
 
 from __future__ import annotations
 
+import logging
+
 from .effects import (
     Effect,
     HandShown,
@@ -27,6 +29,8 @@ from .model import Slot, Status, Table
 from .play import arm
 
 __all__ = ["pause", "resume", "move_chat", "blocked", "unblocked"]
+
+log = logging.getLogger(__name__)
 
 
 def pause(table: Table) -> list[Effect]:
@@ -45,6 +49,7 @@ def resume(table: Table, now: float) -> list[Effect]:
     table.messages.table_slot = Slot(table.chat_id)
     if table.status == Status.PLAYING:
         arm(table, now)
+    log.info("table %s resumed in chat %s", table.id, table.chat_id)
     return [Resumed(table), TimerChanged(table)]
 
 

@@ -306,8 +306,10 @@ class TableService:
         """The bot cannot write to the group any more: pause its open tables."""
         out: list[Effect] = []
         for table in self._in_chat(chat_id):
-            out += await self._change(table, chats.pause)
-            log.info("table %s paused: the bot left chat %s", table.id, chat_id)
+            paused = await self._change(table, chats.pause)
+            if paused:
+                log.info("table %s paused: the bot left chat %s", table.id, chat_id)
+            out += paused
         return tuple(out)
 
     async def group_back(self, chat_id: int) -> Effects:
