@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from bot.preferans.game import Game
@@ -100,6 +101,13 @@ class Writer:
             raise
         if mark is not None:
             self._saved[table.id] = mark
+
+    async def load_last(self, chat_id: int, cached: Mapping[int, Table]) -> Table | None:
+        """The chat's most recent table with a game (the one in memory if it is there)."""
+        row = await self.storage.last_table(chat_id)
+        if row is None or not row.record:
+            return None
+        return cached.get(row.id) or table_from_row(row)
 
     async def load_open(self) -> list[Table]:
         """The tables to resume; one that cannot be read is closed (logged)."""

@@ -11,6 +11,7 @@ tables and shows the effects; it only fills in a sent message's id in its
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable, Iterable
@@ -23,7 +24,7 @@ from bot.preferans.policy import public_record
 from storage import Storage, StorageError
 
 from . import chats, lobby, play, restart
-from .codec import settings_json, state_json, table_from_row
+from .codec import settings_json, state_json
 from .effects import Effect, Effects, LobbyShown, MustStartPrivate, Remind, TimerChanged
 from .model import Player, Slot, Status, Table, TableSettings
 from .persist import Writer
@@ -118,15 +119,8 @@ class TableService:
         table = self.open_table(chat_id)
         if table is not None and table.game is not None:
             return table, table.game
-        row = await self.storage.last_table(chat_id)
-        if row is None or not row.record:
-            return None
-        cached = self.tables.get(row.id)
-        if cached is not None and cached.game is not None:
-            return cached, cached.game
-        old = table_from_row(row)
-        assert old.game is not None
-        return old, old.game
+        old = await self._writer.load_last(chat_id, self.tables)
+        return (old, old.game) if old is not None and old.game is not None else None
 
     def live_record(self, table: Table) -> dict[str, Any] | None:
         """The public record of a game in play (its current deal left out), for /export."""
@@ -338,33 +332,34 @@ class TableService:
         for table in list(self.tables.values()):
             m = table.messages
             if slot is m.table_slot or slot in m.hand_slots.values():
-                await self._change(table, lambda tb: (), save=True)
+                await self._note(table, lambda tb: ())
 
     def reminder_sent(self, table: Table, slot: Slot | None) -> Slot | None:
-        """Remember the reminder just sent (``None``: forget it); returns the previous one.
-        Not stored: a reminder lost in a restart only stays in the chat."""
+        """Remember the reminder just sent (``None``: forget it; not stored); returns the old."""
         old, table.messages.reminder = table.messages.reminder, slot
         return old
 
     async def sheet_sent(self, table: Table, message_id: int, photo: bool) -> None:
         """The group's sheet message is now ``message_id``."""
-        if self.tables.get(table.id) is not table:
-            table.messages.sheet_message, table.messages.sheet_photo = message_id, photo
-            return  # a finished game shown by /pulka: not kept
 
         def change(tb: Table) -> tuple[()]:
             tb.messages.sheet_message, tb.messages.sheet_photo = message_id, photo
             return ()
 
-        await self._change(table, change, save=True)
+        if self.tables.get(table.id) is table:
+            await self._note(table, change)
+        else:
+            change(table)  # a finished game shown by /pulka: not kept
 
     async def shown(self, table: Table, what: Shown) -> None:
         """``what`` was sent to the group: a restart need not show it again."""
         if restart.due(table, what):
-            try:
-                await self._change(table, lambda tb: restart.mark_shown(tb, what), save=True)
-            except Rejected:
-                pass  # forgotten meanwhile: nothing to confirm
+            await self._note(table, lambda tb: restart.mark_shown(tb, what))
+
+    async def _note(self, table: Table, change: Callable[[Table], tuple[()]]) -> None:
+        """Save what the Telegram side reports (a table forgotten meanwhile keeps nothing)."""
+        with contextlib.suppress(Rejected):
+            await self._change(table, change, save=True)
 
     def forget(self, table_id: int) -> bool:
         """Drop a closed table from memory (its rows stay); ``False`` while it is not done
