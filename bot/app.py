@@ -16,21 +16,22 @@ from telegram.ext import (
     AIORateLimiter,
     Application,
     ApplicationBuilder,
-    CallbackQueryHandler,
     ChatMemberHandler,
-    CommandHandler,
     MessageHandler,
     filters,
 )
 from telegram.request import BaseRequest, HTTPXRequest
 
-from bot import chat_events, handlers, history_handlers
 from bot.config import Config, ConfigError
+from bot.core.codec import settings_from_json
+from bot.core.model import TableSettings
+from bot.core.service import LOBBY_TTL, TableService
 from bot.http import PROXY_VARIABLES, Gate, LeanRequest
-from bot.outbox import Outbox
 from bot.render.i18n import t
-from bot.service import LOBBY_TTL, GameService
-from bot.tables import TableSettings
+from bot.telegram import buttons, commands, history, membership
+from bot.telegram.outbox import Outbox
+from bot.telegram.recovery import resume
+from bot.telegram.runtime import KEY, Runtime
 from storage import Storage
 
 __all__ = [
@@ -44,7 +45,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("newgame", "pulka", "stop", "rules", "help", "start", *history_handlers.COMMANDS)
+COMMANDS = (*commands.COMMANDS, *history.COMMANDS)
 
 
 HTTP_CONNECTIONS = 32
@@ -120,7 +121,7 @@ def build_application(
     if seed is None:
         seed = config.seed
     if defaults is None and config.table_defaults:
-        defaults = TableSettings.from_json(config.table_defaults)
+        defaults = settings_from_json(config.table_defaults)
     # Telegram's limit for all chats together (PTB's limiter: 0 switches it off)
     overall_max_rate: float = config.overall_rate
     if not config.pacing:
@@ -130,24 +131,20 @@ def build_application(
 
     async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         storage = await Storage.open(config.database_path)
-        service = GameService(
+        service = TableService(
             storage, seed=seed, clock=clock, defaults=defaults, lobby_ttl=lobby_ttl
         )
         outbox = Outbox(app.bot, private_interval=private_interval, **(outbox_options or {}))
-        ctl = handlers.Controller(app, service, outbox)
-        outbox.on_sent = ctl.on_sent
-        outbox.on_forbidden = ctl.on_forbidden
-        outbox.on_migrated = lambda old, new: chat_events.migrate_chat(ctl, old, new)
-        app.bot_data["ctl"] = ctl
+        rt = app.bot_data[KEY] = Runtime.build(app, service, outbox)
         app.bot_data["storage"] = storage
         log.info("database %s (schema %d)", config.database_path, await storage.schema_version())
         await set_commands(app)
-        await ctl.resume()
+        await resume(service, rt.presenter)
 
     async def post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-        ctl = app.bot_data.get("ctl")
-        if ctl is not None:
-            await ctl.outbox.close()
+        rt = app.bot_data.get(KEY)
+        if rt is not None:
+            await rt.outbox.close()
 
     async def post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         storage = app.bot_data.pop("storage", None)
@@ -178,17 +175,12 @@ def build_application(
     )
     application = builder.build()
 
-    application.add_handler(CommandHandler("start", handlers.start))
-    application.add_handler(CommandHandler("help", handlers.help_command))
-    application.add_handler(CommandHandler("rules", handlers.rules_command))
-    application.add_handler(CommandHandler("newgame", handlers.newgame))
-    application.add_handler(CommandHandler("pulka", handlers.pulka_command))
-    application.add_handler(CommandHandler("stop", handlers.stop_command))
-    history_handlers.add_handlers(application)
-    application.add_handler(CallbackQueryHandler(handlers.button))
-    application.add_handler(ChatMemberHandler(chat_events.my_chat_member))  # my_chat_member
-    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, chat_events.migrated))
-    application.add_error_handler(handlers.error_handler)
+    commands.add_handlers(application)
+    history.add_handlers(application)
+    buttons.add_handlers(application)
+    application.add_handler(ChatMemberHandler(membership.my_chat_member))  # my_chat_member
+    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, membership.migrated))
+    application.add_error_handler(commands.error_handler)
     return application
 
 

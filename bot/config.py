@@ -116,13 +116,13 @@ def _seed(text: str) -> int | None:
 def _defaults(text: str) -> dict[str, Any]:
     if not text:
         return {}
-    from bot.tables import TableSettings
+    from bot.core.codec import settings_from_json
 
     try:
         data = json.loads(text)
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
-        TableSettings.from_json(data).rules()
+        settings_from_json(data).rules()
     except Exception as exc:
         raise ConfigError(f"PREFERANS_DEFAULTS is not valid table settings: {exc}") from None
     return data

@@ -22,33 +22,18 @@ from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any
 
+from bot.core.model import Holder
+from bot.preferans.cards import Seat
 from bot.preferans.game import Game
 from bot.preferans.outcome import DealKind
+from bot.preferans.policy import made
+from storage import HolderRow, PlayerRow
 
-__all__ = ["PlayerGame", "Holder", "game_rows", "holder_of"]
-
-
-@dataclass(frozen=True, slots=True)
-class Holder:
-    """``user_id`` (named ``name``) holds ``seat`` from deal ``from_deal`` on."""
-
-    seat: int
-    from_deal: int
-    user_id: int
-    name: str
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Holder:
-        return cls(
-            int(data["seat"]), int(data["from_deal"]), int(data["user_id"]), str(data["name"])
-        )
+__all__ = ["Holder", "game_rows", "holder_of", "recompute_rows"]
 
 
 @dataclass(slots=True)
-class PlayerGame:
+class _Counts:
     user_id: int
     seat: int
     name: str
@@ -59,9 +44,6 @@ class PlayerGame:
     miseres_failed: int = 0
     net_whists: float = 0.0
     whists_written: float = 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def holder_of(holders: Sequence[Holder], seat: int, deal_no: int) -> Holder | None:
@@ -81,14 +63,14 @@ def _number(value: Fraction) -> float:
     return float(value)  # rounded only when shown
 
 
-def game_rows(record: dict[str, Any], holders: Sequence[Holder]) -> list[PlayerGame]:
+def game_rows(record: dict[str, Any], holders: Sequence[Holder]) -> list[PlayerRow]:
     """Per-player statistics of a finished or stopped game (raises ``RecordError``)."""
     game = Game.from_record(record)
-    rows: dict[int, PlayerGame] = {}
+    rows: dict[int, _Counts] = {}
 
-    def row(h: Holder) -> PlayerGame:
+    def row(h: Holder) -> _Counts:
         if h.user_id not in rows:
-            rows[h.user_id] = PlayerGame(h.user_id, h.seat, h.name)
+            rows[h.user_id] = _Counts(h.user_id, int(h.seat), h.name)
         return rows[h.user_id]
 
     for seat in range(game.players):  # everyone who sat down, from the first deal on
@@ -107,18 +89,16 @@ def game_rows(record: dict[str, Any], holders: Sequence[Holder]) -> list[PlayerG
         if declarer is None:
             continue
         r = row(declarer)
+        done = made(o)
         if o.kind is DealKind.MISERE:
-            made = o.tricks is not None and o.tricks[int(o.declarer)] == 0
-            if made:
+            if done:
                 r.miseres_made += 1
             else:
                 r.miseres_failed += 1
+        elif done:
+            r.contracts_made += 1
         else:
-            made = o.tricks is None or o.tricks[int(o.declarer)] >= o.contract.level
-            if made:
-                r.contracts_made += 1
-            else:
-                r.contracts_failed += 1
+            r.contracts_failed += 1
     settlement = game.settlement()
     sheet = game.sheet
     start = game.start
@@ -136,4 +116,12 @@ def game_rows(record: dict[str, Any], holders: Sequence[Holder]) -> list[PlayerG
             Fraction(0),
         )
         r.whists_written = _number(written)
-    return sorted(rows.values(), key=lambda r: (r.seat, r.user_id))
+    counts = sorted(rows.values(), key=lambda r: (r.seat, r.user_id))
+    return [PlayerRow(**asdict(c)) for c in counts]
+
+
+def recompute_rows(record: dict[str, Any], holders: Sequence[HolderRow]) -> list[PlayerRow]:
+    """:func:`game_rows` for stored holders (``storage.archive.recompute``'s computation)."""
+    return game_rows(
+        record, [Holder(Seat(h.seat), h.from_deal, h.user_id, h.name) for h in holders]
+    )

@@ -1,25 +1,26 @@
 """Finished games: the archive (``games``) and per-player statistics (``game_players``).
 
 A game is archived in the transaction that ends it (``Storage.save_table(archive=...)``):
-its whole pulka record, who held each seat, and one row per player computed from the
-record by :func:`bot.stats.game_rows`. The rows can always be rebuilt from the records::
-
-    python -m storage.archive --recompute preferans.sqlite3
+its whole pulka record, who held each seat, and one row per player the bot computed from
+the record (plain :class:`~storage.rows.PlayerRow` values: the storage knows no rules).
+The rows can always be rebuilt from the records (``python -m bot.recompute FILE``, which
+passes the bot's computation to :func:`recompute`).
 """
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import json
-import sys
+import sqlite3
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from functools import partial
 from typing import Any
 
-from .db import PLAYER_COLUMNS, GameArchive, Storage, StorageError
+from .connection import Database, dumps
+from .rows import PLAYER_COLUMNS, GameArchive, HolderRow, PlayerRow
 
 __all__ = [
+    "ArchiveStore",
     "GameSummary",
     "Totals",
     "history",
@@ -27,7 +28,46 @@ __all__ = [
     "totals",
     "top",
     "recompute",
+    "write_archive",
 ]
+
+
+def write_archive(conn: sqlite3.Connection, table_id: int, archive: GameArchive) -> None:
+    """(In a write transaction.) Replace the archive entry of ``table_id``."""
+    conn.execute("DELETE FROM game_players WHERE table_id = ?", (table_id,))
+    conn.execute("DELETE FROM games WHERE table_id = ?", (table_id,))
+    conn.execute(
+        "INSERT INTO games (table_id, chat_id, status, convention, pulka, players, deals, "
+        "started_at, ended_at, record, holders) "
+        "SELECT id, chat_id, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM tables WHERE id = ?",
+        (
+            archive.status,
+            archive.convention,
+            archive.pulka,
+            archive.players,
+            archive.deals,
+            archive.started_at,
+            archive.ended_at,
+            dumps(archive.record),
+            dumps([asdict(h) for h in archive.holders]),
+            table_id,
+        ),
+    )
+    conn.executemany(
+        f"INSERT INTO game_players (table_id, chat_id, {', '.join(PLAYER_COLUMNS)}) "
+        f"SELECT id, chat_id, {', '.join('?' for _ in PLAYER_COLUMNS)} "
+        "FROM tables WHERE id = ?",
+        [(*(getattr(row, c) for c in PLAYER_COLUMNS), table_id) for row in archive.rows],
+    )
+
+
+class ArchiveStore(Database):
+    """Writes of the ``games`` and ``game_players`` tables."""
+
+    async def archive_game(self, table_id: int, archive: GameArchive) -> None:
+        """Archive (or archive again) a game on its own (old games, recomputed statistics)."""
+        await self._commit(partial(write_archive, table_id=table_id, archive=archive))
+
 
 _STAT_COLUMNS = PLAYER_COLUMNS[PLAYER_COLUMNS.index("deals") :]
 """The summable columns of a player's game row (after user_id, seat, name)."""
@@ -65,7 +105,7 @@ class Totals:
     whists_written: float = 0.0
 
 
-async def history(storage: Storage, chat_id: int, limit: int = 10) -> list[GameSummary]:
+async def history(storage: Database, chat_id: int, limit: int = 10) -> list[GameSummary]:
     """The chat's last ``limit`` archived games, newest first."""
     games = await storage.fetchall(
         "SELECT table_id, chat_id, status, convention, pulka, players, deals, ended_at "
@@ -96,7 +136,7 @@ async def history(storage: Storage, chat_id: int, limit: int = 10) -> list[GameS
 
 
 async def last_record(
-    storage: Storage, *, chat_id: int | None = None, user_id: int | None = None
+    storage: Database, *, chat_id: int | None = None, user_id: int | None = None
 ) -> tuple[int, dict[str, Any]] | None:
     """``(table id, record)`` of the last archived game of a chat or of a player."""
     if chat_id is not None:
@@ -147,7 +187,7 @@ _NAME = (
 )
 
 
-async def totals(storage: Storage, user_id: int, chat_id: int | None = None) -> Totals:
+async def totals(storage: Database, user_id: int, chat_id: int | None = None) -> Totals:
     """A player's statistics in one chat, or over every chat (``chat_id=None``)."""
     where = "p.user_id = ?"
     args: tuple[int, ...] = (user_id,)
@@ -163,7 +203,7 @@ async def totals(storage: Storage, user_id: int, chat_id: int | None = None) -> 
     return _totals(rows[0])
 
 
-async def top(storage: Storage, chat_id: int, limit: int = 10) -> list[Totals]:
+async def top(storage: Database, chat_id: int, limit: int = 10) -> list[Totals]:
     """The chat's players by net whists (then by games), best first."""
     rows = await storage.fetchall(
         f"SELECT p.user_id, {_NAME}, COUNT(*), {_sums()} FROM game_players AS p "
@@ -174,11 +214,19 @@ async def top(storage: Storage, chat_id: int, limit: int = 10) -> list[Totals]:
     return [_totals(r) for r in rows]
 
 
-Compute = Callable[[dict[str, Any], list[dict[str, Any]]], list[dict[str, Any]]]
-"""``(record, holders) -> rows`` (see :data:`storage.db.PLAYER_COLUMNS`)."""
+Compute = Callable[[dict[str, Any], Sequence[HolderRow]], Sequence[PlayerRow]]
+"""``(record, holders) -> rows``: the bot's statistics of one game."""
 
 
-async def recompute(storage: Storage, compute: Compute) -> int:
+def holder_rows(raw: Any) -> tuple[HolderRow, ...]:
+    """Holders as stored in ``games.holders`` (JSON)."""
+    return tuple(
+        HolderRow(int(h["seat"]), int(h["from_deal"]), int(h["user_id"]), str(h["name"]))
+        for h in raw
+    )
+
+
+async def recompute(storage: ArchiveStore, compute: Compute) -> int:
     """Rebuild every game's player rows from its archived record; returns the games done."""
     games = await storage.fetchall(
         "SELECT table_id, status, convention, pulka, players, deals, started_at, ended_at, "
@@ -186,8 +234,7 @@ async def recompute(storage: Storage, compute: Compute) -> int:
     )
     for g in games:
         record = json.loads(g[8])
-        holders = json.loads(g[9])
-        rows = compute(record, holders)
+        holders = holder_rows(json.loads(g[9]))
         await storage.archive_game(
             int(g[0]),
             GameArchive(
@@ -200,42 +247,7 @@ async def recompute(storage: Storage, compute: Compute) -> int:
                 ended_at=float(g[7]),
                 record=record,
                 holders=holders,
-                rows=[{c: r[c] for c in PLAYER_COLUMNS} for r in rows],
+                rows=tuple(compute(record, holders)),
             ),
         )
     return len(games)
-
-
-def _bot_compute(record: dict[str, Any], holders: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    from bot.stats import Holder, game_rows
-
-    return [r.to_json() for r in game_rows(record, [Holder.from_json(h) for h in holders])]
-
-
-async def _main_async(path: str) -> int:
-    storage = await Storage.open(path)
-    try:
-        return await recompute(storage, _bot_compute)
-    finally:
-        await storage.close()
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m storage.archive",
-        description="Rebuild the per-player statistics from the archived game records.",
-    )
-    parser.add_argument("database", help="the bot's SQLite file (DATABASE_PATH)")
-    parser.add_argument("--recompute", action="store_true", required=True)
-    args = parser.parse_args(argv)
-    try:
-        done = asyncio.run(_main_async(args.database))
-    except StorageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(f"recomputed the statistics of {done} game(s)")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -21,11 +21,11 @@ from typing import Any
 
 from bot.app import build_application
 from bot.config import Config
-from bot.handlers import Controller
+from bot.core.model import Table, TableSettings
+from bot.core.service import TableService
 from bot.preferans.cards import Card, Suit, parse_card
-from bot.render.texts import SUITS
-from bot.service import GameService
-from bot.tables import Table, TableSettings
+from bot.render.text import SUITS
+from bot.telegram.runtime import Runtime
 from tests.fakes import (
     FakeBotApiServer,
     FakeChat,
@@ -94,12 +94,12 @@ class Harness:
     presses: list[str] = field(default_factory=list)
 
     @property
-    def ctl(self) -> Controller:
-        return self.app.bot_data["ctl"]  # type: ignore[no-any-return]
+    def rt(self) -> Runtime:
+        return self.app.bot_data["rt"]  # type: ignore[no-any-return]
 
     @property
-    def service(self) -> GameService:
-        return self.ctl.service
+    def service(self) -> TableService:
+        return self.rt.service
 
     def table(self) -> Table:
         table = self.service.open_table(self.group.id)
@@ -135,8 +135,8 @@ class Harness:
                 bool(self.fake.pending_updates())
                 or not self.app.update_queue.empty()
                 or self.app.update_processor.current_concurrent_updates > 0
-                or self.ctl.outbox.pending() > 0
-                or any(c.task is not None for c in self.ctl.outbox._chats.values())
+                or self.rt.outbox.pending() > 0
+                or any(c.task is not None for c in self.rt.outbox._chats.values())
             )
             quiet = 0 if busy else quiet + 1
             if time.monotonic() > deadline:
@@ -158,13 +158,13 @@ class Harness:
         """The user's hand message of the current deal (the newest one)."""
         table = self.table()
         seat = table.seat_of(user.id)
-        if seat is None or seat not in table.hand_slots:
+        if seat is None or seat not in table.messages.hand_slots:
             return None
-        mid = table.hand_slots[seat].message_id
+        mid = table.messages.hand_slots[seat].message_id
         return self.fake.message(user.id, mid) if mid is not None else None
 
     def table_message(self) -> MessageView | None:
-        slot = self.table().table_slot
+        slot = self.table().messages.table_slot
         if slot is None or slot.message_id is None:
             return None
         return self.fake.message(self.group.id, slot.message_id)

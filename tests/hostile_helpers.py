@@ -23,12 +23,12 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.chat_events import title_of
+from bot.core.model import Status, Table
 from bot.preferans.actions import Play
 from bot.preferans.cards import Card, Seat
 from bot.preferans.deal import Deal
 from bot.preferans.game import Game
-from bot.tables import LOBBY, PLAYING, Table
+from bot.render.text import title_of
 from tests.bot_helpers import Harness, cards_in
 
 __all__ = [
@@ -93,7 +93,7 @@ class PrivacyWatch:
     with_cards: int = 0
 
     def install(self) -> PrivacyWatch:
-        outbox = self.h.ctl.outbox
+        outbox = self.h.rt.outbox
         show, post = outbox.show, outbox.post
 
         def watched_show(slot: Any, text: str, markup: Any = None) -> None:
@@ -115,7 +115,7 @@ class PrivacyWatch:
 
     def _group_table(self, chat_id: int) -> Table | None:
         tables = [tb for tb in self._tables() if tb.chat_id == chat_id]
-        open_ = [tb for tb in tables if tb.status in (LOBBY, PLAYING)]
+        open_ = [tb for tb in tables if tb.status in (Status.LOBBY, Status.PLAYING)]
         if open_:
             return open_[0]
         return max(tables, key=lambda tb: tb.id) if tables else None
@@ -126,7 +126,7 @@ class PrivacyWatch:
         if len(named) == 1:
             return named[0]
         if named:  # the same title twice: the open table, else the newest
-            open_ = [tb for tb in named if tb.status in (LOBBY, PLAYING)]
+            open_ = [tb for tb in named if tb.status in (Status.LOBBY, Status.PLAYING)]
             return open_[0] if len(open_) == 1 else max(named, key=lambda tb: tb.id)
         return None
 
@@ -211,7 +211,8 @@ class PrivacyWatch:
 
 @dataclass
 class ActSpy:
-    """Wraps :meth:`GameService.act` / ``toggle_discard``: who acted, and was it his turn."""
+    """Wraps :meth:`TableService.act`, ``confirm_discard`` and ``mark_discard``: who acted,
+    and was it his turn."""
 
     h: Harness
     violations: list[str] = field(default_factory=list)
@@ -220,38 +221,54 @@ class ActSpy:
 
     def install(self) -> ActSpy:
         service = self.h.service
-        act, toggle = service.act, service.toggle_discard
+        act, confirm, mark = service.act, service.confirm_discard, service.mark_discard
 
-        def actor_of(table: Table) -> int | None:
-            game = table.game
+        def actor_of(table_id: int) -> int | None:
+            table = service.get(table_id)
+            game = table.game if table is not None else None
             deal = game.current if game is not None else None
             return int(deal.actor) if deal is not None and deal.actor is not None else None
 
-        async def spied_act(table: Table, user_id: int, move: int, code: str, **kw: Any) -> Any:
-            actor = actor_of(table)
+        def seat_of(table_id: int, user_id: int) -> int | None:
+            table = service.get(table_id)
+            return table.seat_of(user_id) if table is not None else None
+
+        async def spied(what: str, run: Any, table_id: int, user_id: int) -> Any:
+            actor = actor_of(table_id)
+            seat = seat_of(table_id, user_id)
             try:
-                step = await act(table, user_id, move, code, **kw)
+                effects = await run()
             except Exception:
                 self.refused += 1
                 raise
             self.accepted += 1
-            seat = table.seat_of(user_id)
             if actor is None or seat != actor:
                 self.violations.append(
-                    f"user {user_id} (seat {seat}) did {code} on table {table.id} "
+                    f"user {user_id} (seat {seat}) did {what} on table {table_id} "
                     f"while seat {actor} was to act"
                 )
-            return step
+            return effects
 
-        async def spied_toggle(table: Table, user_id: int, move: int, code: str, **kw: Any) -> Any:
-            actor = actor_of(table)
-            result = await toggle(table, user_id, move, code, **kw)
-            if actor is None or table.seat_of(user_id) != actor:
-                self.violations.append(f"user {user_id} marked {code} for seat {actor}")
+        async def spied_act(table_id: int, user_id: int, move: int, press: str, *a: Any) -> Any:
+            return await spied(
+                press, lambda: act(table_id, user_id, move, press, *a), table_id, user_id
+            )
+
+        async def spied_confirm(table_id: int, user_id: int, move: int, press: str) -> Any:
+            return await spied(
+                press, lambda: confirm(table_id, user_id, move, press), table_id, user_id
+            )
+
+        async def spied_mark(table_id: int, user_id: int, move: int, *a: Any) -> Any:
+            actor = actor_of(table_id)
+            result = await mark(table_id, user_id, move, *a)
+            if actor is None or seat_of(table_id, user_id) != actor:
+                self.violations.append(f"user {user_id} marked {a} for seat {actor}")
             return result
 
         service.act = spied_act  # type: ignore[method-assign]
-        service.toggle_discard = spied_toggle  # type: ignore[method-assign]
+        service.confirm_discard = spied_confirm  # type: ignore[method-assign]
+        service.mark_discard = spied_mark  # type: ignore[method-assign]
         return self
 
 
@@ -286,7 +303,7 @@ async def settle(h: Harness, timeout: float = 15.0) -> None:
     """:meth:`Harness.idle` with a finer poll: every update handled, every message sent."""
     deadline = time.monotonic() + timeout
     quiet = 0
-    outbox = h.ctl.outbox
+    outbox = h.rt.outbox
     while quiet < 4:
         busy = (
             bool(h.fake.pending_updates())
@@ -339,7 +356,7 @@ async def quick_turn(h: Harness, table: Table, choose: Any = None) -> str:
     assert deal.actor is not None
     player = table.seats[int(deal.actor)]
     assert player is not None
-    slot = table.hand_slots[int(deal.actor)]
+    slot = table.messages.hand_slots[int(deal.actor)]
     assert slot.message_id is not None, "the hand message was never sent"
     msg = h.fake.message(player.user_id, slot.message_id)
     datas = [d for _, d in msg.buttons if d]

@@ -9,9 +9,11 @@ import signal
 import subprocess
 from pathlib import Path
 
+import pytest
+
+from bot.core.model import Slot, TableSettings
 from bot.preferans.actions import Declare, Discard, Play
 from bot.preferans.deal import Deal
-from bot.tables import Slot, TableSettings
 from tests.bot_helpers import (
     Harness,
     bot_env,
@@ -81,6 +83,7 @@ def assert_no_leaks(h: Harness) -> None:
                         assert cards_in(label) <= allowed, (label, text, deal.to_json())
 
 
+@pytest.mark.slow
 async def test_three_player_game_to_the_final_settlement(tmp_path: Path) -> None:
     settings = TableSettings(pulka=2, turn_time=60, sheet="text")  # the monospace sheet
     async with running_bot(tmp_path, http=True, defaults=settings) as h:
@@ -123,6 +126,7 @@ async def test_three_player_game_to_the_final_settlement(tmp_path: Path) -> None
             ) == len(game.finished_deals)
 
 
+@pytest.mark.slow
 async def test_four_player_game_misere_open_defence_and_stop(tmp_path: Path) -> None:
     async with running_bot(tmp_path, http=True, users=4, lang="en") as h:
         await open_and_start(h, settings_presses=["Lo", "Lxp", "Lb"])
@@ -225,7 +229,7 @@ async def test_group_edits_are_coalesced_within_telegram_limits(tmp_path: Path) 
         private_interval=1.0,
         outbox_options={"group_limit": 20, "group_window": 6.0, "group_fast_interval": 0.05},
     ) as h:
-        outbox = h.ctl.outbox
+        outbox = h.rt.outbox
         slot = Slot(h.group.id)
         for i in range(40):
             outbox.show(slot, f"state {i}")

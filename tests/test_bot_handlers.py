@@ -3,8 +3,9 @@ layer into the fake Telegram (no network)."""
 
 from __future__ import annotations
 
-from bot.callbacks import encode
-from bot.tables import TableSettings
+from bot.core.model import Status, TableSettings
+from bot.preferans.policy import replaceable
+from bot.render.callbacks import encode
 from tests.bot_helpers import (
     NO_FLOOD,
     FakeClock,
@@ -168,7 +169,7 @@ async def test_timeouts_auto_act_and_a_stranger_takes_the_seat(tmp_path) -> None
         # everybody times out in the auction: all-pass
         for _ in range(3):
             clock.advance(31)
-            await h.ctl.on_timer("turn", table.id, table.move)
+            await h.rt.scheduler.on_timer("turn", table.id, table.move)
             await h.idle()
         assert h.table().game.current.kind.value == "all-pass"
         tm = h.table_message()
@@ -176,12 +177,12 @@ async def test_timeouts_auto_act_and_a_stranger_takes_the_seat(tmp_path) -> None
         # the first hand leads trick 1... and times out again: his seat may be taken
         assert h.actor() is first
         clock.advance(31)
-        await h.ctl.on_timer("turn", table.id, table.move)
+        await h.rt.scheduler.on_timer("turn", table.id, table.move)
         await h.idle()
         note = h.group_texts()[-1]
         assert "keeps missing turns" in note
         take = h.fake.last_bot_message(h.group)
-        assert table.replaceable == [first_seat]
+        assert replaceable(table.timeouts) == [first_seat]
         mine = h.hand_message(first)
         assert "Time is up" in mine.content
         newcomer = h.users[3]
@@ -196,10 +197,10 @@ async def test_timeouts_auto_act_and_a_stranger_takes_the_seat(tmp_path) -> None
         # a timer of an older move does nothing
         before = table.move
         clock.advance(100)
-        await h.ctl.on_timer("turn", table.id, before - 1)
+        await h.rt.scheduler.on_timer("turn", table.id, before - 1)
         assert table.move == before
         # the reminder goes to the player on turn
-        await h.ctl.on_timer("remind", table.id, table.move)
+        await h.rt.scheduler.on_timer("remind", table.id, table.move)
         await h.idle()
         actor = h.actor()
         assert "your turn" in h.private(actor)[-1].content
@@ -233,16 +234,16 @@ async def test_a_closed_table_leaves_memory_once_shown_and_late_presses_are_stal
         actor = h.actor()
         assert actor is not None
         old_hand = h.hand_message(actor)
-        assert not h.ctl.evict(table)  # in play: stays
+        assert not h.rt.scheduler.evict(table)  # in play: stays
         assert h.service.get(table.id) is table
         await h.say(h.users[0], "/stop")
         vote = h.fake.last_bot_message(h.group)
         await h.press(h.users[1], vote, _button(vote, "V"))
-        assert table.status == "over" and table.settlement_shown is True
-        job = h.ctl.timers[table.id][0]
+        assert table.status == "over" and not table.unshown.settlement
+        job = h.rt.scheduler.timers[table.id][0]
         assert job.data == ("evict", table.id, 0)  # armed when the game closed
-        await h.ctl.on_timer("evict", table.id, 0)
-        assert h.service.get(table.id) is None and table.id not in h.ctl.timers
+        await h.rt.scheduler.on_timer("evict", table.id, 0)
+        assert h.service.get(table.id) is None and table.id not in h.rt.scheduler.timers
         # a late press on the forgotten table: "out of date", nothing written
         rows = await h.service.storage.table(table.id)
         qid = h.fake.press(actor, old_hand, old_hand.buttons[0][1], force=True)
@@ -261,11 +262,11 @@ async def test_a_table_is_not_forgotten_before_its_settlement_is_shown(tmp_path)
     async with running_bot(tmp_path) as h:
         await open_and_start(h)
         table = h.table()
-        table.status, table.settlement_shown = "over", False
-        assert not h.ctl.evict(table) and h.service.get(table.id) is table
-        assert h.ctl.timers[table.id][0].data[0] == "evict"  # tried again later
-        table.settlement_shown = True
-        assert h.ctl.evict(table) and h.service.get(table.id) is None
+        table.status, table.unshown.settlement = Status.OVER, True
+        assert not h.rt.scheduler.evict(table) and h.service.get(table.id) is table
+        assert h.rt.scheduler.timers[table.id][0].data[0] == "evict"  # tried again later
+        table.unshown.settlement = False
+        assert h.rt.scheduler.evict(table) and h.service.get(table.id) is None
 
 
 async def test_help_rules_pulka(tmp_path) -> None:
@@ -306,15 +307,15 @@ async def test_restart_resumes_the_game_in_the_same_messages(tmp_path) -> None:
         await open_and_start(h)
         await take_turn(h, simple_policy())
         table = h.table()
-        ids = {s: slot.message_id for s, slot in table.hand_slots.items()}
-        table_msg = table.table_slot.message_id
+        ids = {s: slot.message_id for s, slot in table.messages.hand_slots.items()}
+        table_msg = table.messages.table_slot.message_id
         record = table.game.to_record()
         move = table.move
     async with running_bot(tmp_path, fake=fake, people=people, group=group) as h2:
         table = h2.table()
         assert table.move == move and table.game.to_record() == record
-        assert table.table_slot.message_id == table_msg
-        assert {s: slot.message_id for s, slot in table.hand_slots.items()} == ids
+        assert table.messages.table_slot.message_id == table_msg
+        assert {s: slot.message_id for s, slot in table.messages.hand_slots.items()} == ids
         await take_turn(h2, simple_policy())  # the old message's buttons still work
         assert h2.table().move == move + 1
 
@@ -325,12 +326,12 @@ async def test_unstarted_lobby_expires_and_owner_can_close_it(tmp_path) -> None:
         await h.say(h.users[0], "/newgame")
         table = h.table()
         clock.advance(300)
-        await h.ctl.on_timer("expire", table.id, 0)
+        await h.rt.scheduler.on_timer("expire", table.id, 0)
         assert table.status == "lobby"
         clock.advance(301)
-        await h.ctl.on_timer("expire", table.id, 0)
+        await h.rt.scheduler.on_timer("expire", table.id, 0)
         await h.idle()
-        lobby = h.fake.message(h.group.id, table.table_slot.message_id)
+        lobby = h.fake.message(h.group.id, table.messages.table_slot.message_id)
         assert table.status == "expired" and "nobody started" in lobby.content
         assert not lobby.buttons
         # a new lobby; only its owner closes it

@@ -11,12 +11,13 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot import sheet_messages
-from bot.keyboards import settings_keyboard
+from bot.core.codec import load_state, settings_from_json, settings_json, state_json
+from bot.core.model import Table, TableSettings
+from bot.render.keyboards import settings_keyboard
 from bot.render.picture.layout import sheet_layout
-from bot.render.texts import result_text
-from bot.sheet_messages import caption_length
-from bot.tables import Table, TableSettings
+from bot.render.results import result_text
+from bot.telegram import sheet as sheet_messages
+from bot.telegram.sheet import caption_length
 from tests.bot_helpers import (
     NO_FLOOD,
     Harness,
@@ -73,25 +74,25 @@ def last_result(table: Table) -> str:
 async def test_after_each_deal_one_sheet_picture_replaces_the_previous(tmp_path: Path) -> None:
     async with running_bot(tmp_path) as h:
         threads: list[str] = []
-        draw = h.ctl.sheets.render_picture
+        draw = h.rt.sheets.render_picture
 
         def recording(game, lang):  # the picture is drawn off the event loop
             threads.append(threading.current_thread().name)
             return draw(game, lang)
 
-        h.ctl.sheets.render_picture = recording
+        h.rt.sheets.render_picture = recording
         await open_and_start(h)
         table = h.table()
-        first_table_msg = table.table_slot.message_id
+        first_table_msg = table.messages.table_slot.message_id
         await quick_deal(h)
         [sheet] = photos(h)
         assert sheet.caption == last_result(table) and sheet.caption.startswith("Deal 1:")
         assert png_size(sheet) == expected_size(table)
         assert (sheet.media.width, sheet.media.height) == expected_size(table)
         # between the finished deal's table message and the new deal's one
-        assert first_table_msg < sheet.message_id < table.table_slot.message_id
+        assert first_table_msg < sheet.message_id < table.messages.table_slot.message_id
         assert threads and threading.main_thread().name not in threads
-        assert table.sheet_message == sheet.message_id and table.sheet_photo
+        assert table.messages.sheet_message == sheet.message_id and table.messages.sheet_photo
         row = await h.service.storage.table(table.id)
         assert row.state["sheet_message"] == sheet.message_id  # kept for a restart
         # deal 2: a new picture at the bottom, the old one deleted
@@ -118,7 +119,7 @@ async def test_pulka_resends_the_sheet_or_edits_it_in_place(tmp_path: Path) -> N
         assert again.message_id > sheet.message_id
         assert h.fake.message(h.group.id, sheet.message_id).deleted
         # nothing newer than the sheet: it is edited in place
-        h.ctl.sheets.pulka(table, table.game)
+        h.rt.sheets.pulka(table, table.game)
         await h.idle()
         [same] = photos(h)
         assert same.message_id == again.message_id and same.edit_count == 1
@@ -131,7 +132,7 @@ async def test_sheet_setting_text_and_both(tmp_path: Path, monkeypatch) -> None:
         await open_and_start(h, settings_presses=["Lo", "Lxv", "Lb"])
         table = h.table()
         assert table.settings.sheet == "text"
-        assert table.settings.to_json()["sheet"] == "text"
+        assert settings_json(table.settings)["sheet"] == "text"
         await quick_deal(h)
         [text] = sheet_texts(h)
         assert text.content.startswith("Deal 1:") and "Player" in text.content
@@ -212,7 +213,7 @@ async def test_a_refused_photo_falls_back_to_the_text_sheet(tmp_path: Path) -> N
         assert photos(h) == []
         [text] = sheet_texts(h)
         assert text.content.startswith("Deal 1:") and "Player" in text.content
-        assert table.sheet_message == text.message_id and not table.sheet_photo
+        assert table.messages.sheet_message == text.message_id and not table.messages.sheet_photo
         # the next deal's picture goes through and replaces the text sheet
         await quick_deal(h)
         [sheet] = photos(h)
@@ -222,7 +223,7 @@ async def test_a_refused_photo_falls_back_to_the_text_sheet(tmp_path: Path) -> N
         def broken(game, lang):
             raise RuntimeError("no picture today")
 
-        h.ctl.sheets.render_picture = broken
+        h.rt.sheets.render_picture = broken
         await quick_deal(h)
         assert photos(h) == []
         [text] = sheet_texts(h)
@@ -247,7 +248,7 @@ async def test_a_restart_keeps_replacing_the_sheet(tmp_path: Path) -> None:
         await quick_deal(h)
         [sheet] = photos(h)
     async with running_bot(tmp_path, fake=fake, people=people, group=group) as h2:
-        assert h2.table().sheet_message == sheet.message_id
+        assert h2.table().messages.sheet_message == sheet.message_id
         await quick_deal(h2)
         [new] = photos(h2)
         assert new.message_id > sheet.message_id
@@ -256,17 +257,17 @@ async def test_a_restart_keeps_replacing_the_sheet(tmp_path: Path) -> None:
 
 def test_sheet_setting_is_stored_and_old_tables_load() -> None:
     assert TableSettings().sheet == "picture"
-    assert TableSettings.from_json({}).sheet == "picture"  # stored before the setting existed
-    assert TableSettings.from_json({"sheet": "nonsense"}).sheet == "picture"
+    assert settings_from_json({}).sheet == "picture"  # stored before the setting existed
+    assert settings_from_json({"sheet": "nonsense"}).sheet == "picture"
     both = TableSettings(sheet="both")
-    assert TableSettings.from_json(both.to_json()).sheet == "both" and both.copy().sheet == "both"
+    assert settings_from_json(settings_json(both)).sheet == "both" and both.copy().sheet == "both"
     table = Table(id=1, chat_id=-1, owner_id=1, settings=TableSettings())
-    table.load_state({"seats": [None, None, None]})
-    assert table.sheet_message is None and not table.sheet_photo
-    table.sheet_message, table.sheet_photo = 42, True
+    load_state(table, {"seats": [None, None, None]})
+    assert table.messages.sheet_message is None and not table.messages.sheet_photo
+    table.messages.sheet_message, table.messages.sheet_photo = 42, True
     again = Table(id=1, chat_id=-1, owner_id=1, settings=TableSettings())
-    again.load_state(table.state_json())
-    assert (again.sheet_message, again.sheet_photo) == (42, True)
+    load_state(again, state_json(table))
+    assert (again.messages.sheet_message, again.messages.sheet_photo) == (42, True)
     assert caption_length("<b>a&amp;b</b> ♠️") == 6  # no tags, entities as one, UTF-16
     table.settings.lang = "en"
     labels = [b.text for row in settings_keyboard(table).inline_keyboard for b in row]

@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from bot.callbacks import MAX_BYTES, action_code, decode, encode, from_base36, to_base36
 from bot.config import Config, ConfigError
-from bot.keyboards import actions_keyboard, lobby_keyboard, settings_keyboard
+from bot.core.model import Player, Table, TableSettings
+from bot.core.play import auto_action
 from bot.preferans.actions import Bid, ChooseDefence, Declare, Discard, Play, Whist
 from bot.preferans.cards import Card, Seat, Suit
 from bot.preferans.contracts import LADDER, MISERE, Contract
@@ -20,9 +20,11 @@ from bot.preferans.conventions import Rules
 from bot.preferans.game import Game
 from bot.preferans.outcome import Defence, WhistAnswer
 from bot.preferans.views import public_view, seat_view
-from bot.render.texts import card, cards, hand_lines, hand_text, lobby_text, table_text
-from bot.service import auto_action
-from bot.tables import Player, Table, TableSettings
+from bot.render.callbacks import MAX_BYTES, action_code, decode, encode, from_base36, to_base36
+from bot.render.keyboards import actions_keyboard, lobby_keyboard, settings_keyboard
+from bot.render.lobby import lobby_text
+from bot.render.table import hand_text, table_text
+from bot.render.text import card, cards, hand_lines
 from storage import SCHEMA_VERSION, Storage, StorageError
 from tests.bot_helpers import cards_in
 

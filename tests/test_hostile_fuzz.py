@@ -27,9 +27,9 @@ from typing import Any
 
 import pytest
 
-from bot.callbacks import encode, to_base36
+from bot.core.model import Status, Table, TableSettings
+from bot.render.callbacks import encode, to_base36
 from bot.render.i18n import t
-from bot.tables import LOBBY, OVER, PLAYING, Table, TableSettings
 from tests.bot_helpers import NO_FLOOD, FakeClock, Harness, code_of, is_alert, running_bot
 from tests.fakes import FakeChat, FakeTelegram, FakeUser, MessageView
 from tests.hostile_helpers import (
@@ -125,7 +125,7 @@ class Driver:
         chat_id = self.groups[g].id
         tables = [tb for tb in self.h.service.tables.values() if tb.chat_id == chat_id]
         for tb in tables:
-            if tb.status in (LOBBY, PLAYING):
+            if tb.status in (Status.LOBBY, Status.PLAYING):
                 return tb
         return max(tables, key=lambda tb: tb.id) if tables else None
 
@@ -133,7 +133,7 @@ class Driver:
         return next(u for u in self.everyone if u.id == user_id)
 
     def hand_message(self, table: Table, seat: int) -> MessageView | None:
-        slot = table.hand_slots.get(seat)
+        slot = table.messages.hand_slots.get(seat)
         player = table.seats[seat] if seat < len(table.seats) else None
         if slot is None or slot.message_id is None or player is None:
             return None
@@ -183,10 +183,10 @@ class Driver:
         group member works the lobby."""
         g = self.rng.choice(list(self.groups))
         table = self.table(g)
-        if table is None or table.status not in (LOBBY, PLAYING):
+        if table is None or table.status not in (Status.LOBBY, Status.PLAYING):
             self.say(self.rng.choice(self.members[g]), self.groups[g], "/newgame")
             return
-        if table.status == LOBBY:
+        if table.status == Status.LOBBY:
             self.op_lobby(g, table)
             return
         game = table.game
@@ -208,9 +208,9 @@ class Driver:
 
     def op_lobby(self, g: str, table: Table) -> None:
         lobby = None
-        if table.table_slot is not None and table.table_slot.message_id is not None:
+        if (slot := table.messages.table_slot) is not None and slot.message_id is not None:
             try:
-                lobby = self.fake.message(table.chat_id, table.table_slot.message_id)
+                lobby = self.fake.message(table.chat_id, table.messages.table_slot.message_id)
             except KeyError:
                 lobby = None
         if lobby is None:
@@ -268,7 +268,7 @@ class Driver:
             tid = int(decoded[0], 36)
         except ValueError:
             tid = -1
-        if tid in tables and tables[tid].status not in (LOBBY, PLAYING):
+        if tid in tables and tables[tid].status not in (Status.LOBBY, Status.PLAYING):
             refuse = "a press on a table that is closed"
         self.press(user, msg, data, refuse=refuse)
 
@@ -294,7 +294,7 @@ class Driver:
         refuse = ""
         if user in self.strangers:
             refuse = "a stranger"
-        elif table.status not in (LOBBY, PLAYING):
+        elif table.status not in (Status.LOBBY, Status.PLAYING):
             refuse = "a closed table"
         elif code[0] in "LR":
             refuse = "a lobby or seat button outside the group"
@@ -363,7 +363,7 @@ class Driver:
             return
         self.clock.advance(61 if kind != "expire" else 1801)
         move = table.move if self.rng.random() < 0.8 else max(0, table.move - 1)
-        await self.h.ctl.on_timer(kind, table.id, move)
+        await self.h.rt.scheduler.on_timer(kind, table.id, move)
 
     def op_membership(self) -> None:
         """The bot is removed from a group or added back; once, a group is upgraded."""
@@ -410,19 +410,19 @@ class Driver:
         await settle(self.h)
         for g in self.groups:
             table = self.table(g)
-            if table is not None and table.status == LOBBY:
+            if table is not None and table.status == Status.LOBBY:
                 await self.start_lobby(g, table)
             table = self.table(g)
-            if table is not None and table.status == PLAYING:
+            if table is not None and table.status == Status.PLAYING:
                 await self.play_out(table)
 
     async def start_lobby(self, g: str, table: Table) -> None:
         owner = self.user(table.owner_id)
         for _ in range(20):
-            if table.status != LOBBY:
+            if table.status != Status.LOBBY:
                 return
-            assert table.table_slot is not None and table.table_slot.message_id is not None
-            lobby = self.fake.message(table.chat_id, table.table_slot.message_id)
+            assert (slot := table.messages.table_slot) is not None and slot.message_id is not None
+            lobby = self.fake.message(table.chat_id, table.messages.table_slot.message_id)
             codes = [code_of(d) for _, d in lobby.buttons]
             if "Ls" not in codes:
                 self.press(owner, lobby, encode(table.id, 0, "Lb"))
@@ -438,7 +438,7 @@ class Driver:
                 if "start=" in url:  # not started yet: the link opens the bot
                     self.fake.user_starts_bot(user, url.split("start=")[1])
             await settle(self.h)
-        assert table.status != LOBBY, "the lobby did not start"
+        assert table.status != Status.LOBBY, "the lobby did not start"
 
     async def play_out(self, table: Table, max_presses: int = 1500) -> None:
         """Finish the game by legal presses: the first bidder bids low, the others pass,
@@ -493,6 +493,7 @@ def _people(fake: FakeTelegram) -> dict:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", SEEDS)
 async def test_fuzz_end_to_end_over_http(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
@@ -529,8 +530,8 @@ async def test_fuzz_end_to_end_over_http(tmp_path: Path, seed: int) -> None:
             tables = list(h.service.tables.values())
             assert tables
             for table in tables:
-                assert table.status in (OVER, "cancelled", "expired"), table.status
-                if table.status == OVER:
+                assert table.status in (Status.OVER, "cancelled", "expired"), table.status
+                if table.status == Status.OVER:
                     assert table.game is not None and table.game.over
                 if table.game is not None:
                     assert_replays(table.game)

@@ -8,9 +8,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.callbacks import encode, to_base36
-from bot.render.texts import NAME_WIDTH
-from bot.tables import TableSettings
+from bot.core.codec import settings_json
+from bot.core.model import TableSettings
+from bot.render.callbacks import encode, to_base36
+from bot.render.text import NAME_WIDTH
 from tests.bot_helpers import FakeClock, code_of, is_alert, open_and_start, running_bot
 from tests.fakes import FakeTelegram, FloodLimits
 from tests.hostile_helpers import ErrorLog, PrivacyWatch, press, quick_turn, settle, unthrottle
@@ -52,7 +53,7 @@ async def test_names_and_titles_with_markup_are_escaped_everywhere(tmp_path: Pat
                 while h.actor() is not slow:
                     await quick_turn(h, table)
                 clock.advance(61)
-                await h.ctl.on_timer("turn", table.id, table.move)
+                await h.rt.scheduler.on_timer("turn", table.id, table.move)
                 await settle(h)
             take = fake.last_bot_message(group)
             seat = table.seat_of(slow.id)
@@ -94,12 +95,12 @@ async def test_only_the_opener_changes_settings_and_only_seated_players_start(
             await h.say(anna, "/newgame")
             table = h.table()
             lobby = fake.last_bot_message(h.group)
-            settings = table.settings.to_json()
+            settings = settings_json(table.settings)
             # not the opener: no settings panel, no setting changes, no cancel
             for code in ("Lo", "Lxp", "Lxc", "Lxu", "Lc"):
                 answer = await press(h, boris, lobby, encode(table.id, 0, code), force=True)
                 assert is_alert(answer), code
-            assert table.settings.to_json() == settings and table.status == "lobby"
+            assert settings_json(table.settings) == settings and table.status == "lobby"
             # the opener may; the panel's buttons are his
             answer = await press(h, anna, lobby, _button(lobby, "Lo"))
             assert not is_alert(answer)

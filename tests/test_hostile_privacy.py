@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.model import TableSettings
 from bot.preferans.outcome import DealKind, Defence
-from bot.tables import TableSettings
 from tests.bot_helpers import Harness, code_of, is_alert, running_bot
 from tests.hostile_helpers import (
     ActSpy,
@@ -74,6 +74,7 @@ GAMES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("convention", "players", "seed", "deals"), GAMES)
 async def test_no_message_shows_a_card_the_rules_have_not_opened(
     tmp_path: Path, convention: str, players: int, seed: int, deals: int
@@ -156,7 +157,7 @@ async def test_privacy_covers_the_rules(tmp_path: Path) -> None:
             # the watch is not blind: the current hand of a player in the group is a leak
             deal = game.current
             secret = sorted(deal.hand(deal.first_hand), key=lambda c: c.code)[0]
-            from bot.render.texts import card
+            from bot.render.text import card
 
             watch.check(
                 h.group.id, f"🃏 <b>Deal {h.table().deal_no}</b> · x\n\n{card(secret)}", None

@@ -16,10 +16,10 @@ from telegram import Message
 from telegram.error import ChatMigrated
 
 from bot.app import ALLOWED_UPDATES
-from bot.outbox import Outbox
+from bot.core.model import TableSettings
 from bot.preferans.cards import Seat
-from bot.render.texts import hand_lines
-from bot.tables import TableSettings
+from bot.render.text import hand_lines
+from bot.telegram.outbox import Outbox
 from storage import Storage
 from tests.bot_helpers import FakeClock, Harness, code_of, is_alert, open_and_start, running_bot
 from tests.fakes import FakeTelegram, FloodLimits
@@ -56,11 +56,11 @@ def assert_messages_current(h: Harness) -> None:
     table = h.table()
     game = table.game
     assert game is not None and game.current is not None
-    assert table.table_slot is not None and table.table_slot.message_id is not None
-    tm = h.fake.message(table.table_slot.chat_id, table.table_slot.message_id)
+    assert (slot := table.messages.table_slot) is not None and slot.message_id is not None
+    tm = h.fake.message(table.messages.table_slot.chat_id, table.messages.table_slot.message_id)
     assert f"Deal {table.deal_no}" in tm.content and not tm.deleted
     actor = game.current.actor
-    for seat, slot in table.hand_slots.items():
+    for seat, slot in table.messages.hand_slots.items():
         assert slot.message_id is not None, f"seat {seat} has no hand message"
         msg = h.fake.message(slot.chat_id, slot.message_id)
         assert not msg.deleted
@@ -110,6 +110,7 @@ async def test_a_long_flood_burst_outlasts_the_rate_limiter_but_not_the_outbox(
     assert all(r.name.startswith("telegram.ext") for r in errors.records), errors.lines()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("http", [False, True])
 async def test_timeouts_resets_and_5xx(tmp_path: Path, http: bool) -> None:
     fake = FakeTelegram(flood=FloodLimits(enabled=False))
@@ -159,10 +160,10 @@ async def test_a_deleted_table_message_is_posted_again(tmp_path: Path) -> None:
             unthrottle(h)
             await open_and_start(h)
             table = h.table()
-            old_table_msg = table.table_slot.message_id
+            old_table_msg = table.messages.table_slot.message_id
             victim = h.users[0]
             seat = table.seat_of(victim.id)
-            old_hand = table.hand_slots[seat].message_id
+            old_hand = table.messages.hand_slots[seat].message_id
             h.fake.handle("deleteMessage", {"chat_id": h.group.id, "message_id": old_table_msg})
             h.fake.handle("deleteMessage", {"chat_id": victim.id, "message_id": old_hand})
             await quick_turn(h, table)
@@ -171,12 +172,12 @@ async def test_a_deleted_table_message_is_posted_again(tmp_path: Path) -> None:
                 "message to edit not found" in str(c.response)
                 for c in h.fake.calls_to("editMessageText")
             )
-            assert table.table_slot.message_id != old_table_msg
-            assert table.hand_slots[seat].message_id != old_hand
+            assert table.messages.table_slot.message_id != old_table_msg
+            assert table.messages.hand_slots[seat].message_id != old_hand
             assert_messages_current(h)
             row = await h.service.storage.table(table.id)
             assert row is not None
-            assert row.state["table_slot"]["message_id"] == table.table_slot.message_id
+            assert row.state["table_slot"]["message_id"] == table.messages.table_slot.message_id
             await play_to_the_end(h)
     assert errors.lines() == []
 
@@ -201,6 +202,7 @@ async def test_message_is_not_modified_is_harmless(tmp_path: Path) -> None:
     assert errors.lines() == []
 
 
+@pytest.mark.slow
 async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
     tmp_path: Path,
 ) -> None:
@@ -232,7 +234,7 @@ async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
                     if h.actor() is victim:
                         before = table.move
                         clock.advance(61)
-                        await h.ctl.on_timer("turn", table.id, table.move)
+                        await h.rt.scheduler.on_timer("turn", table.id, table.move)
                         await settle(h)
                         assert table.move > before
                     else:
@@ -247,7 +249,7 @@ async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
             h.fake.unblock_bot(victim)
             await settle(h)
             deal = game.current
-            msg = h.fake.message(victim.id, table.hand_slots[seat].message_id)
+            msg = h.fake.message(victim.id, table.messages.hand_slots[seat].message_id)
             mine = "\n".join(hand_lines(deal.hand(Seat(seat))))
             assert mine and mine in (msg.sent_text or ""), msg.content
             # blocked again: the next deals' hand messages cannot be sent at all
@@ -260,7 +262,7 @@ async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
             h.fake.unblock_bot(victim)
             await settle(h)
             if not game.over:
-                msg = h.fake.message(victim.id, table.hand_slots[seat].message_id)
+                msg = h.fake.message(victim.id, table.messages.hand_slots[seat].message_id)
                 assert f"Deal {table.deal_no}" in msg.content
             await play_to_the_end(h)
     assert errors.lines() == []
@@ -281,7 +283,7 @@ async def test_group_upgraded_to_a_supergroup_mid_game(tmp_path: Path) -> None:
             assert table.chat_id == new.id
             assert h.service.open_table(new.id) is table
             assert_messages_current(h)  # a new table message in the supergroup
-            assert table.table_slot.chat_id == new.id
+            assert table.messages.table_slot.chat_id == new.id
             row = await h.service.storage.table(table.id)
             assert row is not None and row.chat_id == new.id
             await quick_turn(h, table)
@@ -302,7 +304,7 @@ async def test_group_upgraded_while_the_lobby_is_open(tmp_path: Path) -> None:
             await settle(h)
             h.group = new
             lobby = h.fake.last_bot_message(new)
-            assert lobby is not None and table.table_slot.message_id == lobby.message_id
+            assert lobby is not None and table.messages.table_slot.message_id == lobby.message_id
             for user in h.users:
                 data = next(d for _, d in lobby.buttons if code_of(d) == "Ls")
                 assert not is_alert(await press(h, user, lobby, data))
@@ -375,7 +377,7 @@ async def test_bot_removed_pauses_the_table_and_re_adding_resumes_it(tmp_path: P
             answer = await press(h, actor, msg, msg.buttons[0][1])
             assert is_alert(answer) and "paused" in answer["text"]
             clock.advance(1000)
-            await h.ctl.on_timer("turn", table.id, table.move)
+            await h.rt.scheduler.on_timer("turn", table.id, table.move)
             await settle(h)
             assert table.game.to_record() == record and table.move == move
             assert not h.app.job_queue.get_jobs_by_name(f"table:{table.id}")
@@ -414,7 +416,7 @@ async def test_bot_removed_from_a_lobby(tmp_path: Path) -> None:
             await settle(h)
             assert not table.paused
             lobby = h.fake.last_bot_message(h.group)
-            assert table.table_slot.message_id == lobby.message_id
+            assert table.messages.table_slot.message_id == lobby.message_id
             await open_and_start_from(h, lobby)
             assert table.status == "playing"
     assert errors.lines() == []

@@ -14,16 +14,16 @@ from typing import Any
 
 import pytest
 
-from bot.callbacks import action_code, decode
+from bot.core.model import Holder, Slot, TableSettings
 from bot.preferans.cards import Seat
 from bot.preferans.conventions import Rules
 from bot.preferans.game import Game
-from bot.stats import Holder, game_rows
-from bot.tables import TableSettings
+from bot.render.callbacks import action_code, decode
+from bot.stats import game_rows, recompute_rows
 from storage import SCHEMA_VERSION, Storage, StorageError, check_schema
 from storage import archive as archive_mod
 from storage.backup import backup
-from storage.db import _statements, migrations
+from storage.connection import _statements, migrations
 from tests.bot_helpers import (
     NO_FLOOD,
     FakeClock,
@@ -228,7 +228,7 @@ async def test_migrations_run_in_one_transaction(tmp_path, monkeypatch) -> None:
     path = str(_db(tmp_path))
     good = migrations()
     broken = [*good[:1], (2, "002_broken.sql", "CREATE TABLE x (a INTEGER); SELECT nope FROM y")]
-    monkeypatch.setattr("storage.db.migrations", lambda: broken)
+    monkeypatch.setattr("storage.connection.migrations", lambda: broken)
     with pytest.raises(StorageError, match="migration 002_broken.sql failed"):
         await Storage.open(path)
     # nothing of the failed run stayed: not even migration 001
@@ -321,12 +321,12 @@ async def test_what_the_group_was_not_shown_is_shown_after_a_restart(tmp_path) -
         table = h.table()
         deal1 = {
             "deal_no": 1,
-            "table_slot": table.table_slot.to_json(),
-            "hand_slots": {str(k): v.to_json() for k, v in table.hand_slots.items()},
+            "table_slot": _slot(table.messages.table_slot),
+            "hand_slots": {str(k): _slot(v) for k, v in table.messages.hand_slots.items()},
         }
         lobby = next(m for m in h.fake.bot_messages(group) if "New pulka" in m.content)
         await _play_short_deal(h)
-        assert table.unshown_ends == [] and table.lobby_message is None  # confirmed
+        assert table.unshown.ends == [] and table.unshown.lobby_message is None  # confirmed
         sheets = _sheets_of_deal_1(fake, group.id)
     # as if the bot had died right after committing the end of deal 1
     path = _db(tmp_path)
@@ -341,11 +341,11 @@ async def test_what_the_group_was_not_shown_is_shown_after_a_restart(tmp_path) -
         assert _sheets_of_deal_1(fake, group.id) == sheets + 1  # the result and sheet again
         assert "started" in h.fake.message(group.id, lobby.message_id).content
         table = h.table()
-        assert table.unshown_ends == [] and table.lobby_message is None
+        assert table.unshown.ends == [] and table.unshown.lobby_message is None
         while not h.table().game.over:
             await _play_to_the_end(h)
         assert "Game over" in h.group_texts()[-1]
-        assert h.table().settlement_shown is True
+        assert not h.table().unshown.settlement
     # the settlement of a finished game that was not confirmed is posted again
     con = sqlite3.connect(path)
     con.execute("UPDATE tables SET state = json_set(state, '$.settlement_shown', json('false'))")
@@ -395,18 +395,18 @@ async def test_a_repeated_press_is_already_done_and_discard_marks_are_idempotent
             qid = h.fake.press(declarer, msg, marks[0], force=True)
             await h.idle()
             assert not is_alert(h.fake.callback_answers[qid])
-        picked = h.table().discard_pick[first]
+        picked = h.table().ui.discard_pick[first]
         assert [c.code for c in picked] == [code_of(marks[0])[1:]]
         msg = h.hand_message(declarer)
         unmark = next(d for _, d in msg.buttons if d and code_of(d) == "u" + code_of(marks[0])[1:])
         for _ in range(2):
             h.fake.press(declarer, msg, unmark, force=True)
             await h.idle()
-        assert h.table().discard_pick[first] == []
+        assert h.table().ui.discard_pick[first] == ()
         # the start button pressed again after the game started
         lobby = next(m for m in h.fake.bot_messages(h.group) if "New pulka" in m.content)
         table = h.table()
-        from bot.callbacks import encode
+        from bot.render.callbacks import encode
 
         qid = h.fake.press(h.users[0], lobby, encode(table.id, 0, "Lg"), force=True)
         await h.idle()
@@ -504,7 +504,7 @@ async def test_history_stats_top_and_export_of_a_finished_game(tmp_path) -> None
             1 for fd in game.finished_deals if fd.outcome.kind.value == "game"
         )
         before = _rows(path, "SELECT * FROM game_players ORDER BY user_id")
-        assert await archive_mod.recompute(storage, archive_mod._bot_compute) == 1
+        assert await archive_mod.recompute(storage, recompute_rows) == 1
         assert _rows(path, "SELECT * FROM game_players ORDER BY user_id") == before
         # in a private chat: the player's last game, and his overall statistics
         h.fake.send_text(vera, vera.id, "/export")
@@ -514,7 +514,7 @@ async def test_history_stats_top_and_export_of_a_finished_game(tmp_path) -> None
         await h.idle()
         assert "games 1" in h.private(vera)[-1].content
     proc = subprocess.run(
-        [sys.executable, "-m", "storage.archive", str(path), "--recompute"],
+        [sys.executable, "-m", "bot.recompute", str(path)],
         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path.cwd())},
         capture_output=True,
         text=True,
@@ -528,8 +528,8 @@ def test_statistics_follow_the_seat_holders() -> None:
     rules = Rules.preset("leningrad", 10)
     game = _random_game(rules, 4, 11, deals=6, stop=True)
     record = game.to_record()
-    holders = [Holder(s, 1, 100 + s, n) for s, n in enumerate(["A", "B", "C", "D"])]
-    holders.append(Holder(1, 4, 200, "Newcomer"))
+    holders = [Holder(Seat(s), 1, 100 + s, n) for s, n in enumerate(["A", "B", "C", "D"])]
+    holders.append(Holder(Seat(1), 4, 200, "Newcomer"))
     rows = {r.user_id: r for r in game_rows(record, holders)}
     finished = game.finished_deals
     assert sum(r.deals for r in rows.values()) == 3 * len(finished)  # the dealer sits out
@@ -613,14 +613,14 @@ async def test_one_table_at_a_time_in_order_other_tables_do_not_wait(tmp_path) -
         # table A: the player on turn presses three buttons in a row; B: one press
         actor_a = next(u for u in h.users if a.seat_of(u.id) == int(a.game.current.actor))
         seat_a = a.seat_of(actor_a.id)
-        msg_a = h.fake.message(actor_a.id, a.hand_slots[seat_a].message_id)
+        msg_a = h.fake.message(actor_a.id, a.messages.hand_slots[seat_a].message_id)
         datas = [d for _, d in msg_a.buttons if d and code_of(d).startswith("b")][:3]
         codes = [code_of(d) for d in datas]
         qids = [h.fake.press(actor_a, msg_a, d) for d in datas]
         move_b = b.move
         await h.fake.wait_until(lambda: a.move > 0 and not h.fake.pending_updates(), timeout=5)
         actor_b = next(u for u in h.users if b.seat_of(u.id) == int(b.game.current.actor))
-        msg_b = h.fake.message(actor_b.id, b.hand_slots[b.seat_of(actor_b.id)].message_id)
+        msg_b = h.fake.message(actor_b.id, b.messages.hand_slots[b.seat_of(actor_b.id)].message_id)
         qid_b = h.fake.press(actor_b, msg_b, next(d for _, d in msg_b.buttons if d))
         await h.fake.wait_until(lambda: qid_b in h.fake.callback_answers, timeout=5)
         assert b.move == move_b + 1  # B went on while A's first press still waits
@@ -633,3 +633,8 @@ async def test_one_table_at_a_time_in_order_other_tables_do_not_wait(tmp_path) -
         deal = a.game.current
         assert len(deal.auction) == 1 and action_code(deal.auction[0]) == codes[0]
         assert a.move == decode(datas[0]).move + 1
+
+
+def _slot(slot: Slot) -> dict[str, int | None]:
+    """A message as the table's stored state holds it."""
+    return {"chat_id": slot.chat_id, "message_id": slot.message_id}

@@ -32,8 +32,8 @@ from typing import Any
 
 import pytest
 
-from bot.callbacks import decode
 from bot.preferans.game import Game
+from bot.render.callbacks import decode
 from tests.bot_helpers import is_alert
 from tests.fakes import FakeBotApiServer, FakeTelegram, FakeUser, FloodLimits, MessageView
 
@@ -401,6 +401,7 @@ def _as_move(code: str) -> tuple[str, Any]:
     return kind, value
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("game", "kill_seed", "max_kills"), [("sochi3", 5, 16), ("leningrad4", 3, 12)]
 )

@@ -380,7 +380,7 @@ def test_sochi_help_four_points() -> None:
     всех в пуле ... На записавшего себе в пулю игрока сыгравший пишет в десять раз более.
     Например, на записавшего 4 очка – 40 вистов».
 
-    Pulka 10; start: A 10 (closed), B 3, C 5. Dealer A (the dealer is never helped); A plays 7♠, both defenders pass
+    Pulka 10; start: A 10 (closed), B 3, C 5. Dealer A; A plays 7♠, both defenders pass
     (made, nobody writes whists). The 4 points go to C (most in pulka): 5 + 4 = 9, and A
     writes 4 × 10 = 40 on C.
     """
@@ -394,7 +394,7 @@ def test_sochi_help_tie_less_gora() -> None:
     """Книга:263: «Если у двоих в пуле одинаковое количество очков, то запись делается
     имеющему меньше в горе.»
 
-    Pulka 10; start pulka A 10 (closed), B 5, C 5; gora B 6, C 2. Dealer A (the dealer is never helped); A plays 6♠,
+    Pulka 10; start pulka A 10 (closed), B 5, C 5; gora B 6, C 2. Dealer A; A plays 6♠,
     both pass. B and C tie on pulka; C has less gora, so C is helped although B sits on
     A's left: C 5 + 2 = 7, A writes 20 on C. Goras unchanged.
     """
@@ -408,7 +408,7 @@ def test_sochi_help_not_short_whister() -> None:
     """Книга:262: «в пулю пишет игрок, имеющий более всех в пуле, кроме сидящего на прикупе,
     а также вистующего, не взявшего положенное число взяток.»
 
-    Pulka 10; start pulka A 10 (closed), B 6, C 4. Dealer A (the dealer is never helped); A plays 6♠ and takes 7; both
+    Pulka 10; start pulka A 10 (closed), B 6, C 4. Dealer A; A plays 6♠ and takes 7; both
     whist: B takes 1, C takes 2. Defenders 3 < 4, so B (1 < 2) is short by 1: gora
     1 × 2 = 2; C (2) is not short. Whists: B 1 × 2 = 2 on A, C 2 × 2 = 4 on A. Help: B has
     most in pulka but is short in this deal, so C gets the 2 points (4 → 6) and A writes

@@ -1,1 +1,1 @@
-"""What players read: texts in the message catalogues, keyboards, the sheet as text and picture."""
+"""Rendering: every text, keyboard and sheet the bot shows (from the engine's views only)."""

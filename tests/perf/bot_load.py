@@ -819,6 +819,7 @@ def baseline_stats(players: BaselinePlayers, fake: Any, t0: float, t1: float) ->
 def verify(db_path: str, players: Players, deals: int) -> dict[str, Any]:
     """Every table over; every accepted press is exactly one move of its record, in order."""
     from bot.callbacks import action_code
+
     from bot.preferans.actions import Discard
     from bot.preferans.game import Game
 

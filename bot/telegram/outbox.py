@@ -1,7 +1,7 @@
 """Outgoing messages, paced per chat and coalesced.
 
 Each chat has one worker that sends its messages in order. A kept-up-to-date message
-(:class:`~bot.tables.Slot`) waits in the queue at most once: showing it again while it
+(:class:`~bot.core.model.Slot`) waits in the queue at most once: showing it again while it
 waits only replaces the text, so the latest state always shows and bursts of edits
 collapse into one. Private chats get at most one request per ``private_interval``;
 group limits (20 per minute) are also enforced by PTB's ``AIORateLimiter`` in front of the
@@ -27,7 +27,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from telegram import InlineKeyboardMarkup, LinkPreviewOptions, Message
+from telegram import CallbackQuery, InlineKeyboardMarkup, LinkPreviewOptions, Message
 from telegram.constants import ParseMode
 from telegram.error import (
     BadRequest,
@@ -35,10 +35,11 @@ from telegram.error import (
     Forbidden,
     NetworkError,
     RetryAfter,
+    TelegramError,
     TimedOut,
 )
 
-from bot.tables import Slot
+from bot.core.model import Slot
 
 __all__ = ["Outbox", "message_gone", "not_modified"]
 
@@ -172,6 +173,27 @@ class Outbox:
     async def retry(self, call: Callable[[], Awaitable[Any]]) -> Any:
         """``call()``, waiting out ``RetryAfter`` and retrying a network error once."""
         return await self._retry(call)
+
+    async def answer(
+        self,
+        query: CallbackQuery,
+        text: str | None = None,
+        *,
+        alert: bool = False,
+        url: str | None = None,
+    ) -> None:
+        """Answer a button press; timeouts, resets and 5xx are retried (an answer later than
+        ~15 s is useless, so no flood wait), a refused answer is only logged."""
+        for attempt in range(1, 4):
+            try:
+                await query.answer(text, show_alert=alert, url=url)
+                return
+            except TelegramError as exc:
+                retry = isinstance(exc, NetworkError) and not isinstance(exc, BadRequest)
+                if not retry or attempt == 3:
+                    log.info("answering a button press failed: %s", exc)
+                    return
+                await asyncio.sleep(0.3 * attempt)
 
     async def drain(self, timeout: float | None = None) -> None:
         """Wait until every queue is empty."""

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import action_code, encode
+from bot.core.model import Table
 from bot.preferans.actions import Action, Bid, ChooseDefence, Declare, Discard, Play, Whist
-from bot.preferans.cards import Card, Suit, sort_hand
+from bot.preferans.cards import Card, Seat, Suit, sort_hand
 from bot.preferans.outcome import WhistAnswer
 from bot.preferans.views import SeatView
 from bot.render.i18n import t
-from bot.render.texts import card, cards, contract, option_value
-from bot.tables import Table
+
+from .callbacks import action_code, encode
+from .lobby import option_value
+from .text import card, cards, contract
 
 __all__ = [
     "lobby_keyboard",
@@ -86,7 +88,7 @@ def stop_keyboard(table: Table) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup([[_btn(table, t(table.settings.lang, "btn.vote_stop"), "V", 0)]])
 
 
-def take_keyboard(table: Table, seat: int) -> InlineKeyboardMarkup:
+def take_keyboard(table: Table, seat: Seat) -> InlineKeyboardMarkup:
     lang = table.settings.lang
     return InlineKeyboardMarkup([[_btn(table, t(lang, "btn.take", seat=seat + 1), f"R{seat}", 0)]])
 
@@ -172,7 +174,7 @@ def _discard_keyboard(table: Table, sv: SeatView, lang: str) -> InlineKeyboardMa
     for a in sv.legal:
         if isinstance(a, Discard):
             pickable.update(a.cards)
-    picked = table.discard_pick.get(int(sv.seat), [])
+    picked = table.ui.discard_pick.get(sv.seat, ())
     buttons = []
     for c in sort_hand(pickable):
         label = ("✅" if c in picked else "") + card(c)

@@ -14,13 +14,15 @@ import logging
 from typing import Any
 
 from telegram import Chat, InputFile, Update, User
-from telegram.constants import ChatType, ParseMode
+from telegram.constants import ParseMode
 from telegram.ext import Application, CommandHandler, ContextTypes
 
-from bot.render.i18n import lang_of, t
+from bot.preferans.game import Game
+from bot.render.i18n import t
 from bot.render.sheet_text import short_name
-from bot.tables import PLAYING
 from storage import archive
+
+from .runtime import Runtime, group_lang, is_group, runtime
 
 __all__ = [
     "COMMANDS",
@@ -41,35 +43,19 @@ TOP_LIMIT = 10
 NAME_WIDTH = 20
 
 
-def _ctl(context: ContextTypes.DEFAULT_TYPE) -> Any:
-    return context.application.bot_data["ctl"]
-
-
-def _lang(ctl: Any, update: Update) -> str:
-    chat = update.effective_chat
-    table = ctl.service.open_table(chat.id) if chat is not None else None
-    if table is not None:
-        return str(table.settings.lang)
-    user = update.effective_user
-    return lang_of(user.language_code if user else None)
-
-
-def _is_group(update: Update) -> bool:
-    chat = update.effective_chat
-    return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
-
-
-def _in_group(update: Update, context: ContextTypes.DEFAULT_TYPE) -> tuple[Any, Chat, str] | None:
-    """(controller, chat, language) of a group-only command; elsewhere it says so."""
-    ctl = _ctl(context)
+def _in_group(
+    update: Update, context: ContextTypes.DEFAULT_TYPE
+) -> tuple[Runtime, Chat, str] | None:
+    """(runtime, chat, language) of a group-only command; elsewhere it says so."""
+    rt = runtime(context)
     chat = update.effective_chat
     if chat is None:
         return None
-    lang = _lang(ctl, update)
-    if not _is_group(update):
-        ctl.outbox.post(chat.id, t(lang, "only_group"))
+    lang = group_lang(rt, update)
+    if not is_group(update):
+        rt.outbox.post(chat.id, t(lang, "only_group"))
         return None
-    return ctl, chat, lang
+    return rt, chat, lang
 
 
 def _signed(value: float) -> str:
@@ -100,10 +86,10 @@ async def history_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     where = _in_group(update, context)
     if where is None:
         return
-    ctl, chat, lang = where
-    games = await archive.history(ctl.service.storage, chat.id, HISTORY_LIMIT)
+    rt, chat, lang = where
+    games = await archive.history(rt.service.storage, chat.id, HISTORY_LIMIT)
     if not games:
-        ctl.outbox.post(chat.id, t(lang, "hist.none"))
+        rt.outbox.post(chat.id, t(lang, "hist.none"))
         return
     lines = [t(lang, "hist.title")]
     for n, g in enumerate(games, start=1):
@@ -123,7 +109,7 @@ async def history_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         )
         if g.results:
             lines.append(" · ".join(f"{_name(name)} {_signed(v)}" for _, name, v in g.results))
-    ctl.outbox.post(chat.id, "\n".join(lines))
+    rt.outbox.post(chat.id, "\n".join(lines))
 
 
 # ---------------------------------------------------------------------- /stats and /top
@@ -157,23 +143,23 @@ def _target(update: Update) -> User | None:
 
 async def stats_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """A player's statistics in this group and overall."""
-    ctl = _ctl(context)
+    rt = runtime(context)
     chat = update.effective_chat
     user = _target(update)
     if chat is None or user is None:
         return
-    lang = _lang(ctl, update)
-    storage = ctl.service.storage
+    lang = group_lang(rt, update)
+    storage = rt.service.storage
     overall = await archive.totals(storage, user.id)
     name = overall.name if overall.games else (user.full_name or user.username or str(user.id))
     lines = [t(lang, "stats.title", name=_name(name))]
-    if _is_group(update):
+    if is_group(update):
         here = await archive.totals(storage, user.id, chat.id)
         lines += ["", t(lang, "stats.group"), _stats_line(lang, here)]
         lines += ["", t(lang, "stats.overall"), _stats_line(lang, overall)]
     else:
         lines += ["", _stats_line(lang, overall)]
-    ctl.outbox.post(chat.id, "\n".join(lines))
+    rt.outbox.post(chat.id, "\n".join(lines))
 
 
 async def top_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -181,39 +167,31 @@ async def top_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     where = _in_group(update, context)
     if where is None:
         return
-    ctl, chat, lang = where
-    best = await archive.top(ctl.service.storage, chat.id, TOP_LIMIT)
+    rt, chat, lang = where
+    best = await archive.top(rt.service.storage, chat.id, TOP_LIMIT)
     if not best:
-        ctl.outbox.post(chat.id, t(lang, "hist.none"))
+        rt.outbox.post(chat.id, t(lang, "hist.none"))
         return
     lines = [t(lang, "top.title")]
     for n, s in enumerate(best, start=1):
         lines.append(
             t(lang, "top.line", n=n, name=_name(s.name), net=_signed(s.net_whists), games=s.games)
         )
-    ctl.outbox.post(chat.id, "\n".join(lines))
+    rt.outbox.post(chat.id, "\n".join(lines))
 
 
 # ---------------------------------------------------------------------- /export
 
 
-def shareable_record(game: Any) -> dict[str, Any]:
-    """The record of ``game`` without the hands of a deal still being played."""
-    record: dict[str, Any] = game.to_record()
-    if game.current is not None:
-        record["deals"] = record["deals"][: len(game.finished_deals)]
-    return record
-
-
-async def _record_for(ctl: Any, update: Update) -> tuple[int, dict[str, Any]] | None:
+async def _record_for(rt: Runtime, update: Update) -> tuple[int, dict[str, Any]] | None:
     chat = update.effective_chat
     user = update.effective_user
-    service = ctl.service
-    if _is_group(update) and chat is not None:
+    service = rt.service
+    if is_group(update) and chat is not None:
         table = service.open_table(chat.id)
-        if table is not None and table.status == PLAYING and table.game is not None:
-            async with service.lock(table.id):
-                return table.id, shareable_record(table.game)
+        live = service.live_record(table) if table is not None else None
+        if table is not None and live is not None:
+            return table.id, live
         found = await archive.last_record(service.storage, chat_id=chat.id)
         if found is not None:
             return found
@@ -224,22 +202,22 @@ async def _record_for(ctl: Any, update: Update) -> tuple[int, dict[str, Any]] | 
     if user is None:
         return None
     for table in service.tables_of(user.id):
-        if table.status == PLAYING and table.game is not None:
-            async with service.lock(table.id):
-                return table.id, shareable_record(table.game)
+        live = service.live_record(table)
+        if live is not None:
+            return table.id, live
     return await archive.last_record(service.storage, user_id=user.id)
 
 
 async def export_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Send the record of the current or last game as a ``preferans-record/1`` file."""
-    ctl = _ctl(context)
+    rt = runtime(context)
     chat = update.effective_chat
     if chat is None:
         return
-    lang = _lang(ctl, update)
-    found = await _record_for(ctl, update)
+    lang = group_lang(rt, update)
+    found = await _record_for(rt, update)
     if found is None:
-        ctl.outbox.post(chat.id, t(lang, "export.none"))
+        rt.outbox.post(chat.id, t(lang, "export.none"))
         return
     table_id, record = found
     data = json.dumps(record, ensure_ascii=False, indent=1).encode()
@@ -257,7 +235,7 @@ async def export_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     chat_id = chat.id
 
     async def send() -> bool:
-        await ctl.outbox.retry(
+        await rt.outbox.retry(
             lambda: bot.send_document(
                 chat_id,
                 InputFile(data, filename=file_name),
@@ -267,12 +245,10 @@ async def export_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         )
         return True
 
-    ctl.outbox.call(chat_id, send)
+    rt.outbox.call(chat_id, send)
 
 
 def _scored_deals(record: dict[str, Any]) -> int | str:
-    from bot.preferans.game import Game
-
     try:
         return len(Game.from_record(record).finished_deals)
     except Exception:

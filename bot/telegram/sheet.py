@@ -26,13 +26,13 @@ bot's own messages, the table message of the current deal and the command that a
 
 **Where the work happens.** :meth:`SheetMessages.show` only takes a snapshot of the
 sheet (called under the table lock, it copies a few references) and queues a job in the
-group's :class:`~bot.outbox.Outbox` queue, so the picture is sent in order with the
+group's :class:`~bot.telegram.outbox.Outbox` queue, so the picture is sent in order with the
 group's other messages, within its flood budget and with ``RetryAfter`` waited out. The
 job draws the PNG in a worker thread (:func:`asyncio.to_thread`), away from the event
 loop and from the table lock. A newer sheet of the same table that comes while a job
 still waits only replaces that job's content. If drawing fails, or Telegram refuses the
 photo for good, the text sheet is sent instead. The sheet message's id is stored with the
-table (``Table.sheet_message``; saved under the table lock, held only for the save), so
+table (``Messages.sheet_message``, saved by the core service), so
 after a restart the next sheet still replaces it. (``/pulka`` about a finished game that is
 no longer in memory replaces its sheet too, but that id is kept only until a restart.)
 """
@@ -52,14 +52,16 @@ from telegram import Bot, InputFile, InputMediaPhoto, LinkPreviewOptions, Messag
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from bot.outbox import message_gone, not_modified
+from bot.core.model import Slot, Table
+from bot.core.service import TableService
 from bot.preferans.conventions import Rules
 from bot.preferans.game import FinishedDeal, Game
 from bot.preferans.scoring import Sheet
-from bot.render import texts as render
 from bot.render.i18n import t
 from bot.render.picture.draw import render_png
-from bot.tables import Slot, Table
+from bot.render.results import pulka_text, settlement_text, sheet_title
+
+from .outbox import Outbox, message_gone, not_modified
 
 __all__ = ["SheetMessages", "SheetSnapshot", "CAPTION_LIMIT", "caption_length"]
 
@@ -151,8 +153,8 @@ class SheetMessages:
 
     def __init__(
         self,
-        outbox: Any,
-        service: Any,
+        outbox: Outbox,
+        service: TableService,
         *,
         render_picture: Callable[[Game, str], bytes] = render_png,
     ) -> None:
@@ -174,7 +176,7 @@ class SheetMessages:
         game = table.game
         assert game is not None
         lang = table.settings.lang
-        text = result + "\n\n" + render.pulka_text(table, game, lang)
+        text = result + "\n\n" + pulka_text(table, game, lang)
         self.show(table, game, caption=result, text=text, slots=[slot] if slot else [])
 
     def game_stopped(self, table: Table) -> None:
@@ -183,18 +185,18 @@ class SheetMessages:
         assert game is not None
         lang = table.settings.lang
         caption = html.escape(t(lang, "sheet.stopped"))
-        self.show(table, game, caption=caption, text=render.pulka_text(table, game, lang))
+        self.show(table, game, caption=caption, text=pulka_text(table, game, lang))
 
     def pulka(self, table: Table, game: Game, *, after: int = 0) -> None:
         """``/pulka``: the current sheet; for a finished game with its settlement."""
         lang = table.settings.lang
-        text = render.pulka_text(table, game, lang)
+        text = pulka_text(table, game, lang)
         if game.settlement() is not None:
-            settlement = render.settlement_text(table, game, lang)
+            settlement = settlement_text(table, game, lang)
             text += "\n\n" + settlement
             caption = settlement
         else:
-            caption = html.escape(_title(game, lang))
+            caption = html.escape(sheet_title(game, lang))
         self.show(table, game, caption=caption, text=text, after=after)
 
     def show(
@@ -232,8 +234,9 @@ class SheetMessages:
     def current(self, table: Table) -> Ref | None:
         """The table's sheet message, if it has one."""
         ref = self._current.get(table.id)
-        if ref is None and table.sheet_message is not None:
-            ref = (table.sheet_message, table.sheet_photo)
+        m = table.messages
+        if ref is None and m.sheet_message is not None:
+            ref = (m.sheet_message, m.sheet_photo)
         return ref
 
     # ------------------------------------------------------------------ sending
@@ -246,7 +249,9 @@ class SheetMessages:
         chat_id = table.chat_id
         old = self.current(table)
         known = [job.after, self.outbox.newest.get(chat_id, 0)]
-        known += [s.message_id for s in [*job.slots, table.table_slot] if s and s.message_id]
+        known += [
+            s.message_id for s in [*job.slots, table.messages.table_slot] if s and s.message_id
+        ]
         in_place = old if old is not None and old[0] >= max(known) else None
         sent: Ref | None = None
         extra: str | None = None
@@ -269,14 +274,11 @@ class SheetMessages:
         if sent is None:
             sent = await self._text(chat_id, job.text, in_place)
         self._current[table.id] = sent
-        table.sheet_message, table.sheet_photo = sent
         if extra is not None:  # right under the picture, before the group's next message
             await self._text(chat_id, extra, None)
         if old is not None and old[0] != sent[0]:
             self.outbox.delete(chat_id, old[0])
-        if self.service.get(table.id) is table:
-            async with self.service.lock(table.id):  # never a snapshot mid-change
-                await self.service.save(table)
+        await self.service.sheet_sent(table, *sent)
         return True
 
     async def _draw(self, snapshot: SheetSnapshot, lang: str) -> bytes | None:
@@ -350,14 +352,3 @@ class SheetMessages:
         msg: Message = await self.outbox.retry(send)
         self.outbox.note_sent(chat_id, msg.message_id)
         return msg.message_id, photo
-
-
-def _title(game: Game, lang: str) -> str:
-    conv = game.rules.convention
-    return t(
-        lang,
-        "sheet.title",
-        convention=conv.title_ru if lang == "ru" else conv.title_en,
-        size=game.rules.pulka,
-        deals=len(game.finished_deals),
-    )

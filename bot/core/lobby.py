@@ -1,0 +1,116 @@
+"""The lobby of a table: seats, settings, cancelling and expiry.
+
+Pure changes of a :class:`~bot.core.model.Table` (see :mod:`bot.core.play`): each checks
+first and raises :class:`~bot.core.play.Rejected` before it changes anything.
+"""
+
+from __future__ import annotations
+
+from bot.preferans.cards import Seat
+
+from .effects import Effect, LobbyClosed, LobbyShown, Seated, TimerChanged
+from .model import SETTING_CHOICES, TABLE_KEYS, Player, Slot, Status, Table
+from .play import Rejected
+
+__all__ = [
+    "in_lobby",
+    "check_sit",
+    "sit",
+    "stand",
+    "show_settings",
+    "change_setting",
+    "cancel",
+    "expire",
+]
+
+
+def in_lobby(table: Table) -> None:
+    if table.status != Status.LOBBY:
+        raise Rejected("err.stale")
+
+
+def check_sit(table: Table, user_id: int) -> None:
+    """Raise unless ``user_id`` may sit down now."""
+    in_lobby(table)
+    if table.seat_of(user_id) is not None:
+        raise Rejected("err.already")
+    if table.full:
+        raise Rejected("err.full")
+
+
+def sit(table: Table, player: Player) -> list[Effect]:
+    """Seat ``player`` in the first free seat (he can be written to privately)."""
+    check_sit(table, player.user_id)
+    seat = Seat(next(i for i, p in enumerate(table.seats) if p is None))
+    table.seats[seat] = player
+    return [Seated(table, seat, player), LobbyShown(table)]
+
+
+def stand(table: Table, user_id: int) -> list[Effect]:
+    in_lobby(table)
+    seat = table.seat_of(user_id)
+    if seat is None:
+        raise Rejected("err.not_seated")
+    table.seats[seat] = None
+    return [LobbyShown(table)]
+
+
+def show_settings(table: Table, user_id: int, shown: bool) -> list[Effect]:
+    """Open (the owner only) or close the lobby's settings keyboard."""
+    in_lobby(table)
+    if shown and user_id != table.owner_id:
+        raise Rejected("err.owner_only")
+    table.ui.settings_open = shown
+    return [LobbyShown(table)]
+
+
+def change_setting(table: Table, user_id: int, key: str) -> list[Effect]:
+    """Cycle one setting to its next choice (the table's owner only)."""
+    in_lobby(table)
+    if user_id != table.owner_id:
+        raise Rejected("err.owner_only")
+    choices = SETTING_CHOICES.get(key)
+    if choices is None:
+        raise Rejected("err.stale")
+    s = table.settings
+    current = s.value(key)
+    index = choices.index(current) if current in choices else -1
+    value = choices[(index + 1) % len(choices)]
+    if key in TABLE_KEYS:
+        setattr(s, key, value)
+        if key == "players":
+            assert isinstance(value, int)
+            table.resize(value)
+        if key == "convention":
+            s.options.pop("whist_type", None)  # back to the new convention's preset
+    else:
+        assert not isinstance(value, int) or isinstance(value, bool)
+        s.options[key] = value
+        if value == s.rules().convention.defaults.get(key):
+            s.options.pop(key)
+    return [LobbyShown(table)]
+
+
+def _close(table: Table, status: Status) -> list[Effect]:
+    table.status = status
+    table.deadline = None
+    table.ui.settings_open = False
+    slot = table.messages.table_slot or Slot(table.chat_id)
+    table.messages.table_slot = slot
+    return [LobbyClosed(table, slot, status), TimerChanged(table)]
+
+
+def cancel(table: Table, user_id: int) -> list[Effect]:
+    in_lobby(table)
+    if user_id != table.owner_id:
+        raise Rejected("err.owner_only")
+    return _close(table, Status.CANCELLED)
+
+
+def expire(table: Table, now: float) -> list[Effect]:
+    """Close a lobby nobody started; nothing if it is not due (or not a lobby)."""
+    if table.status != Status.LOBBY or table.deadline is None:
+        return []
+    if now < table.deadline:
+        return [TimerChanged(table)]
+    return _close(table, Status.EXPIRED)

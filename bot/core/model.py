@@ -1,0 +1,280 @@
+"""A table in one group: its status, settings, seats and game, apart from what Telegram needs.
+
+Nothing here decides a rule (the game is :class:`bot.preferans.game.Game`). A
+:class:`Table` holds the game state; the ids of the messages that show it
+(:class:`Messages`), what the group was not shown yet (:class:`Unshown`) and the state of
+the buttons (:class:`TableUi`) are kept apart, each in its own object.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import cast
+
+from bot.preferans.actions import Action
+from bot.preferans.cards import Card, Seat
+from bot.preferans.conventions import CONVENTIONS, Rules
+from bot.preferans.game import Game
+
+__all__ = [
+    "Status",
+    "OptionValue",
+    "SettingValue",
+    "TableSettings",
+    "SETTING_CHOICES",
+    "TABLE_KEYS",
+    "SHEET_MODES",
+    "Player",
+    "Holder",
+    "Press",
+    "Slot",
+    "Messages",
+    "UnshownEnd",
+    "Unshown",
+    "AutoMove",
+    "TableUi",
+    "Table",
+]
+
+
+class Status(StrEnum):
+    """Where a table is in its life."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    OVER = "over"
+    EXPIRED = "expired"
+    CANCELLED = "cancelled"
+
+    @property
+    def open(self) -> bool:
+        """In the lobby or in play (a chat has at most one such table)."""
+        return self in (Status.LOBBY, Status.PLAYING)
+
+
+OptionValue = bool | str | tuple[int, ...]
+"""The value of a rules option (:data:`bot.preferans.conventions.OPTION_NAMES`)."""
+SettingValue = int | str | OptionValue
+
+SETTING_CHOICES: dict[str, tuple[SettingValue, ...]] = {
+    "players": (3, 4),
+    "convention": tuple(CONVENTIONS),
+    "pulka": (10, 15, 20, 30, 50),
+    "turn_time": (30, 60, 120, 300, 0),
+    "jumps": (False, True),
+    "ten_checked": (False, True),
+    "stalingrad": (False, True),
+    "half_whist": (True, False),
+    "whist_type": ("greedy", "gentleman"),
+    "raspasy_exit": ((6,), (6, 7, 7), (7,)),
+    "lang": ("ru", "en"),
+    "sheet": ("picture", "text", "both"),
+}
+"""Choices offered by the lobby's settings (each button cycles through them)."""
+TABLE_KEYS = ("players", "convention", "pulka", "turn_time", "lang", "sheet")
+"""Settings of the table itself; the other keys of :data:`SETTING_CHOICES` are rules options."""
+SHEET_MODES = ("picture", "text", "both")
+"""How the group gets the pulka sheet: a picture, the monospace text, or both."""
+
+
+@dataclass(slots=True)
+class TableSettings:
+    """What the lobby lets the table choose; ``options`` override the convention's preset."""
+
+    players: int = 3
+    convention: str = "sochi"
+    pulka: int = 20
+    turn_time: int = 60
+    """Seconds per decision; 0 turns the timer off."""
+    options: dict[str, OptionValue] = field(default_factory=dict)
+    lang: str = "ru"
+    """Language of the group messages."""
+    sheet: str = "picture"
+    """How the sheet is shown in the group (one of :data:`SHEET_MODES`)."""
+
+    def rules(self) -> Rules:
+        """The engine's rules for these settings."""
+        return Rules.preset(self.convention, self.pulka, **self.options)
+
+    def value(self, key: str) -> SettingValue:
+        """The effective value of a setting or option (an option's override or preset)."""
+        source: object = self if key in TABLE_KEYS else self.rules()
+        return cast(SettingValue, getattr(source, key))
+
+    def copy(self) -> TableSettings:
+        return TableSettings(
+            self.players,
+            self.convention,
+            self.pulka,
+            self.turn_time,
+            dict(self.options),
+            self.lang,
+            self.sheet,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A Telegram user at the table; his private chat id is his user id."""
+
+    user_id: int
+    name: str
+    lang: str = "ru"
+
+
+@dataclass(frozen=True, slots=True)
+class Holder:
+    """``user_id`` (named ``name``) holds ``seat`` from deal ``from_deal`` on."""
+
+    seat: Seat
+    from_deal: int
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """An accepted press: pressing it again (its answer was lost in a restart) is already
+    done. ``key`` is what the adapter says was pressed (opaque here)."""
+
+    move: int
+    user_id: int
+    key: str
+
+
+@dataclass(slots=True, eq=False)
+class Slot:
+    """One message the bot keeps up to date (``message_id`` is ``None`` until it is sent)."""
+
+    chat_id: int
+    message_id: int | None = None
+
+
+@dataclass(slots=True, eq=False)
+class Messages:
+    """The Telegram messages that show a table (their ids are learned after a send)."""
+
+    table_slot: Slot | None = None
+    """The lobby message, later the table message of the current deal (group chat)."""
+    hand_slots: dict[Seat, Slot] = field(default_factory=dict)
+    """Each seat's hand message of the current deal (private chats)."""
+    sheet_message: int | None = None
+    """The group's sheet message the next sheet replaces."""
+    sheet_photo: bool = False
+    """Whether :attr:`sheet_message` is a picture (else a text message)."""
+    reminder: Slot | None = None
+    """The turn reminder sent to the player to act (deleted once he acted; not stored)."""
+
+
+@dataclass(frozen=True, slots=True)
+class UnshownEnd:
+    """A deal that ended, with the messages that showed it, not shown to the group yet."""
+
+    deal_no: int
+    table_slot: Slot | None
+    hand_slots: dict[Seat, Slot]
+
+
+@dataclass(slots=True, eq=False)
+class Unshown:
+    """What the group was not shown yet: saved with the change that caused it, cleared once
+    it was sent, shown again after a restart (see :mod:`bot.telegram.recovery`)."""
+
+    ends: list[UnshownEnd] = field(default_factory=list)
+    settlement: bool = False
+    """The settlement of a game that is over is due."""
+    lobby_message: int | None = None
+    """The lobby message of a started game, to be closed ("started")."""
+
+    @property
+    def anything(self) -> bool:
+        return bool(self.ends) or self.settlement or self.lobby_message is not None
+
+
+@dataclass(frozen=True, slots=True)
+class AutoMove:
+    """An action the bot took for a player who ran out of time."""
+
+    seat: Seat
+    action: Action
+
+
+@dataclass(slots=True, eq=False)
+class TableUi:
+    """The state of the buttons and notes, not of the game."""
+
+    discard_pick: dict[Seat, tuple[Card, ...]] = field(default_factory=dict)
+    """Cards a declarer has marked for his discard but not confirmed."""
+    settings_open: bool = False
+    """The lobby shows the settings keyboard (not stored)."""
+    auto_note: AutoMove | None = None
+    """The last automatic action, noted in the group's table message (not stored)."""
+    hand_auto: dict[Seat, Action] = field(default_factory=dict)
+    """Automatic actions noted in each seat's hand message until he acts (not stored)."""
+
+
+@dataclass(slots=True, eq=False)
+class Table:
+    """A table in one group chat, from the lobby to the settlement."""
+
+    id: int
+    chat_id: int
+    owner_id: int
+    settings: TableSettings
+    status: Status = Status.LOBBY
+    seats: list[Player | None] = field(default_factory=list)
+    game: Game | None = None
+    move: int = 0
+    """Move counter: every accepted change raises it, so buttons of older states are stale."""
+    deadline: float | None = None
+    """When the player to act times out (or when an unstarted lobby expires)."""
+    deal_no: int = 0
+    timeouts: dict[Seat, int] = field(default_factory=dict)
+    """Consecutive timeouts per seat."""
+    stop_votes: set[Seat] = field(default_factory=set)
+    title: str = ""
+    """The group's title (for private messages)."""
+    seed: str = ""
+    """The deal seed: deal ``n`` is shuffled by ``random.Random(f"{seed}:{n}")``, so a
+    restarted bot deals exactly what it would have dealt."""
+    started_at: float | None = None
+    holders: list[Holder] = field(default_factory=list)
+    recent: list[Press] = field(default_factory=list)
+    paused: bool = False
+    """The bot is not in the group (removed): no timers, no presses until it is added back."""
+    archived: bool = False
+    """The finished game is in the archive (``games``)."""
+    blocked_noted: set[int] = field(default_factory=set)
+    """User ids whose blocking of the bot was already explained in the group."""
+    messages: Messages = field(default_factory=Messages)
+    unshown: Unshown = field(default_factory=Unshown)
+    ui: TableUi = field(default_factory=TableUi)
+
+    def __post_init__(self) -> None:
+        if not self.seats:
+            self.seats = [None] * self.settings.players
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        for i, p in enumerate(self.seats):
+            if p is not None and p.user_id == user_id:
+                return Seat(i)
+        return None
+
+    def player(self, seat: Seat) -> Player | None:
+        return self.seats[seat] if 0 <= seat < len(self.seats) else None
+
+    def seated(self) -> list[tuple[Seat, Player]]:
+        return [(Seat(i), p) for i, p in enumerate(self.seats) if p is not None]
+
+    @property
+    def full(self) -> bool:
+        return all(p is not None for p in self.seats)
+
+    def names(self) -> list[str]:
+        return [p.name if p is not None else "—" for p in self.seats]
+
+    def resize(self, players: int) -> None:
+        """Change the number of seats in the lobby (seated players keep their order)."""
+        people = [p for p in self.seats if p is not None][:players]
+        self.seats = people + [None] * (players - len(people))

@@ -1,0 +1,398 @@
+"""The game at a table: starting, moves, discard marks, timeouts, stop votes, takeovers.
+
+Pure changes of a :class:`~bot.core.model.Table` (no I/O, no lock): each checks first
+and raises :class:`Rejected` before it changes anything, then returns the effects.
+:class:`~bot.core.service.TableService` runs them under the table's lock and saves.
+Legal moves come only from the engine (``seat_view(...).legal``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bot.preferans.actions import (
+    Action,
+    Bid,
+    ChooseDefence,
+    Declare,
+    Discard,
+    IllegalAction,
+    Play,
+    Whist,
+)
+from bot.preferans.cards import Card, Seat
+from bot.preferans.game import Game
+from bot.preferans.outcome import Defence, WhistAnswer
+from bot.preferans.policy import REPLACE_AFTER, replaceable
+from bot.preferans.views import SeatView, seat_view
+
+from .effects import (
+    AutoPlayed,
+    DealEnded,
+    DealShown,
+    Effect,
+    GameOver,
+    GameStopped,
+    HandShown,
+    LobbyClosed,
+    SeatReplaceable,
+    SeatTaken,
+    StopVoted,
+    TimerChanged,
+    TurnPassed,
+)
+from .model import AutoMove, Holder, Player, Press, Slot, Status, Table, UnshownEnd
+
+__all__ = [
+    "Rejected",
+    "AlreadyDone",
+    "Choose",
+    "auto_action",
+    "deal_rng",
+    "new_seed",
+    "start_game",
+    "next_deal",
+    "arm",
+    "act",
+    "confirm_discard",
+    "mark_discard",
+    "timeout",
+    "vote_stop",
+    "take_seat",
+    "check_take",
+    "RECENT_PRESSES",
+]
+
+log = logging.getLogger(__name__)
+
+RECENT_PRESSES = 12
+"""Accepted presses remembered per table to recognise a repeated one."""
+
+Choose = Callable[[Sequence[Action]], Action | None]
+"""Picks the pressed action among the legal ones (the adapter knows what was pressed)."""
+
+
+class Rejected(Exception):
+    """A press or command that changes nothing; ``key`` is the text of the answer."""
+
+    alert = True
+    """Whether the answer is an alert (a pop-up) rather than a short notice."""
+
+    def __init__(self, key: str, **values: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.values = values
+
+
+class AlreadyDone(Rejected):
+    """The same press was already applied (its answer was lost, e.g. in a restart)."""
+
+    alert = False
+
+    def __init__(self) -> None:
+        super().__init__("ok.already")
+
+
+def auto_action(view: SeatView) -> Action:
+    """The safe action for a player who ran out of time, picked from ``view.legal``.
+
+    Pass in the auction and whisting; closed defence; the lowest legal card; a declarer
+    discards his two lowest cards and names the contract he bid.
+    """
+    legal = view.legal
+    if not legal:
+        raise ValueError("nothing to do")
+    first = legal[0]
+    if isinstance(first, Bid):
+        return next((a for a in legal if isinstance(a, Bid) and a.contract is None), first)
+    if isinstance(first, Whist):
+        return next(
+            (a for a in legal if isinstance(a, Whist) and a.answer is WhistAnswer.PASS), first
+        )
+    if isinstance(first, ChooseDefence):
+        return next(
+            (a for a in legal if isinstance(a, ChooseDefence) and a.defence is Defence.CLOSED),
+            first,
+        )
+    if isinstance(first, Declare):
+        bid = view.public.bid
+        return next((a for a in legal if isinstance(a, Declare) and a.contract == bid), first)
+    if isinstance(first, Discard):
+        return min(
+            (a for a in legal if isinstance(a, Discard)),
+            key=lambda a: sorted((int(c.rank), int(c.suit)) for c in a.cards),
+        )
+    return min(
+        (a for a in legal if isinstance(a, Play)),
+        key=lambda a: (int(a.card.rank), int(a.card.suit)),
+    )
+
+
+# ---------------------------------------------------------------------- deals
+
+
+def new_seed(base: int | None, table_id: int) -> str:
+    """A table's deal seed: random, or derived from a fixed base seed (tests)."""
+    if base is None:
+        return secrets.token_hex(16)
+    return hashlib.sha256(f"{base}:{table_id}".encode()).hexdigest()[:32]
+
+
+def deal_rng(table: Table, deal_no: int) -> random.Random:
+    """The shuffle of deal ``deal_no`` (from 1) of ``table``: the same after a restart."""
+    return random.Random(f"{table.seed}:{deal_no}")
+
+
+def arm(table: Table, now: float) -> None:
+    """Set the turn deadline from now (none with the timer off or out of play)."""
+    turn = table.settings.turn_time
+    table.deadline = now + turn if turn and table.status == Status.PLAYING else None
+
+
+def next_deal(table: Table, now: float, seed: int | None) -> list[Effect]:
+    """Deal the next deal, or end the game if it is over."""
+    game = table.game
+    assert game is not None
+    if game.over:
+        return _game_over(table)
+    if not table.seed:  # a table started before deal seeds were stored
+        table.seed = new_seed(seed, table.id)
+    game.start_deal(deal_rng(table, game.deal_count + 1))
+    table.deal_no = game.deal_count
+    table.move += 1
+    table.ui.discard_pick = {}
+    table.messages.table_slot = Slot(table.chat_id)
+    table.messages.hand_slots = {s: Slot(p.user_id) for s, p in table.seated()}
+    arm(table, now)
+    return [DealShown(table), TimerChanged(table)]
+
+
+def _game_over(table: Table) -> list[Effect]:
+    table.status = Status.OVER
+    table.unshown.settlement = True
+    table.deadline = None
+    table.ui.auto_note = None
+    return [GameOver(table), TimerChanged(table)]
+
+
+def start_game(
+    table: Table, user_id: int, now: float, wall: float, seed: int | None
+) -> list[Effect]:
+    """Deal the first deal: every seat taken, pressed by a seated player."""
+    if table.seat_of(user_id) is None:
+        raise Rejected("err.not_seated")
+    if not table.full:
+        raise Rejected("err.not_full")
+    names = [p.name for p in table.seats if p is not None]
+    if not table.seed:
+        table.seed = new_seed(seed, table.id)
+    first_dealer = Seat(random.Random(f"{table.seed}:dealer").randrange(len(names)))
+    table.game = Game(table.settings.rules(), names, first_dealer=first_dealer)
+    table.status = Status.PLAYING
+    table.timeouts = {}
+    table.stop_votes = set()
+    table.started_at = wall
+    table.holders = [Holder(seat, 1, p.user_id, p.name) for seat, p in table.seated()]
+    table.ui.settings_open = False
+    table.ui.auto_note = None
+    effects: list[Effect] = []
+    lobby = table.messages.table_slot
+    if lobby is not None:
+        table.unshown.lobby_message = lobby.message_id
+        effects.append(LobbyClosed(table, lobby, Status.PLAYING))
+    return effects + next_deal(table, now, seed)
+
+
+# ---------------------------------------------------------------------- moves
+
+
+def _turn(table: Table, user_id: int, move: int) -> tuple[Seat, SeatView]:
+    if table.status != Status.PLAYING or table.game is None or table.game.current is None:
+        raise Rejected("err.stale")
+    seat = table.seat_of(user_id)
+    if seat is None:
+        raise Rejected("err.not_seated")
+    if move != table.move:
+        raise Rejected("err.stale")
+    view = seat_view(table.game.current, seat)
+    if not view.legal:
+        raise Rejected("err.not_turn")
+    return seat, view
+
+
+def act(
+    table: Table, user_id: int, move: int, press: str, choose: Choose, now: float, seed: int | None
+) -> list[Effect]:
+    """Apply the action ``choose`` picks among ``user_id``'s legal ones."""
+    if move != table.move and Press(move, user_id, press) in table.recent:
+        raise AlreadyDone()
+    seat, view = _turn(table, user_id, move)
+    action = choose([a for a in view.legal if not isinstance(a, Discard)])
+    if action is None:
+        raise Rejected("err.illegal")
+    return _accepted(table, seat, Press(move, user_id, press), action, now, seed)
+
+
+def confirm_discard(
+    table: Table, user_id: int, move: int, press: str, now: float, seed: int | None
+) -> list[Effect]:
+    """Discard the two cards the declarer marked."""
+    if move != table.move and Press(move, user_id, press) in table.recent:
+        raise AlreadyDone()
+    seat, view = _turn(table, user_id, move)
+    picked = table.ui.discard_pick.get(seat, ())
+    if len(picked) != 2:
+        raise Rejected("err.pick_two")
+    wanted = Discard(seat, tuple(picked))
+    if wanted not in view.legal:
+        raise Rejected("err.illegal")
+    return _accepted(table, seat, Press(move, user_id, press), wanted, now, seed)
+
+
+def _accepted(
+    table: Table, seat: Seat, press: Press, action: Action, now: float, seed: int | None
+) -> list[Effect]:
+    table.timeouts[seat] = 0
+    table.recent = [*table.recent, press][-RECENT_PRESSES:]
+    return _apply(table, action, now, seed, auto=False)
+
+
+def mark_discard(
+    table: Table, user_id: int, move: int, card: Card | None, mark: bool
+) -> list[Effect]:
+    """Mark (or unmark) a card for the declarer's discard; no engine action yet. Marking a
+    marked card changes nothing, so a press repeated after a restart is harmless. ``None``:
+    a card that does not exist."""
+    seat, view = _turn(table, user_id, move)
+    pickable: set[Card] = set()
+    for a in view.legal:
+        if isinstance(a, Discard):
+            pickable.update(a.cards)
+    if card is None or card not in pickable:
+        raise Rejected("err.illegal")
+    picked = list(table.ui.discard_pick.get(seat, ()))
+    if mark is (card in picked):
+        return []
+    if card in picked:
+        picked.remove(card)
+    else:
+        picked = [*picked, card][-2:]
+    table.ui.discard_pick[seat] = tuple(picked)
+    return [HandShown(table, seat)]
+
+
+def timeout(table: Table, move: int, now: float, seed: int | None) -> list[Effect]:
+    """The player to act ran out of time: play the safe action for him."""
+    if table.status != Status.PLAYING or table.move != move or table.game is None:
+        return []
+    deal = table.game.current
+    if deal is None or deal.actor is None:
+        return []
+    if table.deadline is None or now < table.deadline - 0.05:
+        return [TimerChanged(table)]  # the clock says it is not due yet
+    seat = deal.actor
+    action = auto_action(seat_view(deal, seat))
+    table.timeouts[seat] = table.timeouts.get(seat, 0) + 1
+    effects = _apply(table, action, now, seed, auto=True)
+    if table.timeouts[seat] == REPLACE_AFTER and table.status == Status.PLAYING:
+        effects.append(SeatReplaceable(table, seat))
+    return effects
+
+
+def _apply(
+    table: Table, action: Action, now: float, seed: int | None, *, auto: bool
+) -> list[Effect]:
+    game = table.game
+    assert game is not None and game.current is not None
+    deal = game.current
+    deal_no = table.deal_no
+    actor = deal.actor
+    try:
+        game.apply(action)
+    except IllegalAction as exc:  # the legal set said otherwise: an engine bug
+        log.error("table %s: engine refused its own legal action %s: %s", table.id, action, exc)
+        raise Rejected("err.illegal") from None
+    effects: list[Effect] = []
+    ui = table.ui
+    table.move += 1
+    ui.discard_pick.pop(action.seat, None)
+    if auto and actor is not None:
+        ui.auto_note = AutoMove(actor, action)
+        ui.hand_auto[actor] = action
+        effects.append(AutoPlayed(table, actor, action))
+    else:
+        ui.auto_note = None
+        if actor is not None:
+            ui.hand_auto.pop(actor, None)
+    if game.current is None:
+        finished = game.finished_deals[-1]
+        m = table.messages
+        end = UnshownEnd(deal_no, m.table_slot, dict(m.hand_slots))
+        table.unshown.ends.append(end)
+        auto_notes, ui.hand_auto = ui.hand_auto, {}
+        effects.append(
+            DealEnded(table, deal_no, finished, end.table_slot, end.hand_slots, auto_notes)
+        )
+        if not auto:
+            ui.auto_note = None
+        effects += next_deal(table, now, seed)
+        return effects
+    arm(table, now)
+    effects += [DealShown(table), TimerChanged(table)]
+    nxt = game.current.actor
+    if nxt is not None and nxt != actor:
+        effects.append(TurnPassed(table, nxt))
+    return effects
+
+
+# ---------------------------------------------------------------------- the players
+
+
+def vote_stop(table: Table, user_id: int) -> list[Effect]:
+    """Vote to stop; stops when more than half of the seated players agree."""
+    if table.status != Status.PLAYING or table.game is None:
+        raise Rejected("stop.not_playing")
+    seat = table.seat_of(user_id)
+    if seat is None:
+        raise Rejected("err.not_seated")
+    if seat in table.stop_votes:
+        raise Rejected("err.voted")  # a vote counts once
+    table.stop_votes.add(seat)
+    need = len(table.seats) // 2 + 1
+    votes = len(table.stop_votes)
+    if votes < need:
+        return [StopVoted(table, seat, votes, need)]
+    table.game.stop()  # an unfinished deal is kept in the record, not scored
+    table.move += 1
+    log.info("table %s: stopped by vote", table.id)
+    return [GameStopped(table), *_game_over(table)]
+
+
+def check_take(table: Table, seat: Seat, user_id: int) -> None:
+    """Raise unless ``user_id`` may take over ``seat`` (Кодекс 3.1.2)."""
+    if table.status != Status.PLAYING or seat not in replaceable(table.timeouts):
+        raise Rejected("err.not_replaceable")
+    if table.seat_of(user_id) is not None:
+        raise Rejected("err.already")
+
+
+def take_seat(table: Table, seat: Seat, player: Player) -> list[Effect]:
+    """``player`` replaces the player of a seat who kept timing out (Кодекс 3.1.2)."""
+    check_take(table, seat, player.user_id)
+    old = table.seats[seat]
+    table.seats[seat] = player
+    if table.game is not None:
+        table.game.replace_player(seat, player.name)
+    table.holders.append(Holder(seat, max(table.deal_no, 1), player.user_id, player.name))
+    table.timeouts[seat] = 0
+    table.stop_votes.discard(seat)
+    table.messages.hand_slots[seat] = Slot(player.user_id)
+    table.ui.hand_auto.pop(seat, None)
+    table.move += 1
+    old_name = old.name if old is not None else f"#{int(seat) + 1}"
+    return [SeatTaken(table, seat, old_name, player), DealShown(table), TimerChanged(table)]

@@ -1,0 +1,393 @@
+"""The core service: the one owner of every change to a table (no Telegram here).
+
+Each public method that changes a table takes the table's lock, applies one change (the
+pure functions of :mod:`~bot.core.lobby`, :mod:`~bot.core.play`, :mod:`~bot.core.chats`),
+saves it, releases the lock and returns its :mod:`effects <bot.core.effects>`. A change
+that is refused raises :class:`Rejected` and changes nothing. The Telegram side reads
+tables and shows the effects; it only fills in a sent message's id in its
+:class:`~bot.core.model.Slot` (which :meth:`TableService.message_sent` saves).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Iterable
+from functools import partial
+from typing import Any
+
+from bot.preferans.cards import Card, Seat
+from bot.preferans.game import Game
+from bot.preferans.policy import public_record
+from storage import Storage, StorageError
+
+from . import chats, lobby, play, restart
+from .codec import settings_json, state_json
+from .effects import Effect, Effects, LobbyShown, MustStartPrivate, Remind, TimerChanged
+from .model import Player, Slot, Status, Table, TableSettings
+from .persist import Writer
+from .play import AlreadyDone, Choose, Rejected
+from .restart import Shown
+
+__all__ = ["TableService", "Rejected", "AlreadyDone", "Choose", "Shown", "LOBBY_TTL"]
+
+log = logging.getLogger(__name__)
+
+LOBBY_TTL = 30 * 60
+"""Seconds an unstarted lobby stays open."""
+
+
+class TableService:
+    """All tables of the bot and every change to them."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        seed: int | None = None,
+        clock: Callable[[], float] = time.time,
+        defaults: TableSettings | None = None,
+        lobby_ttl: float = LOBBY_TTL,
+    ) -> None:
+        self.storage = storage
+        self.seed = seed
+        """A fixed base for the tables' deal seeds (tests); ``None``: random per table."""
+        self.clock = clock
+        self.defaults = defaults or TableSettings()
+        self.lobby_ttl = lobby_ttl
+        self.tables: dict[int, Table] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._writer = Writer(storage)
+
+    # ------------------------------------------------------------------ the one way to change
+
+    async def _change(
+        self,
+        table: Table,
+        change: Callable[[Table], Iterable[Effect]],
+        *,
+        save: bool | None = None,
+    ) -> Effects:
+        """Run ``change`` under the table's lock and save it: when it had effects (``save``
+        ``None``), always (``True``) or never (``False``: only what is not stored)."""
+        lock = self._locks.get(table.id)
+        if lock is None:
+            lock = self._locks[table.id] = asyncio.Lock()
+        async with lock:
+            if self.tables.get(table.id) is not table:
+                raise Rejected("err.stale")  # forgotten (closed) meanwhile
+            effects = tuple(change(table))
+            if save or (save is None and effects):
+                await self._writer.save(table)
+        return effects
+
+    def _table(self, table_id: int) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise Rejected("err.stale")
+        return table
+
+    def _pressed(self, table_id: int) -> Table:
+        """The table a player's press or command changes: not while it is paused."""
+        table = self._table(table_id)
+        if table.paused:
+            raise Rejected("err.paused")
+        return table
+
+    # ------------------------------------------------------------------ reading
+
+    def get(self, table_id: int) -> Table | None:
+        return self.tables.get(table_id)
+
+    def open_table(self, chat_id: int) -> Table | None:
+        """The chat's table in the lobby or in play."""
+        for table in self.tables.values():
+            if table.chat_id == chat_id and table.status.open:
+                return table
+        return None
+
+    def tables_of(self, user_id: int) -> list[Table]:
+        """Open tables where ``user_id`` sits."""
+        return [
+            tb for tb in self.tables.values() if tb.status.open and tb.seat_of(user_id) is not None
+        ]
+
+    async def last_game(self, chat_id: int) -> tuple[Table, Game] | None:
+        """The chat's current or most recent game (for ``/pulka``)."""
+        table = self.open_table(chat_id)
+        if table is not None and table.game is not None:
+            return table, table.game
+        old = await self._writer.load_last(chat_id, self.tables)
+        return (old, old.game) if old is not None and old.game is not None else None
+
+    def live_record(self, table: Table) -> dict[str, Any] | None:
+        """The public record of a game in play (its current deal left out), for /export."""
+        if table.status != Status.PLAYING or table.game is None:
+            return None
+        return public_record(table.game)
+
+    def joinable(self, table_id: int) -> Table:
+        """The table a deep link names, unless it cannot be joined now."""
+        table = self._table(table_id)
+        if table.paused:
+            raise Rejected("err.paused")
+        return table
+
+    # ------------------------------------------------------------------ users
+
+    async def remember_user(self, player: Player, *, private_ok: bool | None = None) -> None:
+        await self.storage.save_user(player.user_id, player.name, player.lang, private_ok)
+
+    async def can_write(self, user_id: int) -> bool:
+        row = await self.storage.user(user_id)
+        return bool(row and row.private_ok)
+
+    async def blocked(self, user_id: int) -> Effects:
+        """The user blocked the bot: we cannot write to him any more."""
+        await self.storage.set_private_ok(user_id, False)
+        out: list[Effect] = []
+        for table in self.tables_of(user_id):
+            out += await self._change(table, lambda tb: chats.blocked(tb, user_id))
+        return tuple(out)
+
+    async def unblocked(self, player: Player) -> Effects:
+        """The user opened his private chat (again): his hands are sent anew."""
+        await self.remember_user(player, private_ok=True)
+        out: list[Effect] = []
+        for table in self.tables_of(player.user_id):
+            out += await self._change(table, lambda tb: chats.unblocked(tb, player.user_id))
+        return tuple(out)
+
+    # ------------------------------------------------------------------ the lobby
+
+    async def open_lobby(self, chat_id: int, owner: Player, title: str = "") -> Effects:
+        """Open a lobby in ``chat_id``; raises :class:`Rejected` if one is already open."""
+        if self.open_table(chat_id) is not None:
+            raise Rejected("table_exists")
+        settings = self.defaults.copy()
+        settings.lang = owner.lang
+        await self.remember_user(owner)
+        table = Table(id=0, chat_id=chat_id, owner_id=owner.user_id, settings=settings)
+        table.title = title
+        try:
+            table.id = await self.storage.create_table(
+                chat_id, owner.user_id, settings_json(settings), state_json(table)
+            )
+        except StorageError:
+            raise Rejected("table_exists") from None
+        table.deadline = self.clock() + self.lobby_ttl
+        table.messages.table_slot = Slot(chat_id)
+        self.tables[table.id] = table
+        log.info("table %s opened in chat %s", table.id, chat_id)
+        return await self._change(table, lambda tb: [LobbyShown(tb), TimerChanged(tb)])
+
+    async def sit(self, table_id: int, player: Player) -> Effects:
+        """Seat ``player``, or ask him to open the private chat first."""
+        table = self._pressed(table_id)
+        lobby.check_sit(table, player.user_id)
+        if not await self.can_write(player.user_id):
+            await self.remember_user(player)
+            return (MustStartPrivate(table, player),)
+        await self.remember_user(player, private_ok=True)
+        return await self._change(table, lambda tb: lobby.sit(tb, player))
+
+    async def stand(self, table_id: int, user_id: int) -> Effects:
+        return await self._change(self._pressed(table_id), lambda tb: lobby.stand(tb, user_id))
+
+    async def show_settings(self, table_id: int, user_id: int, shown: bool) -> Effects:
+        """Open or close the lobby's settings keyboard."""
+        return await self._change(
+            self._pressed(table_id), lambda tb: lobby.show_settings(tb, user_id, shown), save=False
+        )
+
+    async def change_setting(self, table_id: int, user_id: int, key: str) -> Effects:
+        return await self._change(
+            self._pressed(table_id), lambda tb: lobby.change_setting(tb, user_id, key)
+        )
+
+    async def cancel(self, table_id: int, user_id: int) -> Effects:
+        return await self._change(self._pressed(table_id), lambda tb: lobby.cancel(tb, user_id))
+
+    async def expire(self, table_id: int) -> Effects:
+        """The lobby's time is up (if the clock agrees)."""
+        table = self.tables.get(table_id)
+        if table is None or table.paused:
+            return ()
+        return await self._change(table, lambda tb: lobby.expire(tb, self.clock()))
+
+    async def start(self, table_id: int, user_id: int) -> Effects:
+        """Start the game: every seat taken, pressed by a seated player."""
+
+        def change(tb: Table) -> list[Effect]:
+            if tb.status == Status.PLAYING and tb.seat_of(user_id) is not None:
+                raise AlreadyDone()  # pressed again after a restart lost the answer
+            lobby.in_lobby(tb)
+            effects = play.start_game(tb, user_id, self.clock(), time.time(), self.seed)
+            log.info("table %s: game started (%d players)", tb.id, len(tb.seats))
+            return effects
+
+        return await self._change(self._pressed(table_id), change)
+
+    # ------------------------------------------------------------------ the game
+
+    async def act(
+        self, table_id: int, user_id: int, move: int, press: str, choose: Choose
+    ) -> Effects:
+        """Apply the action ``choose`` picks among the legal ones of ``user_id`` at ``move``;
+        ``press`` names the press (a repeated one is :class:`AlreadyDone`)."""
+        return await self._change(
+            self._pressed(table_id),
+            lambda tb: play.act(tb, user_id, move, press, choose, self.clock(), self.seed),
+        )
+
+    async def confirm_discard(self, table_id: int, user_id: int, move: int, press: str) -> Effects:
+        """Discard the two marked cards."""
+        return await self._change(
+            self._pressed(table_id),
+            lambda tb: play.confirm_discard(tb, user_id, move, press, self.clock(), self.seed),
+        )
+
+    async def mark_discard(
+        self, table_id: int, user_id: int, move: int, card: Card | None, mark: bool
+    ) -> Effects:
+        """Mark (``True``) or unmark a card for the declarer's discard."""
+        return await self._change(
+            self._pressed(table_id), lambda tb: play.mark_discard(tb, user_id, move, card, mark)
+        )
+
+    async def timeout(self, table_id: int, move: int) -> Effects:
+        """The turn of ``move`` timed out (if the clock agrees): act for the player."""
+        table = self.tables.get(table_id)
+        if table is None or table.paused:
+            return ()
+        return await self._change(table, lambda tb: play.timeout(tb, move, self.clock(), self.seed))
+
+    def remind(self, table_id: int, move: int) -> Effects:
+        """The player to act at ``move`` should be reminded (nothing changes)."""
+        table = self.tables.get(table_id)
+        if table is None or table.paused or table.move != move or table.game is None:
+            return ()
+        deal = table.game.current
+        if table.status != Status.PLAYING or deal is None or deal.actor is None:
+            return ()
+        if table.deadline is None or table.player(deal.actor) is None:
+            return ()
+        left = max(1, round(table.deadline - self.clock()))
+        return (Remind(table, deal.actor, left),)
+
+    async def vote_stop(self, table_id: int, user_id: int) -> Effects:
+        return await self._change(self._pressed(table_id), lambda tb: play.vote_stop(tb, user_id))
+
+    async def take_seat(self, table_id: int, seat: Seat, player: Player) -> Effects:
+        """``player`` takes over a seat whose player kept timing out (Кодекс 3.1.2), or is
+        asked to open the private chat first."""
+        table = self._pressed(table_id)
+        play.check_take(table, seat, player.user_id)
+        if not await self.can_write(player.user_id):
+            await self.remember_user(player)
+            return (MustStartPrivate(table, player, seat),)
+        await self.remember_user(player, private_ok=True)
+        return await self._change(table, lambda tb: play.take_seat(tb, seat, player))
+
+    # ------------------------------------------------------------------ the group
+
+    def _in_chat(self, chat_id: int) -> list[Table]:
+        return [tb for tb in list(self.tables.values()) if tb.chat_id == chat_id]
+
+    async def group_lost(self, chat_id: int) -> Effects:
+        """The bot cannot write to the group any more: pause its open tables."""
+        out: list[Effect] = []
+        for table in self._in_chat(chat_id):
+            paused = await self._change(table, chats.pause)
+            if paused:
+                log.info("table %s paused: the bot left chat %s", table.id, chat_id)
+            out += paused
+        return tuple(out)
+
+    async def group_back(self, chat_id: int) -> Effects:
+        """The bot is in the group again: resume its paused tables."""
+        out: list[Effect] = []
+        for table in self._in_chat(chat_id):
+            out += await self._change(table, lambda tb: chats.resume(tb, self.clock()))
+        return tuple(out)
+
+    async def migrate(self, old_chat_id: int, new_chat_id: int) -> Effects:
+        """The group became a supergroup: its tables and stored history move along."""
+        moved = self._in_chat(old_chat_id)
+        if old_chat_id == new_chat_id or not moved:
+            return ()
+        await self.storage.move_chat(old_chat_id, new_chat_id)
+        out: list[Effect] = []
+        for table in moved:
+            log.info("table %s moved from chat %s to %s", table.id, old_chat_id, new_chat_id)
+            out += await self._change(table, lambda tb: chats.move_chat(tb, new_chat_id), save=True)
+        return tuple(out)
+
+    # ------------------------------------------------------------------ what was shown
+
+    async def message_sent(self, slot: Slot) -> None:
+        """A kept-up-to-date message got its id: save it so a restart can edit it."""
+        for table in list(self.tables.values()):
+            m = table.messages
+            if slot is m.table_slot or slot in m.hand_slots.values():
+                await self._note(table, lambda tb: ())
+
+    def reminder_sent(self, table: Table, slot: Slot | None) -> Slot | None:
+        """Remember the reminder just sent (``None``: forget it; not stored); returns the old."""
+        old, table.messages.reminder = table.messages.reminder, slot
+        return old
+
+    async def sheet_sent(self, table: Table, message_id: int, photo: bool) -> None:
+        """The group's sheet message is now ``message_id``."""
+
+        def change(tb: Table) -> tuple[()]:
+            tb.messages.sheet_message, tb.messages.sheet_photo = message_id, photo
+            return ()
+
+        if self.tables.get(table.id) is table:
+            await self._note(table, change)
+        else:
+            change(table)  # a finished game shown by /pulka: not kept
+
+    async def shown(self, table: Table, what: Shown) -> None:
+        """``what`` was sent to the group: a restart need not show it again."""
+        if restart.due(table, what):
+            await self._note(table, lambda tb: restart.mark_shown(tb, what))
+
+    async def _note(self, table: Table, change: Callable[[Table], tuple[()]]) -> None:
+        """Save what the Telegram side reports (a table forgotten meanwhile keeps nothing)."""
+        with contextlib.suppress(Rejected):
+            await self._change(table, change, save=True)
+
+    def forget(self, table_id: int) -> bool:
+        """Drop a closed table from memory (its rows stay); ``False`` while it is not done
+        (open, busy, or something of it still to be shown)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return True
+        lock = self._locks.get(table_id)
+        if table.status.open or (lock and lock.locked()) or table.unshown.anything:
+            return False
+        del self.tables[table_id]
+        self._locks.pop(table_id, None)
+        self._writer.forget(table_id)
+        return True
+
+    # ------------------------------------------------------------------ restart
+
+    async def resume(self) -> Effects:
+        """Load unfinished tables after a restart; returns what must be shown again.
+
+        Also tables whose game is over but whose last deal or settlement the group was
+        not shown yet (:class:`~bot.core.model.Unshown`).
+        """
+        await self._writer.archive_old_games()
+        out: list[Effect] = []
+        for table in await self._writer.load_open():
+            self.tables[table.id] = table
+            reopen = partial(restart.reopen, now=self.clock(), seed=self.seed)
+            out += await self._change(table, reopen, save=table.status == Status.PLAYING)
+        log.info("resumed %d table(s)", len(self.tables))
+        return tuple(out)

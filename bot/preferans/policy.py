@@ -1,0 +1,113 @@
+"""Rule decisions the table around the engine asks, each answered once here.
+
+Was a finished contract made, who sits out a deal, when a seat may be taken over, what of
+a live game may be shown to anyone, and the numbers of a convention that ``/rules`` states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import Seat
+from .contracts import LADDER, MISERE
+from .conventions import Rules
+from .game import Game
+from .outcome import DealKind, DealOutcome
+
+__all__ = [
+    "REPLACE_AFTER",
+    "made",
+    "sits_out",
+    "replaceable",
+    "public_record",
+    "RulesNumbers",
+    "rules_numbers",
+]
+
+REPLACE_AFTER = 2
+"""Consecutive timeouts after which another player may take the seat (Кодекс 3.1.2)."""
+
+
+def made(outcome: DealOutcome) -> bool | None:
+    """Whether the declarer made his contract; ``None`` for an all-pass deal.
+
+    A misère is made with no trick taken; a trick game with at least its level of tricks,
+    or when no card was played (both passed, half-whist, an unwhisted ten), as
+    :mod:`bot.preferans.scoring` writes it.
+    """
+    if outcome.kind is DealKind.ALL_PASS or outcome.declarer is None:
+        return None
+    tricks = outcome.tricks
+    if outcome.kind is DealKind.MISERE:
+        return tricks is None or tricks[outcome.declarer] == 0
+    assert outcome.contract is not None
+    return tricks is None or tricks[outcome.declarer] >= outcome.contract.level
+
+
+def sits_out(players: int, dealer: Seat, seat: Seat) -> bool:
+    """With four players the dealer takes no part in the deal (Кодекс 3.2.10)."""
+    return players == 4 and seat == dealer
+
+
+def replaceable(timeouts: Mapping[Seat, int]) -> list[Seat]:
+    """Seats whose player kept timing out: another player may take them (Кодекс 3.1.2)."""
+    return sorted(s for s, n in timeouts.items() if n >= REPLACE_AFTER)
+
+
+def public_record(game: Game) -> dict[str, Any]:
+    """The record of ``game`` anyone may see: a deal still being played is left out (its
+    hands are secret until it ends)."""
+    record: dict[str, Any] = game.to_record()
+    if game.current is not None:
+        record["deals"] = record["deals"][: len(game.finished_deals)]
+    return record
+
+
+@dataclass(frozen=True, slots=True)
+class RulesNumbers:
+    """The numbers and choices of a table's rules, for a text that states them."""
+
+    prices: tuple[tuple[int, int], ...]
+    """``(level, price)`` of each trick game level, 6 to 10."""
+    misere_price: int
+    whist_factor: int
+    """Whists per defender trick = price × this."""
+    declarer_factor: int
+    """Gora per missing declarer trick = price × this."""
+    misere_penalty: int
+    consolation_flat: int | None
+    raspasy_prices: tuple[int, ...]
+    """All-pass price per trick, deal by deal in a row (the last repeats)."""
+    raspasy_exit: tuple[int, ...]
+    raspasy_scoring: str
+    """``gora``: all-pass tricks cost gora; ``whists``: the others write whists (Rostov)."""
+    whist_type: str
+    whist_responsibility: str
+    end_rule: str
+    """``all_closed``: until every pulka is closed; ``sum``: until they sum to a total."""
+    helps: bool
+    """A closed pulka's surplus helps another player's."""
+
+
+def rules_numbers(rules: Rules) -> RulesNumbers:
+    """The numbers ``rules`` play with, read from the convention's data and options."""
+    levels = sorted({c.level for c in LADDER if not c.misere})
+    prices = tuple((level, next(c.price for c in LADDER if c.level == level)) for level in levels)
+    conv = rules.convention
+    return RulesNumbers(
+        prices=prices,
+        misere_price=MISERE.price,
+        whist_factor=conv.whist_factor,
+        declarer_factor=conv.declarer_factor,
+        misere_penalty=conv.misere_penalty,
+        consolation_flat=conv.consolation_flat,
+        raspasy_prices=rules.raspasy_prices,
+        raspasy_exit=rules.raspasy_exit,
+        raspasy_scoring=conv.raspasy_scoring,
+        whist_type=rules.whist_type,
+        whist_responsibility=rules.whist_responsibility,
+        end_rule=conv.end_rule,
+        helps=conv.helps,
+    )

@@ -1,0 +1,226 @@
+"""The deal: the group's table message (public view only) and each hand (seat view only).
+
+The table message is built only from :func:`public_view`, a hand message only from
+:func:`seat_view`, so no hidden card can reach the wrong chat by mistake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bot.core.model import Table
+from bot.preferans.actions import Whist
+from bot.preferans.cards import Seat
+from bot.preferans.contracts import Contract
+from bot.preferans.deal import Phase, TrickCard
+from bot.preferans.outcome import DealKind, WhistAnswer
+from bot.preferans.policy import sits_out
+from bot.preferans.views import PublicView, SeatView
+from bot.render.i18n import t
+
+from .text import card, cards, contract, convention_title, hand_lines, name, title_of
+
+__all__ = ["actor_line", "public_block", "table_text", "hand_text"]
+
+
+def _auction_line(table: Table, pv: PublicView, lang: str) -> str | None:
+    if not pv.auction:
+        return None
+    parts = []
+    high: Contract | None = None
+    for b in pv.auction:
+        if b.contract is None:
+            what = t(lang, "pass")
+        elif high is not None and b.contract == high:
+            what = f"{t(lang, 'here')} {contract(b.contract, lang)}"
+        else:
+            what = contract(b.contract, lang)
+        if b.contract is not None:
+            high = b.contract
+        parts.append(f"{name(table, b.seat)} {what}")
+    return f"{t(lang, 'deal.auction')}: " + " · ".join(parts)
+
+
+def _whist_line(table: Table, pv: PublicView, lang: str) -> str | None:
+    if not pv.whists:
+        return None
+    parts = []
+    answered: dict[Seat, WhistAnswer] = {}
+    for w in pv.whists:
+        parts.append(f"{name(table, w.seat)} {_whist_word(w, answered, lang)}")
+        answered[w.seat] = w.answer
+    line = f"{t(lang, 'deal.whists')}: " + " · ".join(parts)
+    if pv.defence is not None and pv.phase is not Phase.WHIST:
+        whisters = {w.seat for w in pv.whists if w.answer is WhistAnswer.WHIST}
+        if len(whisters) == 1:
+            line += "\n" + t(lang, "deal.defence", v=t(lang, f"defence.{pv.defence.value}"))
+    return line
+
+
+def _whist_word(w: Whist, answered: dict[Seat, WhistAnswer], lang: str) -> str:
+    if w.seat in answered:  # the first defender answers the half-whist again
+        return t(lang, "whist.return" if w.answer is WhistAnswer.WHIST else "whist.let")
+    return t(lang, f"whist.{w.answer.value}")
+
+
+def _trick_cards(table: Table, tcs: Iterable[TrickCard], lang: str) -> str:
+    out = []
+    for tc in tcs:
+        who = (
+            t(lang, "deal.talon_card") if tc.seat is None or tc.from_talon else name(table, tc.seat)
+        )
+        out.append(f"{who} {card(tc.card)}")
+    return " · ".join(out)
+
+
+def _tricks_line(table: Table, pv: PublicView, lang: str) -> str:
+    parts = []
+    for s in map(Seat, range(pv.players)):
+        if sits_out(pv.players, pv.dealer, s) and pv.tricks[s] == 0:
+            continue
+        parts.append(f"{name(table, s)} {pv.tricks[s]}")
+    return f"{t(lang, 'deal.tricks')}: " + " · ".join(parts)
+
+
+def actor_line(table: Table, pv: PublicView, lang: str) -> str | None:
+    """Who acts now, for everyone."""
+    if pv.actor is None:
+        return None
+    who = name(table, pv.actor)
+    if pv.phase is Phase.PLAY and pv.to_act is not None and pv.to_act != pv.actor:
+        return t(lang, "act.play_for", name=who, other=name(table, pv.to_act))
+    return t(lang, f"act.{pv.phase.value}", name=who)
+
+
+def public_block(
+    table: Table, pv: PublicView, lang: str, *, skip_open: frozenset[int] = frozenset()
+) -> list[str]:
+    """What everybody sees of the deal: auction, talon, contract, whists, play."""
+    lines: list[str] = []
+    seats = []
+    for s in map(Seat, range(pv.players)):
+        tag = ""
+        if s == pv.dealer:
+            out = sits_out(pv.players, pv.dealer, s)
+            tag = f" ({t(lang, 'deal.sits_out' if out else 'deal.dealer')})"
+        marker = "👉" if pv.actor is not None and s == pv.actor else "▫️"
+        seats.append(f"{marker} {name(table, s)}{tag}")
+    lines.append("\n".join(seats))
+    auction = _auction_line(table, pv, lang)
+    if auction:
+        lines.append(auction)
+    if pv.kind is DealKind.ALL_PASS:
+        lines.append(f"<b>{t(lang, 'deal.allpass')}</b>")
+    if pv.talon:
+        lines.append(f"{t(lang, 'deal.talon')}: {cards(pv.talon)}")
+    if pv.declarer is not None:
+        if pv.contract is not None:
+            lines.append(
+                "<b>"
+                + t(
+                    lang,
+                    "deal.contract",
+                    contract=contract(pv.contract, lang),
+                    name=name(table, pv.declarer),
+                )
+                + "</b>"
+            )
+        elif pv.bid is not None:
+            lines.append(
+                t(lang, "deal.bid", contract=contract(pv.bid, lang), name=name(table, pv.declarer))
+            )
+    whists = _whist_line(table, pv, lang)
+    if whists:
+        lines.append(whists)
+    for seat, hand in pv.open_hands.items():
+        if int(seat) in skip_open or not hand:
+            continue
+        lines.append(
+            t(lang, "deal.open_hand", name=name(table, seat)) + "\n" + "\n".join(hand_lines(hand))
+        )
+    if pv.phase is Phase.PLAY or pv.phase is Phase.DONE:
+        if pv.current_trick:
+            lines.append(
+                f"{t(lang, 'deal.trick', n=pv.trick_number)}: "
+                + _trick_cards(table, pv.current_trick, lang)
+            )
+        if pv.last_trick is not None and pv.last_trick.winner is not None:
+            lines.append(
+                f"{t(lang, 'deal.last_trick')}: "
+                + _trick_cards(table, pv.last_trick.cards, lang)
+                + " → "
+                + t(lang, "deal.took", name=name(table, pv.last_trick.winner))
+            )
+        if any(pv.tricks):
+            lines.append(_tricks_line(table, pv, lang))
+    return lines
+
+
+def table_text(table: Table, pv: PublicView, deal_no: int, *, note: str | None = None) -> str:
+    """The group's table message of a deal: public information only."""
+    lang = table.settings.lang
+    lines = [
+        t(
+            lang,
+            "deal.title",
+            n=deal_no,
+            convention=convention_title(table.settings, lang),
+            pulka=table.settings.pulka,
+        )
+    ]
+    lines += public_block(table, pv, lang)
+    act = actor_line(table, pv, lang)
+    if act:
+        lines.append(f"⏳ {act}" if table.settings.turn_time else act)
+    elif pv.phase is Phase.DONE:
+        lines.append(t(lang, "deal.done"))
+    if note:
+        lines.append(note)
+    return "\n\n".join(lines)
+
+
+_PROMPTS = {
+    Phase.AUCTION: "hand.bid",
+    Phase.DISCARD: "hand.discard_prompt",
+    Phase.CONTRACT: "hand.contract_prompt",
+    Phase.WHIST: "hand.whist_prompt",
+    Phase.DEFENCE: "hand.defence_prompt",
+    Phase.PLAY: "hand.play_prompt",
+}
+
+
+def hand_text(
+    table: Table, sv: SeatView, deal_no: int, lang: str, *, note: str | None = None
+) -> str:
+    """A player's private hand message: his cards, the public table and his prompt."""
+    pv = sv.public
+    title = title_of(table)
+    lines = [t(lang, "hand.title", n=deal_no, title=title)]
+    if sv.hand:
+        lines.append(t(lang, "hand.yours") + "\n<b>" + "\n".join(hand_lines(sv.hand)) + "</b>")
+    elif sits_out(pv.players, pv.dealer, sv.seat) and pv.phase is not Phase.DONE:
+        lines.append(t(lang, "hand.none"))
+    if sv.discard:
+        lines.append(t(lang, "hand.discard", cards=cards(sv.discard)))
+    for other, hand in sv.controlled.items():
+        lines.append(
+            t(lang, "hand.controlled", name=name(table, other)) + "\n" + "\n".join(hand_lines(hand))
+        )
+    shown_above = frozenset({int(sv.seat), *(int(s) for s in sv.controlled)})
+    lines += public_block(table, pv, lang, skip_open=shown_above)
+    if sv.my_turn:
+        if pv.phase is Phase.PLAY and pv.to_act is not None and pv.to_act != sv.seat:
+            lines.append(t(lang, "hand.play_for", name=name(table, pv.to_act)))
+        else:
+            lines.append(t(lang, _PROMPTS.get(pv.phase, "hand.your_turn")))
+        if table.settings.turn_time:
+            lines.append(t(lang, "act.deadline", n=table.settings.turn_time))
+    else:
+        act = actor_line(table, pv, lang)
+        if act:
+            lines.append(f"⏳ {act}")
+        elif pv.phase is Phase.DONE:
+            lines.append(t(lang, "deal.done"))
+    if note:
+        lines.append(note)
+    return "\n\n".join(lines)

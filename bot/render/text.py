@@ -1,0 +1,106 @@
+"""The small pieces every text is made of: suits, cards, contracts, names, actions."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable
+
+from bot.core.model import Table, TableSettings
+from bot.preferans.actions import Bid, ChooseDefence, Declare, Discard, Play, Whist
+from bot.preferans.cards import Card, Seat, Suit, sort_hand
+from bot.preferans.contracts import Contract
+from bot.render.i18n import t
+from bot.render.sheet_text import short_name
+
+__all__ = [
+    "SUITS",
+    "NAME_WIDTH",
+    "suit",
+    "card",
+    "cards",
+    "contract",
+    "hand_lines",
+    "name",
+    "short_name_html",
+    "title_of",
+    "convention_title",
+    "turn_label",
+    "action_text",
+]
+
+SUITS = ("♠️", "♣️", "♦️", "♥️")
+"""Emoji suits: on phones ♦️ ♥️ are red and ♠️ ♣️ black."""
+
+NAME_WIDTH = 16
+
+
+def suit(s: Suit) -> str:
+    return SUITS[int(s)]
+
+
+def card(c: Card) -> str:
+    """``10♥️``."""
+    return f"{c.rank.label}{suit(c.suit)}"
+
+
+def cards(cs: Iterable[Card]) -> str:
+    return " ".join(card(c) for c in cs)
+
+
+def contract(c: Contract | None, lang: str) -> str:
+    if c is None:
+        return t(lang, "pass")
+    if c.misere:
+        return t(lang, "misere")
+    # A narrow no-break space tells a contract (7 ♥️) from a card (7♥️).
+    return f"{c.level}\u202f{t(lang, 'nt') if c.trump is None else suit(c.trump)}"
+
+
+def hand_lines(hand: Iterable[Card]) -> list[str]:
+    """One line per suit, high to low: ``♠️ A K 10``."""
+    by_suit: dict[Suit, list[Card]] = {}
+    for c in sort_hand(hand):
+        by_suit.setdefault(c.suit, []).append(c)
+    return [f"{suit(s)} {' '.join(c.rank.label for c in by_suit[s])}" for s in Suit if s in by_suit]
+
+
+def name(table: Table, seat: Seat | int) -> str:
+    """The seat's player, shortened and HTML-escaped."""
+    player = table.seats[int(seat)] if int(seat) < len(table.seats) else None
+    return short_name_html(player.name if player is not None else f"#{int(seat) + 1}")
+
+
+def short_name_html(raw: str) -> str:
+    """A player's name as the group sees it: shortened and HTML-escaped."""
+    return html.escape(short_name(raw, NAME_WIDTH))
+
+
+def convention_title(settings: TableSettings, lang: str) -> str:
+    conv = settings.rules().convention
+    return conv.title_ru if lang == "ru" else conv.title_en
+
+
+def turn_label(seconds: int, lang: str) -> str:
+    return t(lang, "turn.off") if not seconds else t(lang, "turn.sec", n=seconds)
+
+
+def action_text(action: object, lang: str, *, private: bool = False) -> str:
+    """A move in a few words; a discard names its cards only in the declarer's own chat."""
+    if isinstance(action, Bid):
+        return contract(action.contract, lang)
+    if isinstance(action, Declare):
+        return contract(action.contract, lang)
+    if isinstance(action, Whist):
+        return t(lang, f"whist.{action.answer.value}")
+    if isinstance(action, ChooseDefence):
+        return t(lang, f"defence.{action.defence.value}")
+    if isinstance(action, Play):
+        return card(action.card)
+    if isinstance(action, Discard):
+        return t(lang, "act.discarded", cards=cards(action.cards) if private else "🂠 🂠")
+    return str(action)
+
+
+def title_of(table: Table) -> str:
+    """The group's title for a private message: shortened and HTML-escaped."""
+    return html.escape(short_name(table.title, 24)) if table.title else f"#{table.id}"

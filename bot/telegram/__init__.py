@@ -1,0 +1,1 @@
+"""The Telegram adapter: handlers, presenter, scheduler and outbox (python-telegram-bot)."""

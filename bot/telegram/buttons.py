@@ -1,0 +1,185 @@
+"""Inline buttons: one python-telegram-bot handler per kind of press, routed by ``pattern``.
+
+Callback data is ``<table>:<move>:<code>`` (:mod:`bot.render.callbacks`). Each handler
+decodes its press, calls the core service, answers the press and shows the effects.
+Every press is answered exactly once; a refused one with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from typing import Any
+
+from telegram import CallbackQuery, Update
+from telegram.ext import Application, CallbackQueryHandler, ContextTypes
+
+from bot.core import effects as fx
+from bot.core.effects import Effects
+from bot.core.model import Table
+from bot.core.service import Rejected
+from bot.preferans.actions import Action
+from bot.preferans.cards import Card, Seat, parse_card
+from bot.render.callbacks import CallbackData, action_code, decode, to_base36
+from bot.render.i18n import lang_of, t
+from bot.render.keyboards import SETTING_CODES
+
+from .recovery import stale_buttons
+from .runtime import Runtime, player_of, runtime
+
+__all__ = ["add_handlers", "PATTERNS"]
+
+_HEAD = r"^[0-9a-z]{1,12}:[0-9a-z]{1,12}:"
+PATTERNS = {
+    "lobby": _HEAD + r"L",
+    "vote": _HEAD + r"V$",
+    "take": _HEAD + r"R\d{1,2}$",
+    "mark": _HEAD + r"[tu]",
+    "discard": _HEAD + r"k$",
+    "move": _HEAD + r"[bcwdp]",
+}
+"""Callback data of each kind of button; anything else is answered as out of date."""
+
+
+class _Press:
+    """One press being handled: answered once, early where the flow allows."""
+
+    def __init__(self, rt: Runtime, query: CallbackQuery) -> None:
+        self.rt = rt
+        self.query = query
+        self.user = query.from_user
+        self.lang = lang_of(self.user.language_code)
+        self.answered = False
+
+    async def answer(
+        self, text: str | None = None, *, alert: bool = False, url: str | None = None
+    ) -> None:
+        if not self.answered:
+            self.answered = True
+            await self.rt.outbox.answer(self.query, text, alert=alert, url=url)
+
+    def deep_link(self, payload: str) -> str:
+        return f"https://t.me/{self.rt.bot_username}?start={payload}"
+
+
+Handle = Callable[[_Press, Table, CallbackData], Awaitable[Effects]]
+Callback = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
+
+
+def _pressed(handle: Handle, *, group_only: bool = False) -> Callback:
+    """A PTB callback that runs ``handle`` for a press on a known table."""
+
+    async def callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        rt = runtime(context)
+        press = _Press(rt, query)
+        try:
+            data = decode(query.data)
+            table = rt.service.get(data.table_id) if data is not None else None
+            if data is None or table is None:
+                raise Rejected("err.stale")
+            where = query.message.chat.id if query.message is not None else None
+            if group_only and where != table.chat_id:
+                raise Rejected("err.stale")  # lobby and seat buttons live in the group only
+            effects = await handle(press, table, data)
+            await press.answer()
+            rt.show(effects)
+        except Rejected as exc:
+            await press.answer(t(press.lang, exc.key, **exc.values), alert=exc.alert)
+            if exc.key == "err.stale":
+                stale_buttons(rt.service, rt.outbox, query)
+        finally:
+            await press.answer()
+
+    return callback
+
+
+async def _lobby(press: _Press, table: Table, data: CallbackData) -> Effects:
+    """Sit, stand up, start, open or close the settings, cancel, change a setting."""
+    service, user_id, code = press.rt.service, press.user.id, data.code
+    if code == "Ls":
+        player = player_of(press.user)
+        effects = await service.sit(table.id, player)
+        for e in effects:
+            if isinstance(e, fx.MustStartPrivate):
+                await press.answer(url=press.deep_link(f"s{to_base36(table.id)}"))
+            elif isinstance(e, fx.Seated):
+                await press.answer(t(player.lang, "ok.seated", seat=e.seat + 1))
+        return effects
+    if code == "Lu":
+        return await service.stand(table.id, user_id)
+    if code == "Lg":
+        return await service.start(table.id, user_id)
+    if code in ("Lo", "Lb"):
+        return await service.show_settings(table.id, user_id, code == "Lo")
+    if code == "Lc":
+        return await service.cancel(table.id, user_id)
+    if code.startswith("Lx") and code[2:] in SETTING_CODES:
+        return await service.change_setting(table.id, user_id, SETTING_CODES[code[2:]])
+    raise Rejected("err.stale")
+
+
+async def _vote(press: _Press, table: Table, data: CallbackData) -> Effects:
+    """Vote to stop the game."""
+    effects = await press.rt.service.vote_stop(table.id, press.user.id)
+    await press.answer(t(press.lang, "ok.voted"))
+    return effects
+
+
+async def _take(press: _Press, table: Table, data: CallbackData) -> Effects:
+    """Take over the seat of a player who kept timing out."""
+    number = int(data.code[1:])
+    if number >= len(table.seats):
+        raise Rejected("err.not_replaceable")
+    seat = Seat(number)
+    effects = await press.rt.service.take_seat(table.id, seat, player_of(press.user))
+    if any(isinstance(e, fx.MustStartPrivate) for e in effects):
+        await press.answer(url=press.deep_link(f"r{to_base36(table.id)}_{int(seat)}"))
+    return effects
+
+
+async def _mark(press: _Press, table: Table, data: CallbackData) -> Effects:
+    """Mark (``t``) or unmark (``u``) a card for the discard."""
+    try:
+        card: Card | None = parse_card(data.code[1:])
+    except ValueError:
+        card = None  # refused as illegal once the turn was checked
+    mark = data.code[0] == "t"
+    return await press.rt.service.mark_discard(table.id, press.user.id, data.move, card, mark)
+
+
+async def _discard(press: _Press, table: Table, data: CallbackData) -> Effects:
+    """Confirm the two marked cards as the discard."""
+    return await press.rt.service.confirm_discard(table.id, press.user.id, data.move, data.code)
+
+
+async def _move(press: _Press, table: Table, data: CallbackData) -> Effects:
+    """Bid, name the contract, whist, choose the defence, play a card."""
+    code = data.code
+
+    def choose(legal: Sequence[Action]) -> Action | None:
+        matches = [a for a in legal if action_code(a) == code]
+        return matches[0] if len(matches) == 1 else None
+
+    return await press.rt.service.act(table.id, press.user.id, data.move, code, choose)
+
+
+async def _unknown(press: _Press, table: Table, data: CallbackData) -> Effects:
+    raise Rejected("err.stale")
+
+
+def add_handlers(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Register the button handlers (the catch-all last)."""
+    routes: list[tuple[str, Handle, bool]] = [
+        ("lobby", _lobby, True),
+        ("vote", _vote, False),
+        ("take", _take, True),
+        ("mark", _mark, False),
+        ("discard", _discard, False),
+        ("move", _move, False),
+    ]
+    for kind, handle, group_only in routes:
+        callback = _pressed(handle, group_only=group_only)
+        application.add_handler(CallbackQueryHandler(callback, pattern=PATTERNS[kind]))
+    application.add_handler(CallbackQueryHandler(_pressed(_unknown)))

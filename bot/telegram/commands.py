@@ -1,0 +1,165 @@
+"""The game's commands: ``/start`` (and its deep links), ``/help``, ``/rules``, ``/newgame``,
+``/pulka``, ``/stop``. Each decodes the update, calls the core and shows the effects."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.ext import Application, CommandHandler, ContextTypes
+
+from bot.core import effects as fx
+from bot.core.model import Player
+from bot.core.service import Rejected
+from bot.preferans.cards import Seat
+from bot.render.callbacks import from_base36
+from bot.render.i18n import t
+from bot.render.rules import rules_text
+from bot.render.text import title_of
+
+from .membership import is_member
+from .runtime import Runtime, group_lang, is_group, player_of, runtime
+
+__all__ = ["add_handlers", "COMMANDS", "error_handler"]
+
+log = logging.getLogger(__name__)
+
+COMMANDS = ("newgame", "pulka", "stop", "rules", "help", "start")
+"""The game's commands, in the order of the command menu."""
+
+
+async def _deep_link(rt: Runtime, player: Player, payload: str) -> str:
+    """``s<table>`` sits down, ``r<table>_<seat>`` takes a seat; returns the reply."""
+    try:
+        if payload.startswith("s"):
+            table = rt.service.joinable(from_base36(payload[1:]))
+            if not await is_member(rt.app.bot, table.chat_id, player.user_id):
+                raise Rejected("err.not_member")
+            effects = await rt.service.sit(table.id, player)
+            rt.show(tuple(e for e in effects if not isinstance(e, fx.Seated)))
+            seat = next(e.seat for e in effects if isinstance(e, fx.Seated))
+            return t(player.lang, "start.seated", title=title_of(table), seat=seat + 1)
+        if payload.startswith("r"):
+            tid, _, seat_text = payload[1:].partition("_")
+            table = rt.service.joinable(from_base36(tid))
+            if not await is_member(rt.app.bot, table.chat_id, player.user_id):
+                raise Rejected("err.not_member")
+            number = int(seat_text)
+            if not 0 <= number < len(table.seats):
+                raise Rejected("err.not_replaceable")
+            rt.show(await rt.service.take_seat(table.id, Seat(number), player))
+            return ""
+    except (ValueError, StopIteration):
+        return t(player.lang, "start.private")
+    except Rejected as exc:
+        return t(player.lang, exc.key, **exc.values)
+    return t(player.lang, "start.private")
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Let the bot write to the user; a deep link seats him at a table."""
+    rt = runtime(context)
+    user = update.effective_user
+    chat = update.effective_chat
+    if user is None or chat is None:
+        return
+    if chat.type != ChatType.PRIVATE:
+        rt.outbox.post(chat.id, t(group_lang(rt, update), "help"))
+        return
+    player = player_of(user)
+    await rt.service.remember_user(player, private_ok=True)
+    payload = context.args[0] if context.args else ""
+    text = await _deep_link(rt, player, payload) if payload else t(player.lang, "start.private")
+    if text:
+        rt.outbox.post(chat.id, text)
+    rt.show(await rt.service.unblocked(player))
+
+
+async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Explain how to play with the bot."""
+    rt = runtime(context)
+    chat = update.effective_chat
+    if chat is not None:
+        rt.outbox.post(chat.id, t(group_lang(rt, update), "help"))
+
+
+async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Show the chosen convention's scoring in a few lines."""
+    rt = runtime(context)
+    chat = update.effective_chat
+    if chat is None:
+        return
+    table = rt.service.open_table(chat.id)
+    settings = table.settings if table is not None else rt.service.defaults
+    rt.outbox.post(chat.id, rules_text(settings, group_lang(rt, update)))
+
+
+async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Open a lobby in the group."""
+    rt = runtime(context)
+    user = update.effective_user
+    chat = update.effective_chat
+    if user is None or chat is None:
+        return
+    player = player_of(user)
+    if not is_group(update):
+        rt.outbox.post(chat.id, t(player.lang, "only_group"))
+        return
+    existing = rt.service.open_table(chat.id)
+    if existing is not None:
+        rt.outbox.post(chat.id, t(existing.settings.lang, "table_exists"))
+        return
+    try:
+        rt.show(await rt.service.open_lobby(chat.id, player, chat.title or ""))
+    except Rejected as exc:
+        rt.outbox.post(chat.id, t(player.lang, exc.key))
+
+
+async def pulka_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Show the pulka (the running score) of the chat's game."""
+    rt = runtime(context)
+    chat = update.effective_chat
+    if chat is None:
+        return
+    found = await rt.service.last_game(chat.id)
+    if found is None:
+        rt.outbox.post(chat.id, t(group_lang(rt, update), "no_table"))
+        return
+    table, game = found
+    message = update.effective_message
+    rt.sheets.pulka(table, game, after=message.message_id if message is not None else 0)
+
+
+async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Vote to stop the game (more than half of the seated players stop it)."""
+    rt = runtime(context)
+    chat = update.effective_chat
+    user = update.effective_user
+    if chat is None or user is None:
+        return
+    lang = group_lang(rt, update)
+    table = rt.service.open_table(chat.id)
+    if table is None:
+        rt.outbox.post(chat.id, t(lang, "stop.not_playing"))
+        return
+    try:
+        rt.show(await rt.service.vote_stop(table.id, user.id))
+    except Rejected as exc:
+        rt.outbox.post(chat.id, t(lang, exc.key))
+
+
+async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Log errors raised by handlers (without the update's content)."""
+    log.error("error while handling an update", exc_info=context.error)
+
+
+def add_handlers(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Register the game's commands."""
+    application.add_handler(CommandHandler("start", start))
+    application.add_handler(CommandHandler("help", help_command))
+    application.add_handler(CommandHandler("rules", rules_command))
+    application.add_handler(CommandHandler("newgame", newgame))
+    application.add_handler(CommandHandler("pulka", pulka_command))
+    application.add_handler(CommandHandler("stop", stop_command))

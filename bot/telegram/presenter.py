@@ -1,0 +1,242 @@
+"""Turns the core's effects into Telegram messages (through the outbox).
+
+The group's table message is rendered from the deal's public view only, each hand
+message from its seat's view only. Messages are rendered from the table as it is now,
+so a later effect's state wins. What the group must see of an ended deal, a settlement
+and a started game's lobby is confirmed to the core once the outbox sent it (a job queued
+right behind those messages), so a restart shows what was not confirmed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable
+
+from bot.core import effects as fx
+from bot.core.effects import Effects
+from bot.core.model import Slot, Status, Table
+from bot.core.service import Shown, TableService
+from bot.preferans.cards import Seat
+from bot.preferans.views import public_view, seat_view
+from bot.render import keyboards
+from bot.render.i18n import t
+from bot.render.lobby import CLOSED_KEYS, lobby_text
+from bot.render.results import result_text, settlement_text
+from bot.render.table import hand_text, table_text
+from bot.render.text import action_text, name, short_name_html, title_of
+
+from .outbox import Outbox
+from .sheet import SheetMessages
+
+__all__ = ["Presenter"]
+
+log = logging.getLogger(__name__)
+
+
+class Presenter:
+    """Shows what changed."""
+
+    def __init__(
+        self,
+        service: TableService,
+        outbox: Outbox,
+        sheets: SheetMessages,
+    ) -> None:
+        self.service = service
+        self.outbox = outbox
+        self.sheets = sheets
+        self.arm: Callable[[Table], None] = lambda table: None
+        """Re-arms a table's timer (the scheduler's, set when the parts are wired)."""
+
+    def show(self, effects: Effects) -> None:
+        """Show every effect, in order."""
+        for effect in effects:
+            self._one(effect)
+
+    def _one(self, e: fx.Effect) -> None:
+        table = e.table
+        lang = table.settings.lang
+        if isinstance(e, fx.LobbyShown):
+            self.show_lobby(table)
+        elif isinstance(e, fx.LobbyClosed):
+            text = lobby_text(table, closed_key=CLOSED_KEYS[e.status])
+            self.outbox.show(e.slot, text, None)
+            if e.status == Status.PLAYING:
+                self._confirm(table, Shown("lobby"))
+        elif isinstance(e, fx.Seated):
+            text = t(e.player.lang, "start.seated", title=title_of(table), seat=e.seat + 1)
+            self.outbox.post(e.player.user_id, text)
+        elif isinstance(e, fx.DealShown):
+            self._clear_reminder(table)
+            self.show_deal(table)
+        elif isinstance(e, fx.HandShown):
+            self.show_hand(table, e.seat)
+        elif isinstance(e, fx.DealEnded):
+            self._show_ended(e)
+        elif isinstance(e, fx.GameStopped):
+            self._show_abandoned(table)
+            self.sheets.game_stopped(table)
+        elif isinstance(e, fx.GameOver):
+            self._clear_reminder(table)
+            game = table.game
+            if game is not None and game.settlement() is not None:
+                self.outbox.post(table.chat_id, settlement_text(table, game, lang))
+            self._confirm(table, Shown("settlement"))
+        elif isinstance(e, fx.SeatReplaceable):
+            self.outbox.post(
+                table.chat_id,
+                t(lang, "timeout.replace", name=name(table, e.seat)),
+                keyboards.take_keyboard(table, e.seat),
+            )
+        elif isinstance(e, fx.SeatTaken):
+            old = short_name_html(e.old_name)
+            new = name(table, e.seat)
+            self.outbox.post(table.chat_id, t(lang, "replaced", new=new, old=old))
+            text = t(e.player.lang, "start.took", title=title_of(table), seat=e.seat + 1)
+            self.outbox.post(e.player.user_id, text)
+        elif isinstance(e, fx.StopVoted):
+            text = t(lang, "stop.vote", name=name(table, e.seat), votes=e.votes, need=e.need)
+            self.outbox.post(table.chat_id, text, keyboards.stop_keyboard(table))
+        elif isinstance(e, fx.PlayerBlocked):
+            self.outbox.post(table.chat_id, t(lang, "blocked", name=short_name_html(e.name)))
+        elif isinstance(e, fx.Paused):
+            if table.status == Status.PLAYING:
+                for _, player in table.seated():
+                    text = t(player.lang, "paused.private", title=title_of(table))
+                    self.outbox.post(player.user_id, text)
+        elif isinstance(e, fx.Resumed):
+            if table.status == Status.LOBBY:
+                self.show_lobby(table)
+            else:
+                self.outbox.post(table.chat_id, t(lang, "resumed"))
+                self.show_deal(table)
+        elif isinstance(e, fx.TableMoved):
+            if table.status == Status.LOBBY:
+                self.show_lobby(table)
+            else:
+                self.show_deal(table)
+        elif isinstance(e, fx.Remind):
+            self._remind(e)
+        elif isinstance(e, fx.TimerChanged):
+            self.arm(table)
+        # MustStartPrivate is answered by the button or the command; TurnPassed and
+        # AutoPlayed show through the deal's messages.
+
+    # ------------------------------------------------------------------ messages
+
+    def show_lobby(self, table: Table) -> None:
+        slot = table.messages.table_slot
+        if slot is None or table.status != Status.LOBBY:
+            return
+        markup = (
+            keyboards.settings_keyboard(table)
+            if table.ui.settings_open
+            else keyboards.lobby_keyboard(table)
+        )
+        self.outbox.show(slot, lobby_text(table), markup)
+
+    def show_deal(self, table: Table) -> None:
+        """Refresh the group's table message and every hand message of the current deal."""
+        game = table.game
+        slot = table.messages.table_slot
+        if table.status != Status.PLAYING or game is None or game.current is None or not slot:
+            return
+        deal = game.current
+        lang = table.settings.lang
+        auto = table.ui.auto_note
+        note = None
+        if auto is not None:
+            what = action_text(auto.action, lang)
+            note = t(lang, "timeout.note", name=name(table, auto.seat), what=what)
+        self.outbox.show(slot, table_text(table, public_view(deal), table.deal_no, note=note))
+        for seat, player in table.seated():
+            hand_slot = table.messages.hand_slots.get(seat)
+            if hand_slot is None:
+                continue
+            sv = seat_view(deal, seat)
+            mine = table.ui.hand_auto.get(seat)
+            hand_note = None
+            if mine is not None:
+                what = action_text(mine, player.lang, private=True)
+                hand_note = t(player.lang, "hand.auto", what=what)
+            text = hand_text(table, sv, table.deal_no, player.lang, note=hand_note)
+            self.outbox.show(hand_slot, text, keyboards.actions_keyboard(table, sv, player.lang))
+
+    def show_hand(self, table: Table, seat: Seat) -> None:
+        game = table.game
+        player = table.player(seat)
+        slot = table.messages.hand_slots.get(seat)
+        if game is None or game.current is None or player is None or slot is None:
+            return
+        sv = seat_view(game.current, seat)
+        text = hand_text(table, sv, table.deal_no, player.lang)
+        self.outbox.show(slot, text, keyboards.actions_keyboard(table, sv, player.lang))
+
+    def _show_ended(self, e: fx.DealEnded) -> None:
+        """The last state of a finished deal in its messages, then the result and the pulka."""
+        table = e.table
+        deal = e.finished.deal
+        lang = table.settings.lang
+        result = result_text(table, e.finished, e.deal_no, lang)
+        if deal is not None:
+            if e.table_slot is not None:
+                text = table_text(table, public_view(deal), e.deal_no, note=result)
+                self.outbox.show(e.table_slot, text, None)
+            for seat, slot in e.hand_slots.items():
+                player = table.player(seat)
+                if player is None:
+                    continue
+                note = result_text(table, e.finished, e.deal_no, player.lang)
+                auto = e.auto.get(seat)
+                if auto is not None:
+                    what = action_text(auto, player.lang, private=True)
+                    note = t(player.lang, "hand.auto", what=what) + "\n\n" + note
+                sv = seat_view(deal, seat)
+                self.outbox.show(slot, hand_text(table, sv, e.deal_no, player.lang, note=note))
+        self.sheets.deal_ended(table, result, e.table_slot)
+        self._confirm(table, Shown("end", e.deal_no))
+
+    def _show_abandoned(self, table: Table) -> None:
+        """A game stopped in the middle of a deal: freeze its messages without buttons."""
+        game = table.game
+        deal = game.abandoned if game is not None else None
+        if deal is None:
+            return
+        if table.messages.table_slot is not None:
+            text = table_text(table, public_view(deal), table.deal_no)
+            self.outbox.show(table.messages.table_slot, text, None)
+        for seat, player in table.seated():
+            slot = table.messages.hand_slots.get(seat)
+            if slot is None:
+                continue
+            sv = dataclasses.replace(seat_view(deal, seat), legal=())
+            self.outbox.show(slot, hand_text(table, sv, table.deal_no, player.lang), None)
+
+    def _remind(self, e: fx.Remind) -> None:
+        table = e.table
+        player = table.player(e.seat)
+        if player is None:
+            return
+        self.show_hand(table, e.seat)  # sends it again if it never got through
+        text = t(player.lang, "remind", name=name(table, e.seat), n=e.seconds)
+
+        async def remember(message_id: int) -> None:
+            self.service.reminder_sent(table, Slot(player.user_id, message_id))
+
+        self.outbox.post(player.user_id, text, done=lambda msg: remember(msg.message_id))
+
+    def _clear_reminder(self, table: Table) -> None:
+        old = self.service.reminder_sent(table, None)
+        if old is not None and old.message_id is not None:
+            self.outbox.delete(old.chat_id, old.message_id)
+
+    def _confirm(self, table: Table, what: Shown) -> None:
+        """Queue, behind the group's pending messages, the confirmation that ``what`` was
+        shown (it runs once they went out)."""
+
+        async def run() -> bool:
+            await self.service.shown(table, what)
+            return False  # no request to Telegram: nothing to pace
+
+        self.outbox.call(table.chat_id, run)

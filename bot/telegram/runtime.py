@@ -1,0 +1,103 @@
+"""The bot's parts wired together, and the small helpers every handler uses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from telegram import Update, User
+from telegram.constants import ChatType
+from telegram.ext import Application, ContextTypes
+
+from bot.core.effects import Effects
+from bot.core.model import Player
+from bot.core.service import TableService
+from bot.render.i18n import lang_of
+
+from .outbox import Outbox
+from .presenter import Presenter
+from .scheduler import Scheduler
+from .sheet import SheetMessages
+
+__all__ = ["Runtime", "runtime", "player_of", "group_lang", "is_group", "KEY"]
+
+KEY = "rt"
+"""The key of the :class:`Runtime` in ``Application.bot_data``."""
+
+
+@dataclass(eq=False)
+class Runtime:
+    """The core service and the Telegram parts that show it."""
+
+    app: Application[Any, Any, Any, Any, Any, Any]
+    service: TableService
+    outbox: Outbox
+    sheets: SheetMessages
+    presenter: Presenter
+    scheduler: Scheduler
+
+    @classmethod
+    def build(
+        cls,
+        app: Application[Any, Any, Any, Any, Any, Any],
+        service: TableService,
+        outbox: Outbox,
+    ) -> Runtime:
+        sheets = SheetMessages(outbox, service)
+        presenter = Presenter(service, outbox, sheets)
+        scheduler = Scheduler(
+            app.job_queue,
+            service,
+            presenter.show,
+            pending=sheets.pending,
+            forgotten=sheets.forget,
+        )
+        presenter.arm = scheduler.arm
+        rt = cls(app, service, outbox, sheets, presenter, scheduler)
+        outbox.on_sent = service.message_sent
+        outbox.on_forbidden = rt.on_forbidden
+        outbox.on_migrated = rt.on_migrated
+        return rt
+
+    @property
+    def bot_username(self) -> str:
+        return str(self.app.bot.username)
+
+    def show(self, effects: Effects) -> None:
+        self.presenter.show(effects)
+
+    async def on_forbidden(self, chat_id: int) -> None:
+        """Telegram refused to write to a chat: a player blocked the bot, or the bot left a
+        group."""
+        if chat_id <= 0:
+            self.show(await self.service.group_lost(chat_id))
+        else:
+            self.show(await self.service.blocked(chat_id))
+
+    async def on_migrated(self, old_chat_id: int, new_chat_id: int) -> None:
+        self.show(await self.service.migrate(old_chat_id, new_chat_id))
+
+
+def runtime(context: ContextTypes.DEFAULT_TYPE) -> Runtime:
+    return context.application.bot_data[KEY]  # type: ignore[no-any-return]
+
+
+def player_of(user: User) -> Player:
+    """Our view of a Telegram user."""
+    name = user.full_name or user.username or str(user.id)
+    return Player(user.id, name, lang_of(user.language_code))
+
+
+def group_lang(rt: Runtime, update: Update) -> str:
+    """The language to answer in: the chat's table's, else the user's."""
+    chat = update.effective_chat
+    table = rt.service.open_table(chat.id) if chat is not None else None
+    if table is not None:
+        return table.settings.lang
+    user = update.effective_user
+    return lang_of(user.language_code if user else None)
+
+
+def is_group(update: Update) -> bool:
+    chat = update.effective_chat
+    return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)

@@ -1,0 +1,61 @@
+"""Users: names, languages, and whether the bot may write to them privately."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from functools import partial
+
+from .connection import Database
+from .rows import UserRow
+
+__all__ = ["UserStore"]
+
+
+class UserStore(Database):
+    """The ``users`` table."""
+
+    async def save_user(
+        self, user_id: int, name: str, lang: str, private_ok: bool | None = None
+    ) -> None:
+        """Remember a user's name and language; ``private_ok`` when known."""
+        await self._commit(
+            partial(self._save_user, user_id=user_id, name=name, lang=lang, private_ok=private_ok)
+        )
+
+    @staticmethod
+    def _save_user(
+        conn: sqlite3.Connection, user_id: int, name: str, lang: str, private_ok: bool | None
+    ) -> None:
+        now = time.time()
+        if private_ok is None:
+            conn.execute(
+                "INSERT INTO users (user_id, name, lang, private_ok, updated_at) "
+                "VALUES (?, ?, ?, 0, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "name = excluded.name, lang = excluded.lang, updated_at = excluded.updated_at",
+                (user_id, name, lang, now),
+            )
+        else:
+            conn.execute(
+                "INSERT INTO users (user_id, name, lang, private_ok, updated_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "name = excluded.name, lang = excluded.lang, "
+                "private_ok = excluded.private_ok, updated_at = excluded.updated_at",
+                (user_id, name, lang, int(private_ok), now),
+            )
+
+    async def set_private_ok(self, user_id: int, ok: bool) -> None:
+        async with self._write:
+            await self._db.execute(
+                "UPDATE users SET private_ok = ?, updated_at = ? WHERE user_id = ?",
+                (int(ok), time.time(), user_id),
+            )
+
+    async def user(self, user_id: int) -> UserRow | None:
+        async with self._db.execute(
+            "SELECT user_id, name, lang, private_ok FROM users WHERE user_id = ?", (user_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        return UserRow(int(row[0]), str(row[1]), str(row[2]), bool(row[3]))

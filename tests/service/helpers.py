@@ -1,0 +1,114 @@
+"""Helpers for the service tests: a core service on SQLite and a manual clock, no Telegram."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from bot.core.effects import Effect, Effects
+from bot.core.model import Player, Table, TableSettings
+from bot.core.service import TableService
+from bot.preferans.actions import Action, Bid, Discard
+from bot.preferans.cards import Seat
+from bot.preferans.contracts import parse_contract
+from bot.preferans.views import seat_view
+from storage import Storage
+
+GROUP = -100
+PEOPLE = [Player(1, "Анна"), Player(2, "Борис"), Player(3, "Вера"), Player(4, "Глеб")]
+STRANGER = Player(9, "Дина")
+
+
+class Clock:
+    """A clock that moves only when told."""
+
+    def __init__(self, now: float = 1_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@asynccontextmanager
+async def service_on(
+    path: Path | str = ":memory:", *, clock: Clock | None = None, turn_time: int = 60
+) -> AsyncIterator[TableService]:
+    """A core service on a database (a temporary file survives a "restart")."""
+    storage = await Storage.open(str(path))
+    try:
+        yield TableService(
+            storage,
+            seed=7,
+            clock=clock or Clock(),
+            defaults=TableSettings(pulka=10, turn_time=turn_time),
+        )
+    finally:
+        await storage.close()
+
+
+def kinds(effects: Effects) -> list[str]:
+    return [type(e).__name__ for e in effects]
+
+
+def of(effects: Effects, kind: type[Effect]) -> list[Effect]:
+    return [e for e in effects if isinstance(e, kind)]
+
+
+async def lobby_of(service: TableService, players: int = 3) -> Table:
+    """An open lobby with ``players`` seated (each can be written to)."""
+    await service.open_lobby(GROUP, PEOPLE[0], "Клуб")
+    table = service.open_table(GROUP)
+    assert table is not None
+    if players == 4:
+        await service.change_setting(table.id, PEOPLE[0].user_id, "players")
+    for p in PEOPLE[:players]:
+        await service.remember_user(p, private_ok=True)
+        await service.sit(table.id, p)
+    return table
+
+
+async def started(service: TableService, players: int = 3) -> Table:
+    table = await lobby_of(service, players)
+    await service.start(table.id, PEOPLE[0].user_id)
+    return table
+
+
+def actor(table: Table) -> tuple[Seat, Player]:
+    assert table.game is not None and table.game.current is not None
+    seat = table.game.current.actor
+    assert seat is not None
+    player = table.seats[seat]
+    assert player is not None
+    return seat, player
+
+
+def legal(table: Table) -> tuple[Action, ...]:
+    seat, _ = actor(table)
+    assert table.game is not None and table.game.current is not None
+    return seat_view(table.game.current, seat).legal
+
+
+def picking(pred: Callable[[Action], bool]) -> Callable[[Sequence[Action]], Action | None]:
+    """A chooser that takes the first legal action ``pred`` accepts."""
+    return lambda actions: next((a for a in actions if pred(a)), None)
+
+
+async def press(service: TableService, table: Table, pred: Callable[[Action], bool]) -> Effects:
+    """The player to act presses the first legal action ``pred`` accepts."""
+    _, player = actor(table)
+    return await service.act(table.id, player.user_id, table.move, repr(pred), picking(pred))
+
+
+async def to_discard(service: TableService, table: Table) -> Seat:
+    """Bid 6♠ by the first hand, the others pass: the declarer is to discard."""
+    six = parse_contract("6S")
+    declarer, _ = actor(table)
+    await press(service, table, lambda a: isinstance(a, Bid) and a.contract == six)
+    while not any(isinstance(a, Discard) for a in legal(table)):
+        await press(service, table, lambda a: isinstance(a, Bid) and a.contract is None)
+    assert actor(table)[0] == declarer
+    return declarer

@@ -1,0 +1,99 @@
+"""The chats around a table through the core service: the bot removed and added back,
+a group migrated to a supergroup, a player who blocks the bot, message ids learned."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.core import effects as fx
+from bot.core.model import Slot, Status
+from bot.core.service import Rejected
+from tests.service.helpers import (
+    GROUP,
+    PEOPLE,
+    Clock,
+    actor,
+    kinds,
+    lobby_of,
+    of,
+    press,
+    service_on,
+    started,
+)
+
+NEW_GROUP = -1_000_000_000_100
+
+
+async def test_the_bot_removed_pauses_and_added_back_resumes() -> None:
+    clock = Clock()
+    async with service_on(clock=clock) as service:
+        table = await started(service)
+        old_slot = table.messages.table_slot
+        effects = await service.group_lost(GROUP)
+        assert kinds(effects) == ["Paused", "TimerChanged"] and table.paused
+        assert await service.group_lost(GROUP) == ()  # already paused
+        _, player = actor(table)
+        with pytest.raises(Rejected, match="err.paused"):
+            await press(service, table, lambda a: True)
+        with pytest.raises(Rejected, match="err.paused"):
+            service.joinable(table.id)
+        clock.advance(3600)
+        move = table.move
+        assert await service.timeout(table.id, move) == ()  # no timer acts while paused
+        assert table.move == move
+        effects = await service.group_back(GROUP)
+        assert kinds(effects) == ["Resumed", "TimerChanged"] and not table.paused
+        assert table.messages.table_slot is not old_slot  # a fresh table message
+        assert table.deadline == clock.now + table.settings.turn_time
+        row = await service.storage.table(table.id)
+        assert row is not None and row.state["paused"] is False
+
+
+async def test_a_migrated_group_takes_its_tables_and_history_along() -> None:
+    async with service_on() as service:
+        table = await started(service)
+        effects = await service.migrate(GROUP, NEW_GROUP)
+        assert kinds(effects) == ["TableMoved"]
+        assert table.chat_id == NEW_GROUP and table.messages.table_slot is not None
+        assert table.messages.table_slot.chat_id == NEW_GROUP
+        assert service.open_table(NEW_GROUP) is table and service.open_table(GROUP) is None
+        row = await service.storage.last_table(NEW_GROUP)
+        assert row is not None and row.id == table.id
+        assert await service.migrate(GROUP, NEW_GROUP) == ()  # nothing left there
+
+
+async def test_a_player_who_blocks_the_bot_is_noted_once() -> None:
+    async with service_on() as service:
+        table = await lobby_of(service, 2)
+        effects = await service.blocked(PEOPLE[1].user_id)
+        assert kinds(effects) == ["LobbyShown", "PlayerBlocked"]
+        assert table.seat_of(PEOPLE[1].user_id) is None  # a lobby seat is freed
+        assert not await service.can_write(PEOPLE[1].user_id)
+    async with service_on() as service:
+        table = await started(service)
+        uid = PEOPLE[2].user_id
+        [blocked] = of(await service.blocked(uid), fx.PlayerBlocked)
+        assert blocked.name == PEOPLE[2].name and table.seat_of(uid) is not None
+        assert await service.blocked(uid) == ()  # the group was told already
+        effects = await service.unblocked(PEOPLE[2])
+        assert kinds(effects) == ["HandShown"] and await service.can_write(uid)
+        assert await service.unblocked(PEOPLE[2]) == ()
+
+
+async def test_message_ids_learned_after_a_send_are_saved() -> None:
+    async with service_on() as service:
+        table = await started(service)
+        slot = table.messages.table_slot
+        assert slot is not None
+        slot.message_id = 77
+        await service.message_sent(slot)
+        await service.message_sent(Slot(GROUP, 5))  # no table's message: nothing saved
+        row = await service.storage.table(table.id)
+        assert row is not None and row.state["table_slot"]["message_id"] == 77
+        await service.sheet_sent(table, 78, True)
+        row = await service.storage.table(table.id)
+        assert row is not None and (row.state["sheet_message"], row.state["sheet_photo"]) == (
+            78,
+            True,
+        )
+        assert table.status is Status.PLAYING

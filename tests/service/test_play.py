@@ -1,0 +1,152 @@
+"""Moves through the core service: stale and forged presses, repeated ones, discard
+marks, timeouts, replaceable seats, takeover and stop votes."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.core import effects as fx
+from bot.core.model import Status
+from bot.core.service import AlreadyDone, Rejected, Shown
+from bot.preferans.actions import Bid, Discard
+from bot.preferans.policy import replaceable
+from tests.service.helpers import (
+    PEOPLE,
+    STRANGER,
+    Clock,
+    actor,
+    kinds,
+    legal,
+    of,
+    picking,
+    service_on,
+    started,
+    to_discard,
+)
+
+PASS = picking(lambda a: isinstance(a, Bid) and a.contract is None)
+
+
+async def test_a_move_is_applied_saved_and_passes_the_turn() -> None:
+    async with service_on() as service:
+        table = await started(service)
+        seat, player = actor(table)
+        move = table.move
+        effects = await service.act(table.id, player.user_id, move, "bP", PASS)
+        assert kinds(effects)[:2] == ["DealShown", "TimerChanged"]
+        [turn] = of(effects, fx.TurnPassed)
+        assert turn.seat != seat and table.move == move + 1
+        assert table.timeouts[seat] == 0
+        row = await service.storage.table(table.id)
+        assert row is not None and row.move == table.move
+        assert row.record is not None
+        assert row.record["deals"][0]["moves"] == [{"seat": seat, "bid": "pass"}]
+
+
+async def test_stale_forged_and_out_of_turn_presses_change_nothing() -> None:
+    async with service_on() as service:
+        table = await started(service)
+        seat, player = actor(table)
+        other = next(p for s, p in table.seated() if s != seat)
+        move = table.move
+        with pytest.raises(Rejected, match="err.stale"):
+            await service.act(table.id, player.user_id, move - 1, "bP", PASS)
+        with pytest.raises(Rejected, match="err.not_turn"):
+            await service.act(table.id, other.user_id, move, "bP", PASS)
+        with pytest.raises(Rejected, match="err.not_seated"):
+            await service.act(table.id, STRANGER.user_id, move, "bP", PASS)
+        with pytest.raises(Rejected, match="err.illegal"):  # nothing legal matches
+            await service.act(table.id, player.user_id, move, "b99", lambda legal: None)
+        with pytest.raises(Rejected, match="err.stale"):
+            await service.act(table.id + 100, player.user_id, move, "bP", PASS)
+        assert table.move == move and actor(table)[0] == seat
+
+
+async def test_a_repeated_press_is_already_done() -> None:
+    async with service_on() as service:
+        table = await started(service)
+        _, player = actor(table)
+        move = table.move
+        await service.act(table.id, player.user_id, move, "bP", PASS)
+        with pytest.raises(AlreadyDone):
+            await service.act(table.id, player.user_id, move, "bP", PASS)
+        with pytest.raises(Rejected, match="err.stale"):  # another button of that state
+            await service.act(table.id, player.user_id, move, "b6S", PASS)
+
+
+async def test_discard_marks_are_idempotent_and_confirmed_as_one_action() -> None:
+    async with service_on() as service:
+        table = await started(service)
+        declarer = await to_discard(service, table)
+        player = table.seats[declarer]
+        assert player is not None
+        move = table.move
+        cards = sorted({c for a in legal(table) if isinstance(a, Discard) for c in a.cards})
+        uid = player.user_id
+        with pytest.raises(Rejected, match="err.pick_two"):
+            await service.confirm_discard(table.id, uid, move, "k")
+        for _ in range(2):  # pressed twice (an answer lost): still marked once
+            await service.mark_discard(table.id, uid, move, cards[0], True)
+        assert table.ui.discard_pick[declarer] == (cards[0],)
+        assert await service.mark_discard(table.id, uid, move, cards[0], True) == ()
+        await service.mark_discard(table.id, uid, move, cards[1], True)
+        await service.mark_discard(table.id, uid, move, cards[2], True)  # the oldest drops
+        assert table.ui.discard_pick[declarer] == (cards[1], cards[2])
+        with pytest.raises(Rejected, match="err.illegal"):
+            await service.mark_discard(table.id, uid, move, None, True)
+        effects = await service.confirm_discard(table.id, uid, move, "k")
+        assert "DealShown" in kinds(effects) and declarer not in table.ui.discard_pick
+        assert not any(isinstance(a, Discard) for a in legal(table))
+
+
+async def test_timeouts_act_safely_and_make_a_seat_replaceable() -> None:
+    clock = Clock()
+    async with service_on(clock=clock, turn_time=30) as service:
+        table = await started(service)
+        first, _ = actor(table)
+        move = table.move
+        assert kinds(await service.timeout(table.id, move)) == ["TimerChanged"]  # not due
+        assert await service.timeout(table.id, move - 1) == ()  # an old job
+        turns = 0
+        while table.timeouts.get(first, 0) < 2:
+            clock.advance(31)
+            seat, _ = actor(table)
+            effects = await service.timeout(table.id, table.move)
+            [auto] = of(effects, fx.AutoPlayed)
+            assert auto.seat == seat and table.ui.auto_note is not None
+            turns += 1
+            assert turns < 10
+        assert any(isinstance(e, fx.SeatReplaceable) and e.seat == first for e in effects)
+        assert replaceable(table.timeouts) == [first]
+        # a stranger takes the seat: first he must open the private chat
+        effects = await service.take_seat(table.id, first, STRANGER)
+        assert kinds(effects) == ["MustStartPrivate"]
+        await service.remember_user(STRANGER, private_ok=True)
+        old = table.seats[first]
+        effects = await service.take_seat(table.id, first, STRANGER)
+        [taken] = of(effects, fx.SeatTaken)
+        assert old is not None and taken.old_name == old.name
+        assert table.seats[first] == STRANGER and table.timeouts[first] == 0
+        assert table.holders[-1].user_id == STRANGER.user_id
+        with pytest.raises(Rejected, match="err.not_replaceable"):
+            await service.take_seat(table.id, first, PEOPLE[3])
+
+
+async def test_a_stop_vote_needs_a_majority_and_archives_the_game() -> None:
+    async with service_on() as service:
+        table = await started(service)
+        effects = await service.vote_stop(table.id, PEOPLE[0].user_id)
+        [vote] = of(effects, fx.StopVoted)
+        assert (vote.votes, vote.need) == (1, 2)
+        with pytest.raises(Rejected, match="err.voted"):
+            await service.vote_stop(table.id, PEOPLE[0].user_id)
+        with pytest.raises(Rejected, match="err.not_seated"):
+            await service.vote_stop(table.id, STRANGER.user_id)
+        effects = await service.vote_stop(table.id, PEOPLE[1].user_id)
+        assert kinds(effects) == ["GameStopped", "GameOver", "TimerChanged"]
+        assert table.status is Status.OVER and table.unshown.settlement and table.archived
+        rows = await service.storage.fetchall("SELECT status FROM games")
+        assert [r[0] for r in rows] == ["stopped"]
+        assert not service.forget(table.id)  # the settlement is still to be shown
+        await service.shown(table, Shown("settlement"))
+        assert service.forget(table.id)
