@@ -75,15 +75,15 @@ def verify_offer(
     tricks_left: int,
 ) -> None:
     """Raise :class:`IllegalAction` unless ``offer`` fits (record format, "Offers")."""
-    if offer.seat != may_offer:
-        raise IllegalAction(
-            Reason.OFFER_NOT_LEADER,
-            f"{offer}: only seat {int(may_offer)}, who leads this trick, may offer",
-        )
     if trick_started:
         raise IllegalAction(
             Reason.OFFER_MID_TRICK,
             f"{offer}: a card of this trick is already played, offer before the lead",
+        )
+    if offer.seat != may_offer:
+        raise IllegalAction(
+            Reason.OFFER_NOT_LEADER,
+            f"{offer}: only seat {int(may_offer)}, who leads this trick, may offer",
         )
     tricks = offer.tricks
     if len(tricks) != players:
