@@ -126,9 +126,9 @@ def test_nesting_quoted_back_in_an_error_stays_one_short_line(
             "(what a sheet can hold), not a number of more than 24 digits",
         ),
         (
-            "-1000000.5",
+            "-1000000000.5",
             f"start: pulka must hold numbers from -{START_LIMIT} to {START_LIMIT} "
-            "(what a sheet can hold), not -1000000.5",
+            "(what a sheet can hold), not -1000000000.5",
         ),
         (
             "9" * 4000,

@@ -184,7 +184,7 @@ def _read_start(raw: Any, players: int) -> Sheet:
     return Sheet(pulka=pulka, gora=gora, whists=whists)
 
 
-START_LIMIT = 1_000_000
+START_LIMIT = 1_000_000_000
 """The largest size of a number in ``start``: far beyond any real sheet (a pulka is at most
 1000), small enough to print, draw and add up without overflow."""
 
