@@ -2,13 +2,17 @@
 
 Prints the JSON of docs/record-format.md ("python -m bot.replay"), or with ``--text`` the
 same sheet for people. A bad record exits with status 2 and one line on standard
-error naming the deal and the move; nothing is printed on standard output then.
+error naming the deal and the move; nothing is printed on standard output then. Every
+other input or output failure (an unreadable file, a record nested too deeply, numbers
+beyond what a sheet holds, a picture or output that cannot be written) is also one line
+and status 2, never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -26,7 +30,30 @@ def load_game(text: str) -> Game:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"record: not valid JSON ({exc.msg} at line {exc.lineno})") from None
-    return Game.from_record(data)
+    except RecursionError:
+        raise RecordError(f"record: {_TOO_DEEP}") from None
+    except ValueError:  # an integer longer than Python converts (sys.get_int_max_str_digits)
+        limit = sys.get_int_max_str_digits()
+        raise RecordError(
+            f"record: not valid JSON (a number of more than {limit} digits)"
+        ) from None
+    try:
+        return Game.from_record(data)
+    except RecursionError:
+        raise RecordError(f"record: {_TOO_DEEP}") from None
+
+
+_TOO_DEEP = "nested too deeply to be a pulka record"
+
+
+_LINE_LIMIT = 300
+"""Characters of an error line kept: a record can quote a huge value back."""
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc)
+    line = text.splitlines()[0] if text.strip() else type(exc).__name__
+    return line if len(line) <= _LINE_LIMIT else line[: _LINE_LIMIT - 1] + "…"
 
 
 def _sheet_fields(sheet: Sheet) -> dict[str, Any]:
@@ -52,6 +79,75 @@ def replay_json(game: Game) -> dict[str, Any]:
     }
 
 
+class _Failure(Exception):
+    """A failure to report in one line on standard error (exit status 2)."""
+
+
+def _read_input(name: str) -> str:
+    try:
+        if name == "-":
+            stdin = sys.stdin
+            if stdin is None:
+                raise _Failure("record: there is no standard input to read")
+            buffer = getattr(stdin, "buffer", None)
+            raw = buffer.read() if buffer is not None else stdin.read()
+            return raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
+        with open(name, encoding="utf-8") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise _Failure(f"record: cannot read {name}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        shown = "standard input" if name == "-" else name
+        raise _Failure(f"record: {shown} is not UTF-8 text") from None
+    except ValueError as exc:  # a file name with a NUL byte
+        raise _Failure(f"record: cannot read {name!r}: {_first_line(exc)}") from None
+
+
+def _write_png(game: Game, path: str, lang: str) -> None:
+    try:
+        from bot.render.picture.draw import render_png
+    except ImportError as exc:  # Pillow missing
+        raise _Failure(f"--png needs Pillow: {exc}") from None
+    data = render_png(game, lang=lang)
+    try:
+        with open(path, "wb") as fh:
+            fh.write(data)
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else _first_line(exc)
+        raise _Failure(f"--png: cannot write {path}: {why}") from None
+
+
+def _write_output(text: str) -> None:
+    """Write ``text`` (UTF-8) to standard output and flush it, or fail in one line."""
+    out = sys.stdout
+    if out is None:
+        raise _Failure("output: there is no standard output to write to")
+    try:
+        buffer = getattr(out, "buffer", None)
+        if buffer is not None:
+            out.flush()
+            buffer.write(text.encode("utf-8"))
+            buffer.flush()
+        else:
+            out.write(text)
+            out.flush()
+    except OSError as exc:
+        _drop_stdout(out)
+        raise _Failure(f"output: cannot write: {exc.strerror or exc}") from None
+
+
+def _drop_stdout(out: Any) -> None:
+    """Point standard output at the null device, so that the interpreter's own flush at
+    exit does not fail a second time with a traceback (the unwritten output is lost)."""
+    try:
+        fd = out.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command; returns the exit status."""
     parser = argparse.ArgumentParser(
@@ -66,35 +162,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--png", metavar="OUT", help="also draw the sheet as a PNG picture")
     args = parser.parse_args(argv)
     try:
-        if args.file == "-":
-            text = sys.stdin.read()
+        game = load_game(_read_input(args.file))
+        if args.png:
+            _write_png(game, args.png, args.lang)
+        if args.text:
+            text = sheet_text(game, lang=args.lang) + "\n"
         else:
-            with open(args.file, encoding="utf-8") as fh:
-                text = fh.read()
-    except OSError as exc:
-        print(f"record: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+            text = json.dumps(replay_json(game), ensure_ascii=False, indent=2) + "\n"
+        _write_output(text)
+    except (RecordError, _Failure) as exc:
+        print(_first_line(exc), file=sys.stderr)
         return 2
-    except UnicodeDecodeError:
-        print(f"record: {args.file} is not UTF-8 text", file=sys.stderr)
+    except RecursionError:
+        print(f"record: {_TOO_DEEP}", file=sys.stderr)
         return 2
-    try:
-        game = load_game(text)
-    except RecordError as exc:
-        print(str(exc).splitlines()[0] if str(exc) else "record: invalid", file=sys.stderr)
+    except Exception as exc:  # noqa: BLE001 - never a traceback: one line, as promised
+        why = f"{type(exc).__name__}: {_first_line(exc)}"
+        print(f"record: cannot be checked ({why})", file=sys.stderr)
         return 2
-    if args.png:
-        try:
-            from bot.render.picture.draw import render_png
-        except ImportError as exc:  # Pillow missing
-            print(f"--png needs Pillow: {exc}", file=sys.stderr)
-            return 2
-        with open(args.png, "wb") as fh:
-            fh.write(render_png(game, lang=args.lang))
-    if args.text:
-        sys.stdout.write(sheet_text(game, lang=args.lang) + "\n")
-    else:
-        json.dump(replay_json(game), sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
     return 0
 
 

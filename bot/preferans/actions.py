@@ -20,6 +20,8 @@ __all__ = [
     "Whist",
     "ChooseDefence",
     "Play",
+    "Offer",
+    "Accept",
     "Action",
     "Reason",
     "IllegalAction",
@@ -49,6 +51,12 @@ class Reason(StrEnum):
     MUST_FOLLOW_SUIT = "must_follow_suit"
     MUST_TRUMP = "must_trump"
     BAD_MOVE = "bad_move"
+    OFFER_NOT_LEADER = "offer_not_leader"
+    OFFER_MID_TRICK = "offer_mid_trick"
+    OFFER_BAD_TRICKS = "offer_bad_tricks"
+    OFFER_OPEN = "offer_open"
+    NO_OFFER = "no_offer"
+    NOT_ANSWERING = "not_answering"
 
 
 class IllegalAction(ValueError):
@@ -154,7 +162,40 @@ class Play:
         return f"seat {int(self.seat)} plays {self.card.code}"
 
 
-Action = Bid | Discard | Declare | Whist | ChooseDefence | Play
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """The leader offers how the remaining tricks end ("остальные мои"): tricks per seat.
+
+    ``tricks`` has one number per player (0 for the sitting-out dealer); checked in offers.py.
+    """
+
+    seat: Seat
+    tricks: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": int(self.seat), "offer": list(self.tricks)}
+
+    def __str__(self) -> str:
+        return f"seat {int(self.seat)} offers {list(self.tricks)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Accept:
+    """An answer to an open offer: ``accepted`` true accepts, false refuses (withdraws it)."""
+
+    seat: Seat
+    accepted: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": int(self.seat), "accept": self.accepted}
+
+    def __str__(self) -> str:
+        return f"seat {int(self.seat)} {'accepts' if self.accepted else 'refuses'} the offer"
+
+
+Action = Bid | Discard | Declare | Whist | ChooseDefence | Play | Offer | Accept
+
+_KINDS = ("bid", "discard", "contract", "whist", "defence", "play", "offer", "accept")
 
 
 def action_from_json(data: Any, players: int) -> Action:
@@ -167,13 +208,10 @@ def action_from_json(data: Any, players: int) -> Action:
     if not 0 <= seat_value < players:
         raise ValueError(f"no seat {seat_value} at a table of {players}")
     seat = Seat(seat_value)
-    kinds = [k for k in ("bid", "discard", "contract", "whist", "defence", "play") if k in data]
+    kinds = [k for k in _KINDS if k in data]
     extra = set(data) - {"seat", *kinds}
     if len(kinds) != 1 or extra:
-        raise ValueError(
-            "a move needs exactly one of bid/discard/contract/whist/defence/play, "
-            f"got {sorted(data)}"
-        )
+        raise ValueError(f"a move needs exactly one of {'/'.join(_KINDS)}, got {sorted(data)}")
     kind = kinds[0]
     value = data[kind]
     if kind == "bid":
@@ -197,4 +235,14 @@ def action_from_json(data: Any, players: int) -> Action:
             return ChooseDefence(seat, Defence(value))
         except ValueError:
             raise ValueError(f"unknown defence {value!r}") from None
+    if kind == "offer":
+        if not isinstance(value, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        ):
+            raise ValueError("'offer' must be a list of whole numbers, one per player")
+        return Offer(seat, tuple(value))
+    if kind == "accept":
+        if not isinstance(value, bool):
+            raise ValueError("'accept' must be true or false")
+        return Accept(seat, value)
     return Play(seat, parse_card(value))

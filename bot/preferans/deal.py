@@ -14,12 +14,14 @@ from enum import StrEnum
 from typing import Any
 
 from .actions import (
+    Accept,
     Action,
     Bid,
     ChooseDefence,
     Declare,
     Discard,
     IllegalAction,
+    Offer,
     Play,
     Reason,
     Whist,
@@ -27,6 +29,16 @@ from .actions import (
 )
 from .cards import Card, Seat, Suit, parse_card, shuffled_deck, sort_hand
 from .contracts import LADDER, MISERE, Contract
+from .offers import (
+    OpenOffer,
+    accepted,
+    after_offer,
+    answer_order,
+    offerer_for,
+    sensible_offers,
+    verify_answer,
+    verify_offer,
+)
 from .outcome import DealKind, DealOutcome, Defence, WhistAnswer
 
 __all__ = ["Phase", "DealSettings", "Deal", "Trick", "TrickCard"]
@@ -126,6 +138,7 @@ class Deal:
         "_hands_open",
         "_talon_shown",
         "_talon_led",
+        "_offer",
     )
 
     def __init__(
@@ -196,6 +209,7 @@ class Deal:
         self._hands_open: set[Seat] = set()
         self._talon_shown = False
         self._talon_led = 0
+        self._offer: OpenOffer | None = None
 
     # ------------------------------------------------------------------ building
 
@@ -399,6 +413,8 @@ class Deal:
         """Every action legal now, all for the hand :attr:`to_act`."""
         phase = self.phase
         seat = self._turn
+        if self._offer is not None:
+            return [Accept(seat, True), Accept(seat, False)]
         if phase is Phase.PLAY:
             return [Play(seat, c) for c in sort_hand(self._playable(seat))]
         if phase is Phase.AUCTION:
@@ -430,6 +446,9 @@ class Deal:
         """Raise :class:`IllegalAction` naming the action and the situation if it is illegal."""
         if self.phase is Phase.DONE:
             raise IllegalAction(Reason.DEAL_OVER, f"{action}: the deal is over")
+        if self._offer is not None or isinstance(action, Offer | Accept):
+            self._verify_offer_move(action)
+            return
         expected = _PHASE_OF.get(type(action))
         if expected is None:
             raise IllegalAction(Reason.BAD_MOVE, f"{action!r} is not an action")
@@ -461,7 +480,9 @@ class Deal:
         """Check ``action`` and carry it out; raises :class:`IllegalAction` changing nothing."""
         self.verify(action)
         self._log.append(action)
-        if isinstance(action, Play):
+        if isinstance(action, Offer | Accept):
+            self._do_offer_move(action)
+        elif isinstance(action, Play):
             self._do_play(action)
         elif isinstance(action, Bid):
             self._do_bid(action)
@@ -781,6 +802,92 @@ class Deal:
             # Кодекс 3.8.5: open hands are laid before the first lead, whoever leads.
             self._hands_open.update(self.defenders)
         self._start_play()
+
+    # ------------------------------------------------------------------ offers (offers.py)
+
+    @property
+    def open_offer(self) -> OpenOffer | None:
+        """The offer waiting for answers, if any (record format, "Offers")."""
+        return self._offer
+
+    def _offerer(self) -> Seat:
+        return offerer_for(self._turn, self._open_passer(), self._lone_whister())
+
+    def _tricks_left(self) -> int:
+        return 10 - (self._trick_no - 1)
+
+    def offer_actions(self) -> list[Offer]:
+        """The usual offers legal now (only before a trick's first card); any other offer
+        that fits is legal too (:meth:`verify`)."""
+        if self.phase is not Phase.PLAY or self._offer is not None or self._trick:
+            return []
+        game = self._kind is DealKind.GAME and self.contract is not None
+        declarer = self.declarer if game else None
+        needs = None
+        if declarer is not None and self.contract is not None:
+            needs = self.contract.level - self.tricks[declarer]
+        passer = self._open_passer()
+        return sensible_offers(
+            self._offerer(),
+            players=self.players,
+            playing=[s for s in self.active if s != passer],
+            tricks_left=self._tricks_left(),
+            declarer=declarer,
+            declarer_needs=needs,
+        )
+
+    def offer_actions_for(self, seat: Seat) -> list[Offer]:
+        """:meth:`offer_actions` when the player at ``seat`` decides now, else none."""
+        return self.offer_actions() if self.actor == seat else []
+
+    def _verify_offer_move(self, action: Action) -> None:
+        open_offer = self._offer
+        if open_offer is not None and not isinstance(action, Accept):
+            raise IllegalAction(
+                Reason.OFFER_OPEN,
+                f"{action}: seat {int(open_offer.waiting)} must first answer the offer "
+                f"{list(open_offer.offer.tricks)}",
+            )
+        if isinstance(action, Accept):
+            verify_answer(action, open_offer)
+        elif isinstance(action, Offer):
+            if self.phase is not Phase.PLAY:
+                raise IllegalAction(
+                    Reason.WRONG_PHASE,
+                    f"{action}: offers only during the play, "
+                    f"seat {int(self._turn)} must {_PHASE_VERB[self.phase]}",
+                )
+            verify_offer(
+                action,
+                players=self.players,
+                playing=self.active,
+                may_offer=self._offerer(),
+                trick_started=bool(self._trick),
+                tricks_left=self._tricks_left(),
+            )
+
+    def _do_offer_move(self, action: Offer | Accept) -> None:
+        if isinstance(action, Offer):
+            answerers = answer_order(action.seat, self.active, self._open_passer())
+            self._offer = OpenOffer(action, self._turn, answerers)
+            self._turn = self._offer.waiting
+            return
+        assert self._offer is not None
+        leader = self._offer.leader
+        offer = after_offer(self._offer, action)
+        if offer is None:
+            # A refusal withdraws the offer; the offerer still leads.
+            self._offer = None
+            self._turn = leader
+        elif not accepted(offer):
+            self._offer = offer
+            self._turn = offer.waiting
+        else:
+            # All accepted: the deal ends with the tricks taken so far plus the offer.
+            self._offer = None
+            for seat, n in enumerate(offer.offer.tricks):
+                self.tricks[seat] += n
+            self.phase = Phase.DONE
 
     # ------------------------------------------------------------------ play
 

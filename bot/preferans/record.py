@@ -10,6 +10,7 @@ module does not depend on :mod:`bot.preferans.game`. A problem raises
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -183,6 +184,11 @@ def _read_start(raw: Any, players: int) -> Sheet:
     return Sheet(pulka=pulka, gora=gora, whists=whists)
 
 
+START_LIMIT = 1_000_000_000
+"""The largest size of a number in ``start``: far beyond any real sheet (a pulka is at most
+1000), small enough to print, draw and add up without overflow."""
+
+
 def _numbers(raw: Any, n: int, what: str) -> tuple[Fraction, ...]:
     if not isinstance(raw, list) or len(raw) != n:
         raise ValueError(f"{what} must be a list of {n} numbers")
@@ -190,6 +196,14 @@ def _numbers(raw: Any, n: int, what: str) -> tuple[Fraction, ...]:
     for v in raw:
         if isinstance(v, bool) or not isinstance(v, int | float):
             raise ValueError(f"{what} must hold numbers, not {v!r}")
+        if isinstance(v, float) and not math.isfinite(v):
+            raise ValueError(f"{what} must hold finite numbers, not {v!r}")
+        if abs(v) > START_LIMIT:
+            shown = repr(v) if abs(v) < 10**24 else "a number of more than 24 digits"
+            raise ValueError(
+                f"{what} must hold numbers from -{START_LIMIT} to {START_LIMIT} "
+                f"(what a sheet can hold), not {shown}"
+            )
         out.append(Fraction(v).limit_denominator(1000) if isinstance(v, float) else Fraction(v))
     return tuple(out)
 

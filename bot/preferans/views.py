@@ -3,14 +3,15 @@
 The rest of the program sees a deal only through these, so a hidden card cannot leak
 by mistake: a public view never holds a closed hand, the discard or an unturned talon
 card; a seat view adds only that seat's own cards (and, in open defence, the passer's
-cards the whister moves — which lie face up anyway).
+cards the whister moves — which lie face up anyway — and, while it must answer an
+offer, the offerer's hand).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .actions import Action, Bid, Whist
+from .actions import Action, Bid, Offer, Whist
 from .cards import Card, Seat, Suit, sort_hand
 from .contracts import Contract
 from .deal import Deal, Phase, Trick, TrickCard
@@ -54,6 +55,12 @@ class PublicView:
     current_trick: tuple[TrickCard, ...]
     last_trick: Trick | None
     tricks: tuple[int, ...]
+    offer: Offer | None = None
+    """An offer waiting for answers (record format, "Offers"); its hand is not public."""
+    offer_answerers: tuple[Seat, ...] = ()
+    """The seats that answer the open offer, in order (the one due is :attr:`actor`)."""
+    offer_accepted: tuple[Seat, ...] = ()
+    """Those of :attr:`offer_answerers` who have accepted so far."""
 
     def visible_cards(self) -> frozenset[Card]:
         """Every card this view shows (for privacy checks)."""
@@ -78,6 +85,11 @@ class SeatView:
     discard: tuple[Card, ...] = ()
     """The declarer's own discard, until the first lead (Кодекс 3.4.9)."""
     legal: tuple[Action, ...] = ()
+    offer_hand: tuple[Card, ...] = ()
+    """The offerer's hand while his offer waits for this seat's answer (record format,
+    "Offers": shown to the players who must answer)."""
+    offers: tuple[Offer, ...] = ()
+    """The usual offers this seat may make now (kept apart from :attr:`legal`)."""
 
     @property
     def my_turn(self) -> bool:
@@ -87,6 +99,7 @@ class SeatView:
         cards = set(self.public.visible_cards())
         cards.update(self.hand)
         cards.update(self.discard)
+        cards.update(self.offer_hand)
         for hand in self.controlled.values():
             cards.update(hand)
         return frozenset(cards)
@@ -95,6 +108,7 @@ class SeatView:
 def public_view(deal: Deal) -> PublicView:
     """What the whole table may see now."""
     open_hands = {s: tuple(sort_hand(deal.hand(s))) for s in sorted(deal.open_hands)}
+    open_offer = deal.open_offer
     return PublicView(
         players=deal.players,
         dealer=deal.dealer,
@@ -123,6 +137,9 @@ def public_view(deal: Deal) -> PublicView:
         current_trick=deal.current_trick,
         last_trick=deal.last_trick,
         tricks=tuple(deal.tricks),
+        offer=None if open_offer is None else open_offer.offer,
+        offer_answerers=() if open_offer is None else open_offer.answerers,
+        offer_accepted=() if open_offer is None else open_offer.accepted_by(),
     )
 
 
@@ -147,7 +164,16 @@ def seat_view(deal: Deal, seat: Seat) -> SeatView:
         controlled=controlled,
         discard=discard,
         legal=tuple(deal.legal_actions_for(seat)),
+        offer_hand=_offer_hand(deal, seat),
+        offers=tuple(deal.offer_actions_for(seat)),
     )
+
+
+def _offer_hand(deal: Deal, seat: Seat) -> tuple[Card, ...]:
+    open_offer = deal.open_offer
+    if open_offer is None or seat not in open_offer.answerers:
+        return ()
+    return tuple(sort_hand(deal.hand(open_offer.offer.seat)))
 
 
 def _returned_whist(answers: tuple[Whist, ...]) -> Seat | None:
