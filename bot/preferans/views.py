@@ -54,6 +54,9 @@ class PublicView:
     current_trick: tuple[TrickCard, ...]
     last_trick: Trick | None
     tricks: tuple[int, ...]
+    played_tricks: tuple[Trick, ...] = ()
+    """Every finished trick of this deal: each was played face up, so the whole table has
+    seen it (which suits a player could not follow, which cards are gone)."""
 
     def visible_cards(self) -> frozenset[Card]:
         """Every card this view shows (for privacy checks)."""
@@ -63,6 +66,8 @@ class PublicView:
         cards.update(tc.card for tc in self.current_trick)
         if self.last_trick is not None:
             cards.update(tc.card for tc in self.last_trick.cards)
+        for trick in self.played_tricks:
+            cards.update(tc.card for tc in trick.cards)
         return frozenset(cards)
 
 
@@ -123,6 +128,7 @@ def public_view(deal: Deal) -> PublicView:
         current_trick=deal.current_trick,
         last_trick=deal.last_trick,
         tricks=tuple(deal.tricks),
+        played_tricks=deal.played_tricks,
     )
 
 
