@@ -54,6 +54,60 @@ def _representatives() -> tuple[tuple[tuple[int, ...] | None, ...], ...]:
 REPS = _representatives()
 
 
+def _compress() -> tuple[int, ...]:
+    """``(alive << 8) | held`` → ``held`` renumbered by rank among the live cards only.
+
+    Positions that differ only in cards already gone have equal relative ranks and
+    the same value, so the transposition table keys them alike.
+    """
+    table = [0] * 65536
+    for alive in range(256):
+        sub = alive
+        while True:
+            out = 0
+            index = 0
+            for rank in range(8):
+                if alive >> rank & 1:
+                    if sub >> rank & 1:
+                        out |= 1 << index
+                    index += 1
+            table[(alive << 8) | sub] = out | (index << 8)
+            if sub == 0:
+                break
+            sub = (sub - 1) & alive
+    return tuple(table)
+
+
+COMPRESS = _compress()
+_BITS = tuple(x & 255 for x in COMPRESS)
+
+
+def _top_runs() -> tuple[int, ...]:
+    """``(alive << 8) | held`` → how many of the highest live cards are held in a row."""
+    table = [0] * 65536
+    for alive in range(256):
+        for held in range(256):
+            count = 0
+            for rank in range(7, -1, -1):
+                if alive >> rank & 1:
+                    if not held >> rank & 1:
+                        break
+                    count += 1
+            table[(alive << 8) | held] = count
+    return tuple(table)
+
+
+_RUN = _top_runs()
+# (live cards of a suit << 3) | index among them from the bottom → rank.
+_NTH = tuple(
+    next(
+        (r for r in range(8) if (alive & ((2 << r) - 1)).bit_count() == i + 1 and alive >> r & 1), 0
+    )
+    for alive in range(256)
+    for i in range(8)
+)
+
+
 def _moves(hand: int, suit: int, trump: int, alive: int) -> list[int]:
     """Representative legal cards of ``hand`` when ``suit`` was led (-1: leading)."""
     if suit >= 0:
@@ -95,7 +149,10 @@ class Core:
         self.maximiser = maximiser
         self.seat = seat
         self.talon_competes = talon_competes
-        self.table: dict[tuple[int, int, int, int], tuple[int, int, int]] = {}
+        # Trick games: try low cards first (keep the winners); misère-like goals: high first.
+        self.low_first = maximiser[seat]
+        self.trick_game = maximiser[seat]
+        self.table: dict[int, tuple[int, int, int]] = {}
         self.nodes = 0
         self.limit: int | None = None
 
@@ -103,20 +160,40 @@ class Core:
 
     def ge(self, h0: int, h1: int, h2: int, leader: int, k: int) -> bool:
         """Can the maximisers force ``seat`` at least ``k`` of the tricks left?"""
-        if k <= 0:
-            return True
         hands = (h0, h1, h2)
         n = hands[leader].bit_count()
+        if k <= 0:
+            return True
         if k > n:
             return False
         self.nodes += 1
         if self.limit is not None and self.nodes > self.limit:
             raise BudgetExceeded
-        key = (h0, h1, h2, leader)
+        alive = h0 | h1 | h2
+        if self.trick_game and n > 1:
+            lo, hi = self._bounds(hands, leader, n, alive)
+            if lo >= k:
+                return True
+            if hi < k:
+                return False
+        c = COMPRESS
+        b = _BITS
+        x = (alive & 255) << 8
+        key = (c[x | (h0 & 255)] << 8) | b[x | (h1 & 255)]
+        x = ((alive >> 8) & 255) << 8
+        key = (key << 20) | (c[x | ((h0 >> 8) & 255)] << 8) | b[x | ((h1 >> 8) & 255)]
+        x = ((alive >> 16) & 255) << 8
+        key = (key << 20) | (c[x | ((h0 >> 16) & 255)] << 8) | b[x | ((h1 >> 16) & 255)]
+        x = (alive >> 24) << 8
+        key = (key << 22) | (c[x | (h0 >> 24)] << 10) | (b[x | (h1 >> 24)] << 2) | leader
         entry = self.table.get(key)
-        best = -1
+        first = -1
         if entry is not None:
-            lo, hi, best = entry
+            lo, hi, first = entry
+            if first >= 0:
+                # The table keeps the best lead by its rank among the live cards.
+                shift = first & 24
+                first = shift + _NTH[(((alive >> shift) & 255) << 3) | (first & 7)]
             if lo >= k:
                 return True
             if hi < k:
@@ -127,13 +204,80 @@ class Core:
             value = 1 if self._last_trick(hands, leader) == self.seat else 0
             self.table[key] = (value, value, -1)
             return value >= k
-        result, move = self._trick(hands, leader, k, best)
+        result, move = self._trick(hands, leader, k, n, first)
+        if move >= 0:
+            shift = move & 24
+            move = shift | ((alive >> shift) & ((1 << (move & 7)) - 1)).bit_count()
         if result:
             lo = k
         else:
             hi = k - 1
         self.table[key] = (lo, hi, move)
         return result
+
+    def _bounds(
+        self, hands: tuple[int, int, int], leader: int, n: int, alive: int
+    ) -> tuple[int, int]:
+        """Sure tricks of a trick game's declarer (``seat``) and of his defenders.
+
+        A trump above every trump of the other side wins whenever it is played; the
+        hand on lead can cash its top cards in a row while nobody can ruff them.
+        """
+        seat = self.seat
+        trump = self.trump
+        mine = hands[seat]
+        lo = 0
+        taken = 0  # tricks the defenders surely take
+        if trump >= 0:
+            tmask = SUIT_MASK[trump]
+            st = mine & tmask
+            ot = (alive & ~mine) & tmask
+            lo = (st >> ot.bit_length()).bit_count()
+            top = st.bit_length()
+            d1 = hands[_NEXT[seat]] & tmask
+            d2 = hands[_NEXT[_NEXT[seat]]] & tmask
+            taken = max((d1 >> top).bit_count(), (d2 >> top).bit_count())
+        cash = self._cash(hands, leader, alive)
+        if leader == seat:
+            lo = max(lo, cash)
+        else:
+            taken = max(taken, cash)
+        return lo, n - taken
+
+    def _cash(self, hands: tuple[int, int, int], leader: int, alive: int) -> int:
+        """Tricks the hand on lead takes by leading its top cards while it can."""
+        held = hands[leader]
+        run = _RUN
+        trump = self.trump
+        if trump < 0:
+            # No trump: every top card wins, the lead stays, all suits can be cashed.
+            return (
+                run[((alive & 255) << 8) | (held & 255)]
+                + run[(((alive >> 8) & 255) << 8) | ((held >> 8) & 255)]
+                + run[(((alive >> 16) & 255) << 8) | ((held >> 16) & 255)]
+                + run[((alive >> 24) << 8) | (held >> 24)]
+            )
+        # Trumps first (nothing beats them), then one side suit as long as every hand
+        # that could ruff still follows: a hand that keeps a trump followed every trump
+        # lead, so its side suits are as long as now.
+        tshift = trump * 8
+        total = run[(((alive >> tshift) & 255) << 8) | ((held >> tshift) & 255)]
+        tmask = SUIT_MASK[trump]
+        if leader == self.seat:
+            ruffers: tuple[int, ...] = (hands[_NEXT[leader]], hands[_NEXT[_NEXT[leader]]])
+        else:
+            ruffers = (hands[self.seat],)  # a partner's ruff is the defenders' trick too
+        ruffers = tuple(h for h in ruffers if h & tmask)
+        side = 0
+        for suit in range(4):
+            if suit == trump:
+                continue
+            shift = suit * 8
+            cards = run[(((alive >> shift) & 255) << 8) | ((held >> shift) & 255)]
+            for h in ruffers:
+                cards = min(cards, ((h >> shift) & 255).bit_count())
+            side = max(side, cards)
+        return total + side
 
     def _last_trick(self, hands: tuple[int, int, int], leader: int) -> int:
         trump = self.trump
@@ -151,12 +295,13 @@ class Core:
         return winner
 
     def _trick(
-        self, hands: tuple[int, int, int], leader: int, k: int, first: int
+        self, hands: tuple[int, int, int], leader: int, k: int, n: int, first: int
     ) -> tuple[bool, int]:
         """Play one whole trick from its lead; returns the answer and the deciding lead."""
         trump = self.trump
         seat = self.seat
         maxi = self.maximiser
+        low_first = self.low_first
         p0 = leader
         p1 = _NEXT[p0]
         p2 = _NEXT[p1]
@@ -168,11 +313,27 @@ class Core:
             leads.remove(first)
             leads.insert(0, first)
         ge = self.ge
+        won_k = k - 1  # what the maximisers still need if seat takes this trick
+        rest = n - 1
+        # A child where seat needs nothing more is won, one where he needs more than is
+        # left is lost: decided without a call.
+        won_known = 1 if won_k <= 0 else (0 if won_k > rest else -1)
+        lost_known = 0 if k > rest else -1
+        follow1: dict[int, list[int]] = {}
+        follow2: dict[int, list[int]] = {}
         for c0 in leads:
             suit = c0 >> 3
             n0 = h0 & ~(1 << c0)
+            mv1 = follow1.get(suit)
+            if mv1 is None:
+                mv1 = follow1[suit] = _moves(h1, suit, trump, alive)
+                if low_first:
+                    mv1.reverse()
+            mv2 = follow2.get(suit)
+            if mv2 is None:
+                mv2 = follow2[suit] = _moves(h2, suit, trump, alive)
             r1 = not m1
-            for c1 in _moves(h1, suit, trump, alive):
+            for c1 in mv1:
                 n1 = h1 & ~(1 << c1)
                 if (c1 >> 3) == suit:
                     b1, w1 = (c1, p1) if c1 > c0 else (c0, p0)
@@ -180,20 +341,40 @@ class Core:
                     b1, w1 = c1, p1
                 else:
                     b1, w1 = c0, p0
-                r2 = not m2
-                for c2 in _moves(h2, suit, trump, alive):
-                    n2 = h2 & ~(1 << c2)
+                # The last hand: cards whose trick goes the way it wants are tried first.
+                good: list[tuple[int, int]] = []
+                bad: list[tuple[int, int]] = []
+                for c2 in mv2:
                     if (c2 >> 3) == (b1 >> 3):
                         w = p2 if c2 > b1 else w1
                     elif (c2 >> 3) == trump:
                         w = p2
                     else:
                         w = w1
-                    nh = [0, 0, 0]
-                    nh[p0] = n0
-                    nh[p1] = n1
-                    nh[p2] = n2
-                    if ge(nh[0], nh[1], nh[2], w, k - 1 if w == seat else k) == m2:
+                    if (w == seat) == m2:
+                        good.append((c2, w))
+                    else:
+                        bad.append((c2, w))
+                if low_first:
+                    good.reverse()
+                    bad.reverse()
+                r2 = not m2
+                for c2, w in good + bad:
+                    if w == seat:
+                        known = won_known
+                        need = won_k
+                    else:
+                        known = lost_known
+                        need = k
+                    if known >= 0:
+                        value = known == 1
+                    else:
+                        nh = [0, 0, 0]
+                        nh[p0] = n0
+                        nh[p1] = n1
+                        nh[p2] = h2 & ~(1 << c2)
+                        value = ge(nh[0], nh[1], nh[2], w, need)
+                    if value == m2:
                         r2 = m2
                         break
                 if r2 == m1:
