@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bot.preferans.actions import Bid, ChooseDefence, Declare, Discard, Play, Whist
@@ -157,8 +157,27 @@ def positions(draw: st.DrawFn, least: int = 1, most: int = 4) -> tuple[Position,
     return pos, goal, seat
 
 
+# Found by this test: a defender's partner must ruff his top spade and so takes the lead.
+_PARTNER_RUFFS = (
+    Position(
+        {
+            Seat(1): frozenset({Card.S7, Card.S9, Card.SK}),
+            Seat(2): frozenset({Card.SQ, Card.D7, Card.D9}),
+            Seat(0): frozenset({Card.S8, Card.C7, Card.D8}),
+        },
+        (Seat(1), Seat(2), Seat(0)),
+        Seat(1),
+        (),
+        Suit.CLUBS,
+    ),
+    Goal.TRICKS,
+    Seat(2),
+)
+
+
 @settings(max_examples=400, deadline=None)
 @given(positions())
+@example(_PARTNER_RUFFS)
 def test_solve_matches_the_minimax_over_every_card(case: tuple[Position, Goal, Seat]) -> None:
     pos, goal, seat = case
     assert solve(pos, goal, seat) == brute(pos, goal, seat)

@@ -61,7 +61,7 @@ class Solver:
         hands, first, played, talon = _unpack(pos)
         core.limit = None if budget is None else core.nodes + budget
         try:
-            return _value(core, hands, first, played, talon, pos.tricks_left)
+            return _value(core, hands, first, played, talon, 0, pos.tricks_left)
         finally:
             core.limit = None
 
@@ -80,12 +80,21 @@ class Solver:
         core.limit = None if budget is None else core.nodes + budget
         values: dict[int, int] = {}
         try:
+            # No card beats the best one: the position's value bounds every card's, and
+            # most cards are worth it exactly, so that is asked first.
+            best = _value(core, hands, first, played, talon, 0, n)
+            maximises = core.maximiser[mover]
             for card in sorted(legal, reverse=True):
                 top = _run_top(card, hand, alive)
                 if top not in values:
                     child = list(hands)
                     child[mover] &= ~(1 << top)
-                    values[top] = _value(core, child, first, [*played, top], talon, n)
+                    after = [*played, top]
+                    if maximises:
+                        value = _value(core, child, first, after, talon, 0, best, probe=best)
+                    else:
+                        value = _value(core, child, first, after, talon, best, n, probe=best + 1)
+                    values[top] = value
                 values[card] = values[top]
         finally:
             core.limit = None
@@ -112,10 +121,23 @@ def _unpack(pos: Position) -> tuple[list[int], int, list[int], tuple[int, ...]]:
 
 
 def _value(
-    core: Core, hands: list[int], first: int, played: list[int], talon: tuple[int, ...], n: int
+    core: Core,
+    hands: list[int],
+    first: int,
+    played: list[int],
+    talon: tuple[int, ...],
+    lo: int,
+    hi: int,
+    *,
+    probe: int = -1,
 ) -> int:
-    """The exact trick count by bisection on null-window questions."""
-    lo, hi = 0, n
+    """The exact trick count, known to lie in ``lo..hi``, by bisection on null-window
+    questions ("at least k?"), the first one ``probe`` if given."""
+    if lo < probe <= hi:
+        if core.ge_from(hands, first, played, talon, probe):
+            lo = probe
+        else:
+            hi = probe - 1
     while lo < hi:
         mid = (lo + hi + 1) // 2
         if core.ge_from(hands, first, played, talon, mid):

@@ -7,105 +7,15 @@ Hands are indexed 0, 1, 2 in playing order; a card is the bit ``suit * 8 + rank`
 
 from __future__ import annotations
 
-__all__ = ["Core", "BudgetExceeded", "REPS", "SUIT_MASK"]
+from .bounds import NEXT as _NEXT
+from .bounds import SUIT_MASK, caught, ducks, trick_game_bounds
+from .tables import BITS, COMPRESS, NTH, REPS
 
-SUIT_MASK = (0xFF, 0xFF << 8, 0xFF << 16, 0xFF << 24)
-_NEXT = (1, 2, 0)
+__all__ = ["Core", "BudgetExceeded", "SUIT_MASK"]
 
 
 class BudgetExceeded(Exception):
     """The search visited more positions than its budget allowed."""
-
-
-def _representatives() -> tuple[tuple[tuple[int, ...] | None, ...], ...]:
-    """For each suit, ``(alive << 8) | held`` → the cards worth trying, high to low.
-
-    Cards of one hand in one suit with no other live card of the suit between them
-    are equal (they win and lose the same tricks), so only the top of each run is
-    tried; "live" means still in a hand or on the table in the current trick.
-    """
-    tables = []
-    for suit in range(4):
-        table: list[tuple[int, ...] | None] = [None] * 65536
-        for alive in range(256):
-            sub = alive
-            while True:
-                held = sub
-                reps: list[int] = []
-                above_held = False  # is the next live card above ours held by us?
-                for rank in range(7, -1, -1):
-                    bit = 1 << rank
-                    if not alive & bit:
-                        continue
-                    if held & bit:
-                        if not above_held:
-                            reps.append(suit * 8 + rank)
-                        above_held = True
-                    else:
-                        above_held = False
-                table[(alive << 8) | held] = tuple(reps)
-                if sub == 0:
-                    break
-                sub = (sub - 1) & alive
-        tables.append(tuple(table))
-    return tuple(tables)
-
-
-REPS = _representatives()
-
-
-def _compress() -> tuple[int, ...]:
-    """``(alive << 8) | held`` → ``held`` renumbered by rank among the live cards only.
-
-    Positions that differ only in cards already gone have equal relative ranks and
-    the same value, so the transposition table keys them alike.
-    """
-    table = [0] * 65536
-    for alive in range(256):
-        sub = alive
-        while True:
-            out = 0
-            index = 0
-            for rank in range(8):
-                if alive >> rank & 1:
-                    if sub >> rank & 1:
-                        out |= 1 << index
-                    index += 1
-            table[(alive << 8) | sub] = out | (index << 8)
-            if sub == 0:
-                break
-            sub = (sub - 1) & alive
-    return tuple(table)
-
-
-COMPRESS = _compress()
-_BITS = tuple(x & 255 for x in COMPRESS)
-
-
-def _top_runs() -> tuple[int, ...]:
-    """``(alive << 8) | held`` → how many of the highest live cards are held in a row."""
-    table = [0] * 65536
-    for alive in range(256):
-        for held in range(256):
-            count = 0
-            for rank in range(7, -1, -1):
-                if alive >> rank & 1:
-                    if not held >> rank & 1:
-                        break
-                    count += 1
-            table[(alive << 8) | held] = count
-    return tuple(table)
-
-
-_RUN = _top_runs()
-# (live cards of a suit << 3) | index among them from the bottom → rank.
-_NTH = tuple(
-    next(
-        (r for r in range(8) if (alive & ((2 << r) - 1)).bit_count() == i + 1 and alive >> r & 1), 0
-    )
-    for alive in range(256)
-    for i in range(8)
-)
 
 
 def _moves(hand: int, suit: int, trump: int, alive: int) -> list[int]:
@@ -152,6 +62,7 @@ class Core:
         # Trick games: try low cards first (keep the winners); misère-like goals: high first.
         self.low_first = maximiser[seat]
         self.trick_game = maximiser[seat]
+        self.duck_check = not maximiser[seat] and trump < 0
         self.table: dict[int, tuple[int, int, int]] = {}
         self.nodes = 0
         self.limit: int | None = None
@@ -170,14 +81,20 @@ class Core:
         if self.limit is not None and self.nodes > self.limit:
             raise BudgetExceeded
         alive = h0 | h1 | h2
-        if self.trick_game and n > 1:
-            lo, hi = self._bounds(hands, leader, n, alive)
-            if lo >= k:
-                return True
-            if hi < k:
+        if self.trick_game:
+            if n > 1:
+                lo, hi = trick_game_bounds(hands, leader, n, alive, self.seat, self.trump)
+                if lo >= k:
+                    return True
+                if hi < k:
+                    return False
+        elif self.duck_check and k == 1:
+            if ducks(hands, leader, alive, self.seat):
                 return False
+            if caught(hands, leader, alive, self.seat):
+                return True
         c = COMPRESS
-        b = _BITS
+        b = BITS
         x = (alive & 255) << 8
         key = (c[x | (h0 & 255)] << 8) | b[x | (h1 & 255)]
         x = ((alive >> 8) & 255) << 8
@@ -193,7 +110,7 @@ class Core:
             if first >= 0:
                 # The table keeps the best lead by its rank among the live cards.
                 shift = first & 24
-                first = shift + _NTH[(((alive >> shift) & 255) << 3) | (first & 7)]
+                first = shift + NTH[(((alive >> shift) & 255) << 3) | (first & 7)]
             if lo >= k:
                 return True
             if hi < k:
@@ -214,70 +131,6 @@ class Core:
             hi = k - 1
         self.table[key] = (lo, hi, move)
         return result
-
-    def _bounds(
-        self, hands: tuple[int, int, int], leader: int, n: int, alive: int
-    ) -> tuple[int, int]:
-        """Sure tricks of a trick game's declarer (``seat``) and of his defenders.
-
-        A trump above every trump of the other side wins whenever it is played; the
-        hand on lead can cash its top cards in a row while nobody can ruff them.
-        """
-        seat = self.seat
-        trump = self.trump
-        mine = hands[seat]
-        lo = 0
-        taken = 0  # tricks the defenders surely take
-        if trump >= 0:
-            tmask = SUIT_MASK[trump]
-            st = mine & tmask
-            ot = (alive & ~mine) & tmask
-            lo = (st >> ot.bit_length()).bit_count()
-            top = st.bit_length()
-            d1 = hands[_NEXT[seat]] & tmask
-            d2 = hands[_NEXT[_NEXT[seat]]] & tmask
-            taken = max((d1 >> top).bit_count(), (d2 >> top).bit_count())
-        cash = self._cash(hands, leader, alive)
-        if leader == seat:
-            lo = max(lo, cash)
-        else:
-            taken = max(taken, cash)
-        return lo, n - taken
-
-    def _cash(self, hands: tuple[int, int, int], leader: int, alive: int) -> int:
-        """Tricks the hand on lead takes by leading its top cards while it can."""
-        held = hands[leader]
-        run = _RUN
-        trump = self.trump
-        if trump < 0:
-            # No trump: every top card wins, the lead stays, all suits can be cashed.
-            return (
-                run[((alive & 255) << 8) | (held & 255)]
-                + run[(((alive >> 8) & 255) << 8) | ((held >> 8) & 255)]
-                + run[(((alive >> 16) & 255) << 8) | ((held >> 16) & 255)]
-                + run[((alive >> 24) << 8) | (held >> 24)]
-            )
-        # Trumps first (nothing beats them), then one side suit as long as every hand
-        # that could ruff still follows: a hand that keeps a trump followed every trump
-        # lead, so its side suits are as long as now.
-        tshift = trump * 8
-        total = run[(((alive >> tshift) & 255) << 8) | ((held >> tshift) & 255)]
-        tmask = SUIT_MASK[trump]
-        if leader == self.seat:
-            ruffers: tuple[int, ...] = (hands[_NEXT[leader]], hands[_NEXT[_NEXT[leader]]])
-        else:
-            ruffers = (hands[self.seat],)  # a partner's ruff is the defenders' trick too
-        ruffers = tuple(h for h in ruffers if h & tmask)
-        side = 0
-        for suit in range(4):
-            if suit == trump:
-                continue
-            shift = suit * 8
-            cards = run[(((alive >> shift) & 255) << 8) | ((held >> shift) & 255)]
-            for h in ruffers:
-                cards = min(cards, ((h >> shift) & 255).bit_count())
-            side = max(side, cards)
-        return total + side
 
     def _last_trick(self, hands: tuple[int, int, int], leader: int) -> int:
         trump = self.trump
