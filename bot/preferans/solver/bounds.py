@@ -33,12 +33,16 @@ def trick_game_bounds(
         top = st.bit_length()
         d1 = hands[NEXT[seat]] & tmask
         d2 = hands[NEXT[NEXT[seat]]] & tmask
-        taken = max((d1 >> top).bit_count(), (d2 >> top).bit_count())
+        taken = (d1 >> top).bit_count()
+        d2 = (d2 >> top).bit_count()
+        if d2 > taken:
+            taken = d2
     cash = _cash(hands, leader, alive, trump)
     if leader == seat:
-        lo = max(lo, cash)
-    else:
-        taken = max(taken, cash)
+        if cash > lo:
+            lo = cash
+    elif cash > taken:
+        taken = cash
     return lo, n - taken
 
 
@@ -109,15 +113,24 @@ def _cash(hands: tuple[int, int, int], leader: int, alive: int, trump: int) -> i
     tmask = SUIT_MASK[trump]
     # A partner's ruff wins the trick for the side but takes the lead away (he must
     # trump when void), so both other hands count as ruffers.
-    ruffers: tuple[int, ...] = (hands[NEXT[leader]], hands[NEXT[NEXT[leader]]])
-    ruffers = tuple(h for h in ruffers if h & tmask)
+    r1 = hands[NEXT[leader]]
+    r2 = hands[NEXT[NEXT[leader]]]
+    if not r1 & tmask:
+        r1 = -1  # no trump: never ruffs, as if it held every card
+    if not r2 & tmask:
+        r2 = -1
     side = 0
-    for suit in range(4):
-        if suit == trump:
+    for shift in (0, 8, 16, 24):
+        if shift == tshift:
             continue
-        shift = suit * 8
         cards = run[(((alive >> shift) & 255) << 8) | ((held >> shift) & 255)]
-        for h in ruffers:
-            cards = min(cards, ((h >> shift) & 255).bit_count())
-        side = max(side, cards)
+        if cards > side:
+            length = ((r1 >> shift) & 255).bit_count()
+            if length < cards:
+                cards = length
+            length = ((r2 >> shift) & 255).bit_count()
+            if length < cards:
+                cards = length
+            if cards > side:
+                side = cards
     return total + side

@@ -63,7 +63,8 @@ class Core:
         self.low_first = maximiser[seat]
         self.trick_game = maximiser[seat]
         self.duck_check = not maximiser[seat] and trump < 0
-        self.table: dict[int, tuple[int, int, int]] = {}
+        self.table: dict[int, list[int]] = {}
+        self.exact: dict[tuple[int, int, int, int], list[int]] = {}
         self.nodes = 0
         self.limit: int | None = None
 
@@ -80,56 +81,56 @@ class Core:
         self.nodes += 1
         if self.limit is not None and self.nodes > self.limit:
             raise BudgetExceeded
+        if n == 1:
+            return self._last_trick(hands, leader) == self.seat
         alive = h0 | h1 | h2
         if self.trick_game:
-            if n > 1:
-                lo, hi = trick_game_bounds(hands, leader, n, alive, self.seat, self.trump)
-                if lo >= k:
-                    return True
-                if hi < k:
-                    return False
+            lo, hi = trick_game_bounds(hands, leader, n, alive, self.seat, self.trump)
+            if lo >= k:
+                return True
+            if hi < k:
+                return False
         elif self.duck_check and k == 1:
             if ducks(hands, leader, alive, self.seat):
                 return False
             if caught(hands, leader, alive, self.seat):
                 return True
-        c = COMPRESS
-        b = BITS
-        x = (alive & 255) << 8
-        key = (c[x | (h0 & 255)] << 8) | b[x | (h1 & 255)]
-        x = ((alive >> 8) & 255) << 8
-        key = (key << 20) | (c[x | ((h0 >> 8) & 255)] << 8) | b[x | ((h1 >> 8) & 255)]
-        x = ((alive >> 16) & 255) << 8
-        key = (key << 20) | (c[x | ((h0 >> 16) & 255)] << 8) | b[x | ((h1 >> 16) & 255)]
-        x = (alive >> 24) << 8
-        key = (key << 22) | (c[x | (h0 >> 24)] << 10) | (b[x | (h1 >> 24)] << 2) | leader
-        entry = self.table.get(key)
-        first = -1
-        if entry is not None:
-            lo, hi, first = entry
-            if first >= 0:
-                # The table keeps the best lead by its rank among the live cards.
-                shift = first & 24
-                first = shift + NTH[(((alive >> shift) & 255) << 3) | (first & 7)]
-            if lo >= k:
-                return True
-            if hi < k:
-                return False
-        else:
-            lo, hi = 0, n
-        if n == 1:
-            value = 1 if self._last_trick(hands, leader) == self.seat else 0
-            self.table[key] = (value, value, -1)
-            return value >= k
+        # Two tables: by the exact cards (cheap key) and by relative ranks (shared by
+        # positions that differ only in cards already gone); both hold the same entry.
+        fast_key = (h0, h1, h2, leader)
+        entry = self.exact.get(fast_key)
+        if entry is None:
+            c = COMPRESS
+            b = BITS
+            x = (alive & 255) << 8
+            key = (c[x | (h0 & 255)] << 8) | b[x | (h1 & 255)]
+            x = ((alive >> 8) & 255) << 8
+            key = (key << 20) | (c[x | ((h0 >> 8) & 255)] << 8) | b[x | ((h1 >> 8) & 255)]
+            x = ((alive >> 16) & 255) << 8
+            key = (key << 20) | (c[x | ((h0 >> 16) & 255)] << 8) | b[x | ((h1 >> 16) & 255)]
+            x = (alive >> 24) << 8
+            key = (key << 22) | (c[x | (h0 >> 24)] << 10) | (b[x | (h1 >> 24)] << 2) | leader
+            entry = self.table.get(key)
+            if entry is None:
+                entry = self.table[key] = [0, n, -1]
+            self.exact[fast_key] = entry
+        lo, hi, first = entry
+        if lo >= k:
+            return True
+        if hi < k:
+            return False
+        if first >= 0:
+            # The table keeps the best lead by its rank among the live cards.
+            shift = first & 24
+            first = shift + NTH[(((alive >> shift) & 255) << 3) | (first & 7)]
         result, move = self._trick(hands, leader, k, n, first)
         if move >= 0:
             shift = move & 24
-            move = shift | ((alive >> shift) & ((1 << (move & 7)) - 1)).bit_count()
+            entry[2] = shift | ((alive >> shift) & ((1 << (move & 7)) - 1)).bit_count()
         if result:
-            lo = k
+            entry[0] = k
         else:
-            hi = k - 1
-        self.table[key] = (lo, hi, move)
+            entry[1] = k - 1
         return result
 
     def _last_trick(self, hands: tuple[int, int, int], leader: int) -> int:
@@ -221,12 +222,12 @@ class Core:
                         need = k
                     if known >= 0:
                         value = known == 1
+                    elif p0 == 0:
+                        value = ge(n0, n1, h2 & ~(1 << c2), w, need)
+                    elif p0 == 1:
+                        value = ge(h2 & ~(1 << c2), n0, n1, w, need)
                     else:
-                        nh = [0, 0, 0]
-                        nh[p0] = n0
-                        nh[p1] = n1
-                        nh[p2] = h2 & ~(1 << c2)
-                        value = ge(nh[0], nh[1], nh[2], w, need)
+                        value = ge(n1, h2 & ~(1 << c2), n0, w, need)
                     if value == m2:
                         r2 = m2
                         break
