@@ -133,6 +133,7 @@ class Deal:
         "_trick_no",
         "_lead_suit",
         "_last_trick",
+        "_played",
         "tricks",
         "_kind",
         "_hands_open",
@@ -204,6 +205,7 @@ class Deal:
         self._trick_no = 0
         self._lead_suit: Suit | None = None
         self._last_trick: Trick | None = None
+        self._played: list[Trick] = []
         self.tricks: list[int] = [0] * players
         self._kind: DealKind | None = None
         self._hands_open: set[Seat] = set()
@@ -376,6 +378,11 @@ class Deal:
     @property
     def last_trick(self) -> Trick | None:
         return self._last_trick
+
+    @property
+    def played_tricks(self) -> tuple[Trick, ...]:
+        """Every finished trick of this deal, in order (all of them were played face up)."""
+        return tuple(self._played)
 
     @property
     def trump(self) -> Suit | None:
@@ -1009,6 +1016,7 @@ class Deal:
         winner = self._trick_winner()
         self.tricks[winner] += 1
         self._last_trick = Trick(self._trick_no, tuple(self._trick), self._lead_suit, winner)
+        self._played.append(self._last_trick)
         if self._trick_no == 10:
             self._trick = []
             self._lead_suit = None

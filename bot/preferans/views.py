@@ -61,6 +61,9 @@ class PublicView:
     """The seats that answer the open offer, in order (the one due is :attr:`actor`)."""
     offer_accepted: tuple[Seat, ...] = ()
     """Those of :attr:`offer_answerers` who have accepted so far."""
+    played_tricks: tuple[Trick, ...] = ()
+    """Every finished trick of this deal: each was played face up, so the whole table has
+    seen it (which suits a player could not follow, which cards are gone)."""
 
     def visible_cards(self) -> frozenset[Card]:
         """Every card this view shows (for privacy checks)."""
@@ -70,6 +73,8 @@ class PublicView:
         cards.update(tc.card for tc in self.current_trick)
         if self.last_trick is not None:
             cards.update(tc.card for tc in self.last_trick.cards)
+        for trick in self.played_tricks:
+            cards.update(tc.card for tc in trick.cards)
         return frozenset(cards)
 
 
@@ -140,6 +145,7 @@ def public_view(deal: Deal) -> PublicView:
         offer=None if open_offer is None else open_offer.offer,
         offer_answerers=() if open_offer is None else open_offer.answerers,
         offer_accepted=() if open_offer is None else open_offer.accepted_by(),
+        played_tricks=deal.played_tricks,
     )
 
 

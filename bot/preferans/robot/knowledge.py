@@ -1,0 +1,116 @@
+"""What one seat knows about the cards in play, read from its :class:`SeatView` only.
+
+Known: its own hand, hands it moves (open defence), hands lying face up, every card
+played (the finished tricks are public), the talon where it was shown. Inferred: a
+player who did not follow suit is void in it (and, in a trick game, void in trumps too
+when he did not trump). Everything else is unknown and is dealt out by
+:mod:`.sampling`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import DECK, Card, Seat, Suit
+from ..outcome import DealKind
+from ..views import SeatView
+
+__all__ = ["Knowledge", "SINK", "knowledge_of", "active_seats"]
+
+SINK = -1
+"""Holder index of cards out of play that the seat cannot see: the declarer's discard,
+an unturned all-pass talon."""
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """The card layout as far as one seat knows it."""
+
+    order: tuple[Seat, Seat, Seat]
+    """Active seats, first hand first."""
+    known: dict[Seat, frozenset[Card]]
+    """Hands the seat can see (its own, controlled and open hands)."""
+    hidden: dict[Seat, int]
+    """Active seats whose cards are unknown, with how many they hold."""
+    sink: int
+    """Unknown cards out of play (discard, unturned talon)."""
+    unknown: frozenset[Card]
+    """Cards whose place is not known: they fill the hidden hands and the sink."""
+    voids: dict[Seat, frozenset[Suit]]
+    """Suits a hidden seat has shown it does not hold."""
+    only: dict[Card, frozenset[int]]
+    """Cards whose holder is narrowed down (talon cards taken by the declarer)."""
+
+
+def active_seats(view: SeatView) -> tuple[Seat, Seat, Seat]:
+    """The three seats holding cards this deal, first hand first."""
+    pub = view.public
+    first = pub.first_hand
+    second = first.next(pub.players)
+    return (first, second, second.next(pub.players))
+
+
+def knowledge_of(view: SeatView) -> Knowledge:
+    """Everything ``view`` reveals about where the cards are."""
+    pub = view.public
+    order = active_seats(view)
+    known: dict[Seat, frozenset[Card]] = {}
+    if view.seat in order:
+        known[view.seat] = frozenset(view.hand)
+    for seat, cards in view.controlled.items():
+        known[seat] = frozenset(cards)
+    for seat, cards in pub.open_hands.items():
+        known[seat] = frozenset(cards)
+    played: set[Card] = set()
+    for trick in pub.played_tricks:
+        played.update(tc.card for tc in trick.cards)
+    played.update(tc.card for tc in pub.current_trick)
+    seen = set(played)
+    for hand in known.values():
+        seen.update(hand)
+    seen.update(view.discard)
+    unknown = frozenset(c for c in DECK if c not in seen)
+    hidden = {s: pub.hand_sizes[s] for s in order if s not in known}
+    sink = len(unknown) - sum(hidden.values())
+    only: dict[Card, frozenset[int]] = {}
+    if pub.kind is not DealKind.ALL_PASS and pub.declarer is not None:
+        # Кодекс 3.4.1: the talon was shown and taken by the declarer: each talon card
+        # not played is in his hand or in his discard.
+        holders = (
+            frozenset({int(pub.declarer), SINK}) if pub.declarer in hidden else frozenset({SINK})
+        )
+        for card in pub.talon:
+            if card in unknown:
+                only[card] = holders
+    return Knowledge(
+        order=order,
+        known=known,
+        hidden=hidden,
+        sink=sink,
+        unknown=unknown,
+        voids=_voids(view, hidden),
+        only=only,
+    )
+
+
+def _voids(view: SeatView, hidden: dict[Seat, int]) -> dict[Seat, frozenset[Suit]]:
+    """Suits each hidden seat failed to follow (and trumps it failed to play)."""
+    pub = view.public
+    trump = pub.trump if pub.kind is DealKind.GAME else None
+    voids: dict[Seat, set[Suit]] = {s: set() for s in hidden}
+    tricks = [t.cards for t in pub.played_tricks]
+    if pub.current_trick:
+        tricks.append(pub.current_trick)
+    for cards in tricks:
+        lead: Suit | None = None
+        for tc in cards:
+            if lead is None:
+                lead = tc.card.suit  # a talon card on all-pass names the suit too
+                continue
+            if tc.seat is None or tc.from_talon or tc.card.suit is lead:
+                continue
+            if tc.seat in voids:
+                voids[tc.seat].add(lead)
+                if trump is not None and tc.card.suit is not trump:
+                    voids[tc.seat].add(trump)
+    return {s: frozenset(v) for s, v in voids.items()}

@@ -1,0 +1,68 @@
+"""The computer player: one decision for one seat, from that seat's view only."""
+
+from __future__ import annotations
+
+import random
+
+from ..actions import (
+    Action,
+    Bid,
+    ChooseDefence,
+    Declare,
+    Discard,
+    Play,
+    Whist,
+)
+from ..views import SeatView
+from .bidding import DEFAULT_STYLE, Style, choose_bid
+from .card_play import STRONG, Budget, search_card
+from .simple_play import simple_card
+from .talon import choose_contract, choose_discard
+from .whisting import choose_defence, choose_whist
+
+__all__ = ["choose"]
+
+
+def choose(
+    view: SeatView,
+    rng: random.Random,
+    *,
+    budget: Budget = STRONG,
+    style: Style = DEFAULT_STYLE,
+) -> Action:
+    """The computer player's action for ``view``; always one of ``view.legal``.
+
+    Only ``view`` is read (the seat's own cards and what the table has seen); hidden
+    cards are guessed by sampling with ``rng``, so a fixed seed gives a fixed choice.
+    """
+    legal = view.legal
+    if not legal:
+        raise ValueError(f"seat {int(view.seat)} has nothing to decide now")
+    if len(legal) == 1:
+        return legal[0]
+    first = legal[0]
+    action: Action
+    if isinstance(first, Bid):
+        action = choose_bid(view, style)
+    elif isinstance(first, Discard):
+        action = choose_discard(view)
+    elif isinstance(first, Declare):
+        action = choose_contract(view)
+    elif isinstance(first, Whist):
+        action = choose_whist(view)
+    elif isinstance(first, ChooseDefence):
+        action = choose_defence(view)
+    else:
+        action = _play(view, rng, budget)
+    if action not in legal:  # pragma: no cover - every chooser picks from view.legal
+        raise AssertionError(f"{action} is not legal here")
+    return action
+
+
+def _play(view: SeatView, rng: random.Random, budget: Budget) -> Action:
+    mover = view.public.to_act
+    assert mover is not None
+    card = search_card(view, rng, budget)
+    if card is None:
+        card = simple_card(view)
+    return Play(mover, card)

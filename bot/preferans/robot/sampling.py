@@ -1,0 +1,85 @@
+"""Dealing the unknown cards out consistently with what a seat knows.
+
+A sample gives every hidden hand its exact number of cards, never a card of a suit the
+hand has shown a void in, and keeps talon cards with the declarer (or in his discard).
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..cards import Card, Seat
+from .knowledge import SINK, Knowledge
+
+__all__ = ["sample_layout"]
+
+_TRIES = 40
+
+
+def sample_layout(
+    know: Knowledge, rng: random.Random
+) -> tuple[dict[Seat, frozenset[Card]], tuple[Card, ...]]:
+    """Every active hand (known ones as they are, hidden ones dealt at random) and the sink.
+
+    Cards are placed most-constrained first, each to a holder chosen with weight equal
+    to the room left in it. A dead end restarts; after many the voids are relaxed (a
+    layout is always returned, the rules of play never break).
+    """
+    holders = [int(s) for s in know.hidden]
+    if know.sink:
+        holders.append(SINK)
+    room0 = {int(s): n for s, n in know.hidden.items()}
+    room0[SINK] = know.sink
+    cards = sorted(know.unknown)
+    allowed: dict[Card, list[int]] = {}
+    for card in cards:
+        options = [
+            h
+            for h in holders
+            if (h == SINK or card.suit not in know.voids.get(Seat(h), frozenset()))
+            and (card not in know.only or h in know.only[card])
+        ]
+        allowed[card] = options
+    for attempt in range(_TRIES + 1):
+        relax = attempt == _TRIES
+        placed = _try_place(cards, allowed, holders, dict(room0), rng, relax)
+        if placed is not None:
+            break
+    else:  # pragma: no cover - the relaxed pass cannot fail
+        raise AssertionError("no layout")
+    hands = dict(know.known)
+    for seat in know.hidden:
+        hands[seat] = frozenset(placed[int(seat)])
+    sink = tuple(sorted(placed.get(SINK, [])))
+    return {s: hands[s] for s in know.order}, sink
+
+
+def _try_place(
+    cards: list[Card],
+    allowed: dict[Card, list[int]],
+    holders: list[int],
+    room: dict[int, int],
+    rng: random.Random,
+    relax: bool,
+) -> dict[int, list[Card]] | None:
+    placed: dict[int, list[Card]] = {h: [] for h in holders}
+    order = list(cards)
+    rng.shuffle(order)
+    if not relax:
+        order.sort(key=lambda c: len(allowed[c]))
+    for card in order:
+        options = holders if relax else allowed[card]
+        weights = [room[h] for h in options]
+        total = sum(weights)
+        if total <= 0:
+            return None
+        pick = rng.randrange(total)
+        holder = options[-1]
+        for option, weight in zip(options, weights, strict=True):
+            if pick < weight:
+                holder = option
+                break
+            pick -= weight
+        placed[holder].append(card)
+        room[holder] -= 1
+    return placed

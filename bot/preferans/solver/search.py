@@ -1,0 +1,301 @@
+"""The search: alpha-beta by null-window questions ("can the side that wants tricks for
+``seat`` force at least k of them?") over bitmask hands, with a transposition table at
+trick boundaries and equal cards merged.
+
+Hands are indexed 0, 1, 2 in playing order; a card is the bit ``suit * 8 + rank``.
+"""
+
+from __future__ import annotations
+
+from .bounds import NEXT as _NEXT
+from .bounds import SUIT_MASK, caught, ducks, trick_game_bounds
+from .tables import BITS, COMPRESS, NTH, REPS
+
+__all__ = ["Core", "BudgetExceeded", "SUIT_MASK"]
+
+
+class BudgetExceeded(Exception):
+    """The search visited more positions than its budget allowed."""
+
+
+def _moves(hand: int, suit: int, trump: int, alive: int) -> list[int]:
+    """Representative legal cards of ``hand`` when ``suit`` was led (-1: leading)."""
+    if suit >= 0:
+        follow = hand & SUIT_MASK[suit]
+        if follow:
+            shift = suit * 8
+            reps = REPS[suit][(((alive >> shift) & 255) << 8) | (follow >> shift)]
+            assert reps is not None
+            return list(reps)
+        # Кодекс: no card of the suit led — a trump must be played if held.
+        if trump >= 0 and hand & SUIT_MASK[trump]:
+            shift = trump * 8
+            reps = REPS[trump][(((alive >> shift) & 255) << 8) | ((hand >> shift) & 255)]
+            assert reps is not None
+            return list(reps)
+    out: list[int] = []
+    for s in range(4):
+        shift = s * 8
+        held = (hand >> shift) & 255
+        if held:
+            reps = REPS[s][(((alive >> shift) & 255) << 8) | held]
+            assert reps is not None
+            out.extend(reps)
+    return out
+
+
+class Core:
+    """One search setting: trump, who maximises ``seat``'s tricks, and a table to reuse.
+
+    ``maximiser[i]`` says whether hand ``i`` wants ``seat`` to take tricks.
+    ``talon_owner`` is -1 when talon cards only name the suit, else the index used for
+    the (dealer's) talon card as a trick winner — never one of 0, 1, 2.
+    """
+
+    def __init__(
+        self, trump: int, maximiser: tuple[bool, bool, bool], seat: int, *, talon_competes: bool
+    ) -> None:
+        self.trump = trump
+        self.maximiser = maximiser
+        self.seat = seat
+        self.talon_competes = talon_competes
+        # Trick games: try low cards first (keep the winners); misère-like goals: high first.
+        self.low_first = maximiser[seat]
+        self.trick_game = maximiser[seat]
+        self.duck_check = not maximiser[seat] and trump < 0
+        self.table: dict[int, list[int]] = {}
+        self.exact: dict[tuple[int, int, int, int], list[int]] = {}
+        self.nodes = 0
+        self.limit: int | None = None
+
+    # ------------------------------------------------------------------ trick boundary
+
+    def ge(self, h0: int, h1: int, h2: int, leader: int, k: int) -> bool:
+        """Can the maximisers force ``seat`` at least ``k`` of the tricks left?"""
+        hands = (h0, h1, h2)
+        n = hands[leader].bit_count()
+        if k <= 0:
+            return True
+        if k > n:
+            return False
+        self.nodes += 1
+        if self.limit is not None and self.nodes > self.limit:
+            raise BudgetExceeded
+        if n == 1:
+            return self._last_trick(hands, leader) == self.seat
+        alive = h0 | h1 | h2
+        if self.trick_game:
+            lo, hi = trick_game_bounds(hands, leader, n, alive, self.seat, self.trump)
+            if lo >= k:
+                return True
+            if hi < k:
+                return False
+        elif self.duck_check and k == 1:
+            if ducks(hands, leader, alive, self.seat):
+                return False
+            if caught(hands, leader, alive, self.seat):
+                return True
+        # Two tables: by the exact cards (cheap key) and by relative ranks (shared by
+        # positions that differ only in cards already gone); both hold the same entry.
+        fast_key = (h0, h1, h2, leader)
+        entry = self.exact.get(fast_key)
+        if entry is None:
+            c = COMPRESS
+            b = BITS
+            x = (alive & 255) << 8
+            key = (c[x | (h0 & 255)] << 8) | b[x | (h1 & 255)]
+            x = ((alive >> 8) & 255) << 8
+            key = (key << 20) | (c[x | ((h0 >> 8) & 255)] << 8) | b[x | ((h1 >> 8) & 255)]
+            x = ((alive >> 16) & 255) << 8
+            key = (key << 20) | (c[x | ((h0 >> 16) & 255)] << 8) | b[x | ((h1 >> 16) & 255)]
+            x = (alive >> 24) << 8
+            key = (key << 22) | (c[x | (h0 >> 24)] << 10) | (b[x | (h1 >> 24)] << 2) | leader
+            entry = self.table.get(key)
+            if entry is None:
+                entry = self.table[key] = [0, n, -1]
+            self.exact[fast_key] = entry
+        lo, hi, first = entry
+        if lo >= k:
+            return True
+        if hi < k:
+            return False
+        if first >= 0:
+            # The table keeps the best lead by its rank among the live cards.
+            shift = first & 24
+            first = shift + NTH[(((alive >> shift) & 255) << 3) | (first & 7)]
+        result, move = self._trick(hands, leader, k, n, first)
+        if move >= 0:
+            shift = move & 24
+            entry[2] = shift | ((alive >> shift) & ((1 << (move & 7)) - 1)).bit_count()
+        if result:
+            entry[0] = k
+        else:
+            entry[1] = k - 1
+        return result
+
+    def _last_trick(self, hands: tuple[int, int, int], leader: int) -> int:
+        trump = self.trump
+        best = hands[leader].bit_length() - 1
+        winner = leader
+        p = leader
+        for _ in range(2):
+            p = _NEXT[p]
+            card = hands[p].bit_length() - 1
+            if (card >> 3) == (best >> 3):
+                if card > best:
+                    best, winner = card, p
+            elif (card >> 3) == trump:
+                best, winner = card, p
+        return winner
+
+    def _trick(
+        self, hands: tuple[int, int, int], leader: int, k: int, n: int, first: int
+    ) -> tuple[bool, int]:
+        """Play one whole trick from its lead; returns the answer and the deciding lead."""
+        trump = self.trump
+        seat = self.seat
+        maxi = self.maximiser
+        low_first = self.low_first
+        p0 = leader
+        p1 = _NEXT[p0]
+        p2 = _NEXT[p1]
+        m0, m1, m2 = maxi[p0], maxi[p1], maxi[p2]
+        h0, h1, h2 = hands[p0], hands[p1], hands[p2]
+        alive = h0 | h1 | h2
+        leads = _moves(h0, -1, trump, alive)
+        if first >= 0 and first in leads:
+            leads.remove(first)
+            leads.insert(0, first)
+        ge = self.ge
+        won_k = k - 1  # what the maximisers still need if seat takes this trick
+        rest = n - 1
+        # A child where seat needs nothing more is won, one where he needs more than is
+        # left is lost: decided without a call.
+        won_known = 1 if won_k <= 0 else (0 if won_k > rest else -1)
+        lost_known = 0 if k > rest else -1
+        follow1: dict[int, list[int]] = {}
+        follow2: dict[int, list[int]] = {}
+        for c0 in leads:
+            suit = c0 >> 3
+            n0 = h0 & ~(1 << c0)
+            mv1 = follow1.get(suit)
+            if mv1 is None:
+                mv1 = follow1[suit] = _moves(h1, suit, trump, alive)
+                if low_first:
+                    mv1.reverse()
+            mv2 = follow2.get(suit)
+            if mv2 is None:
+                mv2 = follow2[suit] = _moves(h2, suit, trump, alive)
+            r1 = not m1
+            for c1 in mv1:
+                n1 = h1 & ~(1 << c1)
+                if (c1 >> 3) == suit:
+                    b1, w1 = (c1, p1) if c1 > c0 else (c0, p0)
+                elif (c1 >> 3) == trump:
+                    b1, w1 = c1, p1
+                else:
+                    b1, w1 = c0, p0
+                # The last hand: cards whose trick goes the way it wants are tried first.
+                good: list[tuple[int, int]] = []
+                bad: list[tuple[int, int]] = []
+                for c2 in mv2:
+                    if (c2 >> 3) == (b1 >> 3):
+                        w = p2 if c2 > b1 else w1
+                    elif (c2 >> 3) == trump:
+                        w = p2
+                    else:
+                        w = w1
+                    if (w == seat) == m2:
+                        good.append((c2, w))
+                    else:
+                        bad.append((c2, w))
+                if low_first:
+                    good.reverse()
+                    bad.reverse()
+                r2 = not m2
+                for c2, w in good + bad:
+                    if w == seat:
+                        known = won_known
+                        need = won_k
+                    else:
+                        known = lost_known
+                        need = k
+                    if known >= 0:
+                        value = known == 1
+                    elif p0 == 0:
+                        value = ge(n0, n1, h2 & ~(1 << c2), w, need)
+                    elif p0 == 1:
+                        value = ge(h2 & ~(1 << c2), n0, n1, w, need)
+                    else:
+                        value = ge(n1, h2 & ~(1 << c2), n0, w, need)
+                    if value == m2:
+                        r2 = m2
+                        break
+                if r2 == m1:
+                    r1 = m1
+                    break
+            if r1 == m0:
+                return m0, c0
+        return not m0, -1
+
+    # ------------------------------------------------------------------ any position
+
+    def ge_from(
+        self,
+        hands: list[int],
+        first: int,
+        played: list[int],
+        talon: tuple[int, ...],
+        k: int,
+    ) -> bool:
+        """Like :meth:`ge` for any position: ``played`` are the cards of the trick in
+        progress played from hand ``first``; ``talon`` the talon cards still to open
+        tricks (``talon[0]`` opens this one)."""
+        if len(played) == 3:
+            winner = self._winner(first, played, talon[0] if talon else -1)
+            won = 1 if winner == self.seat else 0
+            if talon[1:]:
+                return self.ge_from(hands, 0, [], talon[1:], k - won)
+            # Кодекс 3.7.6.1: after the talon's tricks the first hand leads.
+            leader = 0 if talon else winner
+            return self.ge(hands[0], hands[1], hands[2], leader, k - won)
+        if not played and not talon:
+            return self.ge(hands[0], hands[1], hands[2], first, k)
+        if not played and not hands[first]:
+            return k <= 0
+        p = (first + len(played)) % 3
+        lead = talon[0] if talon else played[0]
+        alive = hands[0] | hands[1] | hands[2] | (1 << lead)
+        for card in played:
+            alive |= 1 << card
+        want = self.maximiser[p]
+        suit = (lead >> 3) if (talon or played) else -1
+        for card in _moves(hands[p], suit, self.trump, alive):
+            child = list(hands)
+            child[p] &= ~(1 << card)
+            if self.ge_from(child, first, [*played, card], talon, k) == want:
+                return want
+        return not want
+
+    def _winner(self, first: int, played: list[int], talon_card: int) -> int:
+        """The hand index taking a finished trick (3 if the dealer's talon card does, -1
+        if nobody can: a 3-player talon suit no hand holds, impossible in a real deal)."""
+        trump = self.trump
+        best, winner = -1, -1
+        if talon_card >= 0:
+            suit = talon_card >> 3
+            if self.talon_competes:
+                best, winner = talon_card, 3
+        else:
+            suit = played[0] >> 3
+        for i, card in enumerate(played):
+            s = card >> 3
+            if best < 0:
+                if s == suit or s == trump:
+                    best, winner = card, (first + i) % 3
+            elif s == best >> 3:
+                if card > best:
+                    best, winner = card, (first + i) % 3
+            elif s == trump:
+                best, winner = card, (first + i) % 3
+        return winner
