@@ -141,6 +141,7 @@ async def one_round(make: Callable[[int], Any], port: int, calls: int, concurren
     markup = InlineKeyboardMarkup.de_json(KEYBOARD, None)
     bot = Bot(TOKEN, base_url=f"http://127.0.0.1:{port}/bot", request=make(concurrency))
     async with bot:
+
         async def worker(n: int) -> None:
             for _ in range(n):
                 await bot.send_message(5, TEXT, parse_mode="HTML", reply_markup=markup)
