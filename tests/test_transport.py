@@ -24,7 +24,8 @@ from telegram.request import RequestData
 from telegram.request._requestparameter import RequestParameter  # no public constructor
 
 from bot.app import default_request
-from bot.telegram.transport import AiohttpRequest, Gate, UnsupportedProxy, read_proxies
+from bot.telegram.gate import Gate
+from bot.telegram.transport import AiohttpRequest, UnsupportedProxy, read_proxies
 from tests.fakes import UploadedFile
 from tests.fakes._media import parse_multipart
 
@@ -392,9 +393,7 @@ async def test_an_upload_from_a_file_handle_starts_at_its_beginning(
     assert document.content == path.read_bytes() and document.filename == "record.json"
 
 
-async def test_bot_api_errors_come_out_as_ptb_raises_them(
-    srv: Server, req: AiohttpRequest
-) -> None:
+async def test_bot_api_errors_come_out_as_ptb_raises_them(srv: Server, req: AiohttpRequest) -> None:
     not_modified = {
         "ok": False,
         "error_code": 400,

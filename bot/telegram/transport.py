@@ -19,7 +19,6 @@ import contextlib
 import logging
 import os
 import ssl
-from collections import deque
 from collections.abc import Mapping
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -30,20 +29,11 @@ from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
 from bot.config import ConfigError
+from bot.telegram.gate import Gate
 
-__all__ = ["AiohttpRequest", "Gate", "PROXY_VARIABLES", "UnsupportedProxy"]
+__all__ = ["AiohttpRequest", "UnsupportedProxy", "read_proxies"]
 
 log = logging.getLogger(__name__)
-
-PROXY_VARIABLES: Final = (
-    "HTTPS_PROXY",
-    "https_proxy",
-    "HTTP_PROXY",
-    "http_proxy",
-    "ALL_PROXY",
-    "all_proxy",
-)
-"""The environment variables that name a proxy (read once, when a request is built)."""
 
 IDLE_TTL: Final = 30.0
 """Seconds an idle kept-alive connection waits for reuse before it is closed."""
@@ -62,54 +52,6 @@ _JSON: Final = "application/json"
 class UnsupportedProxy(ConfigError):
     """The environment names a proxy this transport cannot use (SOCKS, say); ``python -m
     bot`` prints it as one line and exits, like any bad setting."""
-
-
-class Gate:
-    """At most ``slots`` holders at once; the others wait in order, urgent ones first.
-
-    Urgent: answers to button presses, which Telegram drops when later than ~15 s, while
-    edits may wait (they coalesce in the outbox).
-    """
-
-    __slots__ = ("_free", "_waiting")
-
-    def __init__(self, slots: int) -> None:
-        self._free = slots
-        self._waiting: tuple[deque[asyncio.Future[None]], ...] = (deque(), deque())
-        """Holders-to-be waiting: urgent ones, then the rest."""
-
-    def take_now(self) -> bool:
-        """Take a slot if one is free and nobody waits for it."""
-        if self._free > 0 and not (self._waiting[0] or self._waiting[1]):
-            self._free -= 1
-            return True
-        return False
-
-    async def wait(self, urgent: bool) -> None:
-        """Wait for a slot in turn."""
-        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting[0 if urgent else 1].append(turn)
-        try:
-            await turn
-        except BaseException:
-            if turn.done() and not turn.cancelled():
-                self.release()  # given a slot, but cancelled: pass it on
-            raise
-
-    async def acquire(self, urgent: bool) -> None:
-        """Take a slot, waiting in turn if none is free."""
-        if not self.take_now():
-            await self.wait(urgent)
-
-    def release(self) -> None:
-        """Give the slot to the next waiting (urgent first), or back."""
-        for queue in self._waiting:
-            while queue:
-                turn = queue.popleft()
-                if not turn.done():
-                    turn.set_result(None)
-                    return
-        self._free += 1
 
 
 class _Target:
