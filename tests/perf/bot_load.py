@@ -19,14 +19,16 @@ For every N it starts, side by side, four bots, each with its own fake Bot API H
 
 The sides run in alternating short rounds (``--round`` seconds each: ours, baseline,
 reference, ours at defaults, again), so that all of them meet the same load of the shared
-machine. A side's players act only during its rounds; what they would have done meanwhile
-is done when their next round begins. All bots are pinned to one core, the fakes and the
-players to the other. Our players seat N tables of 3 (arriving ``--ramp`` s apart) and
-press a random button of their hand message as soon as it shows one (the buttons are
-exactly the legal actions; a discard is two card toggles and the confirm button) for
-``--deals`` deals; then two players vote ``/stop``. The baselines replay the presses of
-ours' round just before, at the same offsets from the round's start, from the same number
-of users (a press also waits until the previous press of its table was edited).
+machine: between its rounds a bot is frozen (SIGSTOP), and the time it was frozen counts
+in none of its figures (latencies, CPU, updates per second are per second it ran). All
+bots are pinned to one core, the fakes and the players to the other.
+
+Our players seat N tables of 3 (arriving ``--ramp`` s apart) and press a random button of
+their hand message as soon as it shows one (the buttons are exactly the legal actions; a
+discard is two card toggles and the confirm button) for ``--deals`` deals; then two
+players vote ``/stop``. The baselines replay the presses of ours' round just before, at
+the same offsets from the round's start, from the same number of users (a press also
+waits until the previous press of its table was edited).
 
 Latency of a press is measured at the fake, the same way for every side
 (:func:`press_latency`): from the moment the callback query was queued for getUpdates to
@@ -287,11 +289,7 @@ class Tab:
 
 
 class Players:
-    """Plays N tables of 3 against our bot; runs inside the fake server's event loop.
-
-    Players act only while their side's round is on (:meth:`set_active`); what they would
-    do meanwhile waits, and is done (and timed) when the next round of theirs begins.
-    """
+    """Plays N tables of 3 against our bot; runs inside the fake server's event loop."""
 
     def __init__(
         self, fake: Any, tables: int, deals: int, seed: int, lang: str, ramp: float
@@ -310,8 +308,6 @@ class Players:
         self.skipped = 0
         self.done = 0
         self.errors: list[str] = []
-        self.active = False
-        self.held: list[tuple[Any, tuple[Any, ...]]] = []
         self.round = -1
         for i in range(tables):
             users = [
@@ -328,16 +324,11 @@ class Players:
     # -------------------------------------------------------------- acting
 
     def set_active(self, active: bool) -> None:
-        """Start (then end) a round of this side: held actions are done at its start. The
-        first round begins with the tables' arrival."""
-        self.active = active
+        """A round of this side begins (the first with the tables' arrival), or ends."""
         if active:
             self.round += 1
             if self.round == 0:
                 self.kick()
-            held, self.held = self.held, []
-            for fn, args in held:
-                fn(*args)
 
     def kick(self) -> None:
         """Tables arrive one every ``ramp`` seconds: their players press Start."""
@@ -346,17 +337,11 @@ class Players:
             loop.call_later(i * self.ramp, self._arrive, tab)
 
     def _arrive(self, tab: Tab) -> None:
-        if not self.active:
-            self.held.append((self._arrive, (tab,)))
-            return
         tab.state = "starting"
         for u in tab.users:
             self.fake.user_starts_bot(u)
 
     def _press(self, tab: Tab, ui: int, chat_id: int, mid: int, data: str, kind: str) -> None:
-        if not self.active:
-            self.held.append((self._press, (tab, ui, chat_id, mid, data, kind)))
-            return
         t = self.fake.clock()
         try:
             qid = self.fake.press(tab.users[ui], (chat_id, mid), data)
@@ -372,9 +357,6 @@ class Players:
             tab.presses.append(press)
 
     def _say(self, tab: Tab, ui: int, text: str) -> None:
-        if not self.active:
-            self.held.append((self._say, (tab, ui, text)))
-            return
         self.fake.send_text(tab.users[ui], tab.group, text)
 
     def _sit_all(self, tab: Tab) -> None:
@@ -493,7 +475,6 @@ class BaselinePlayers:
         self.pending: dict[int, str] = {}
         self.events: list[asyncio.Event] = []
         self.stalls = 0
-        self.active = False  # rounds are driven by run_round
         keyboard = json.dumps({"inline_keyboard": [[{"text": "▶", "callback_data": "p"}]]})
         for i in range(tables):
             users = [fake.add_user(f"P{i}-{k}", started=True) for k in range(3)]
@@ -506,7 +487,7 @@ class BaselinePlayers:
                 self.mids[u.id] = sent["result"]["message_id"]
 
     def set_active(self, active: bool) -> None:
-        self.active = active
+        pass  # its rounds are driven by run_round
 
     async def run_round(
         self, schedule: list[list[tuple[int, float]]], start: float, until: float, number: int
@@ -638,6 +619,7 @@ def _spawn(cmd: list[str], env: dict[str, str], cpu: int | None, log_path: str) 
 
 def _stop_proc(proc: Any, timeout: float = 60) -> int:
     if proc.poll() is None:
+        proc.send_signal(signal.SIGCONT)  # a frozen process would not see the SIGINT
         proc.send_signal(signal.SIGINT)
         try:
             proc.wait(timeout)
@@ -706,6 +688,17 @@ def _in_windows(times: list[float], windows: list[tuple[float, float]]) -> int:
     return sum(1 for t in times for a, b in windows if a <= t <= b)
 
 
+def active_span(windows: list[tuple[float, float]], a: float, b: float) -> float:
+    """The seconds of [a, b] during which the side's bot ran: the time it was frozen (other
+    sides' rounds) is nobody's latency."""
+    total = 0.0
+    for w0, w1 in windows:
+        lo, hi = max(a, w0), min(b, w1)
+        if hi > lo:
+            total += hi - lo
+    return total
+
+
 def _all_calls(fake: Any) -> list[float]:
     """When every request but getUpdates reached the fake (answers included), in order."""
     times = [t for calls in fake.by_chat.values() for t, _, _ in calls]
@@ -720,8 +713,10 @@ def press_latency(
     every: dict[int, list[float]],
     paced: bool,
     overall: list[float] | None,
+    span: Any,
 ) -> tuple[float, float, float, float]:
-    """(last call, handling, last private call, last group call) of an answered press.
+    """(last call, handling, last private call, last group call) of an answered press, as
+    times at the fake, except handling: seconds of ``span`` (the time the bot ran).
 
     The same for every bot: the last call is the latest of the first message update in each
     chat the press changes (``chats``) after the press was answered. Handling counts each
@@ -733,7 +728,7 @@ def press_latency(
     """
     assert p.answer_t is not None
     end = end_private = end_group = p.answer_t
-    own = p.answer_t - p.t
+    own = span(p.t, p.answer_t)
     for chat in chats:
         times = shown.get(chat, [])
         i = bisect.bisect_left(times, p.answer_t)
@@ -748,7 +743,7 @@ def press_latency(
             k = bisect.bisect_left(overall, t)
             if k >= 30:
                 floor = max(floor, overall[k - 30] + 1.0)
-        own = max(own, t - max(p.t, floor))
+        own = max(own, span(max(p.t, floor), t))
         end = max(end, t)
         if chat > 0:
             end_private = max(end_private, t)
@@ -775,18 +770,24 @@ def side_stats(
     }
     all_calls = _all_calls(fake) if overall else None
     first, last, handling, last_private, last_group = [], [], [], [], []
+
+    def span(a: float, b: float) -> float:
+        return active_span(windows, a, b)
+
     for p in presses:
         if p.answer_t is None:
             continue
-        first.append(p.answer_t - p.t)
+        first.append(span(p.t, p.answer_t))
         chats = [] if p.alert else chats_of(p)
-        end, own, end_private, end_group = press_latency(p, chats, shown, every, paced, all_calls)
+        end, own, end_private, end_group = press_latency(
+            p, chats, shown, every, paced, all_calls, span
+        )
         p.last_t = end
-        last.append(end - p.t)
+        last.append(span(p.t, end))
         handling.append(own)
-        last_private.append(end_private - p.t)
+        last_private.append(span(p.t, end_private))
         if p.kind == "action" and not p.alert and len(chats) > 1:
-            last_group.append(end_group - p.t)
+            last_group.append(span(p.t, end_group))
     active = sum(b - a for a, b in windows)
     return {
         "presses": len(presses),
@@ -847,11 +848,10 @@ def our_stats(
                 if b - a < 0.95:
                     private_pairs_fast += 1
     gaps = []
-    for tab in players.tabs:  # the game's own pace: two presses of one table in one round
+    for tab in players.tabs:  # the game's own pace, while the bot ran
         gaps += [
-            b.t - a.t
+            active_span(windows, a.t, b.t)
             for a, b in zip(tab.presses, tab.presses[1:], strict=False)
-            if a.round == b.round
         ]
     return {
         **stats,
@@ -982,8 +982,9 @@ class Side:
     players: Any
     proc: Any = None
     windows: list[tuple[float, float]] = field(default_factory=list)
-    """Its rounds (fake clock = time.monotonic)."""
+    """Its rounds, the only times its bot runs (fake clock = time.monotonic)."""
     cpu0: float | None = None
+    began: float = 0.0
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop:
@@ -991,6 +992,15 @@ class Side:
         return self.server._loop  # type: ignore[no-any-return]
 
     def set_active(self, active: bool) -> None:
+        """Let the side's bot run (SIGCONT) for a round, or freeze it (SIGSTOP)."""
+        if active:
+            if self.cpu0 is None:
+                self.cpu0 = _cpu_seconds(self.proc.pid)
+            self.began = self.fake.clock()
+            os.kill(self.proc.pid, signal.SIGCONT)
+        else:
+            os.kill(self.proc.pid, signal.SIGSTOP)
+            self.windows.append((self.began, self.fake.clock()))
         done = threading.Event()
 
         def switch() -> None:
@@ -1052,19 +1062,6 @@ def _start_side(key: str, n: int, args: argparse.Namespace, workdir: str) -> Sid
     return side
 
 
-def _settle(side: Side, limit: float) -> None:
-    """After a round: wait until the side's presses are answered and its bot is quiet for
-    0.3 s (at most ``limit`` s), so that little of its work spills into the next round."""
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        presses = side.players.presses.values()
-        waiting = any(p.answer_t is None for p in list(presses)[-2000:])
-        calls = [t for calls in list(side.fake.by_chat.values()) for t, _, _ in calls[-1:]]
-        if not waiting and (not calls or side.fake.clock() - max(calls) > 0.3):
-            return
-        time.sleep(0.05)
-
-
 def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
     """All sides at N tables, in alternating rounds of ``--round`` seconds each."""
     workdir = tempfile.mkdtemp(prefix=f"bot_load_{n}_")
@@ -1083,31 +1080,35 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
         assert isinstance(ours.players, Players)
         deadline = time.monotonic() + args.timeout
         next_note = time.monotonic() + 10
+        for side in sides.values():  # every bot waits, frozen, for its first round
+            side.set_active(False)
+            side.windows.clear()
         number = 0
         while True:
             for side in sides.values():
                 if side.proc.poll() is not None:
                     raise RuntimeError(f"{side.key} exited with {side.proc.returncode}")
-                if side.cpu0 is None:
-                    side.cpu0 = _cpu_seconds(side.proc.pid)
-                    if args.profile and side.key == "ours":
-                        profiler = _start_profile(side.proc.pid, workdir, args.profile_seconds)
-                t0 = side.fake.clock()
-                if isinstance(side.players, Players):
-                    side.set_active(True)
-                    time.sleep(args.round)
-                    side.set_active(False)
-                else:  # replay ours' presses of this round, at the same offsets
-                    begun = ours.windows[-1][0]
+                if args.profile and side.key == "ours" and profiler is None:
+                    profiler = _start_profile(side.proc.pid, workdir, args.profile_seconds)
+                side.set_active(True)
+                if not isinstance(side.players, Players):
+                    # replay ours' presses of its last round (those made while it was frozen
+                    # count at the round's start), at the same offsets from the start
+                    begun, ended = ours.windows[-1]
+                    before = ours.windows[-2][1] if len(ours.windows) > 1 else -math.inf
                     schedule = [
-                        [(p.user, p.t - begun) for p in tab.presses if p.round == number]
+                        [
+                            (p.user, max(0.0, p.t - begun))
+                            for p in tab.presses
+                            if before < p.t <= ended
+                        ]
                         for tab in ours.players.tabs
                     ]
-                    start = side.fake.clock() + 0.05
+                    start = side.began + 0.05
                     run = side.players.run_round(schedule, start, start + args.round, number)
                     asyncio.run_coroutine_threadsafe(run, side.loop).result(args.round + 90)
-                side.windows.append((t0, side.fake.clock()))
-                _settle(side, args.settle)
+                time.sleep(max(0.0, side.began + args.round - side.fake.clock()))
+                side.set_active(False)
             number += 1
             if time.monotonic() > next_note:
                 next_note += 10
@@ -1120,7 +1121,10 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
                 )
             if ours.players.done >= n or time.monotonic() > deadline:
                 break
-        time.sleep(1.0)  # let the last queued messages go out
+        for side in sides.values():  # a last short round each: queued messages go out
+            side.set_active(True)
+            time.sleep(args.tail)
+            side.set_active(False)
         for side in sides.values():
             cpu = _cpu_seconds(side.proc.pid) - (side.cpu0 or 0.0)
             result.setdefault(side.key, {})["bot_cpu_pct"] = (
@@ -1300,7 +1304,7 @@ def main() -> None:
     )
     parser.add_argument("--round", type=float, default=6.0, help="seconds of one side's round")
     parser.add_argument(
-        "--settle", type=float, default=2.0, help="at most this long for a side to go quiet"
+        "--tail", type=float, default=3.0, help="a last round each, for queued messages"
     )
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument("--global-limit", action="store_true", help="keep the 30/s global limit")
