@@ -57,11 +57,10 @@ class UnsupportedProxy(ConfigError):
 class _Target:
     """What one URL resolves to (cached: a handful of Bot API URLs are used over and over)."""
 
-    __slots__ = ("mask", "name", "proxy", "url", "urgent", "where")
+    __slots__ = ("mask", "name", "proxy", "urgent", "where")
 
     def __init__(self, url: str, proxies: Mapping[str, str]) -> None:
         parts = urlsplit(url)
-        self.url = url
         self.urgent = url.endswith(_URGENT_SUFFIX)
         path = parts.path
         # Only the API method's name may appear in errors and logs, never the path: it holds
@@ -218,7 +217,7 @@ class AiohttpRequest(BaseRequest):
         self._closed = False
         self._targets: dict[str, _Target] = {}
         self._timeouts: dict[tuple[float | None, float | None], aiohttp.ClientTimeout] = {}
-        if any(self._proxies.get(scheme) for scheme in ("https", "http", "all")):
+        if self.uses_proxy:
             log.info("Bot API requests go through the proxy set in the environment")
 
     @property
