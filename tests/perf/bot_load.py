@@ -19,9 +19,11 @@ For every N it starts, side by side, four bots, each with its own fake Bot API H
 
 The sides run in alternating short rounds (``--round`` seconds each: ours, baseline,
 reference, ours at defaults, again), so that all of them meet the same load of the shared
-machine: between its rounds a bot is frozen (SIGSTOP), and the time it was frozen counts
-in none of its figures (latencies, CPU, updates per second are per second it ran). All
-bots are pinned to one core, the fakes and the players to the other.
+machine. A side's players act only during its rounds; what they would have done meanwhile
+(at most one press per player) is done in the first second of their next round (the bots
+keep running; freezing them instead made every resumed round start with a burst). CPU and
+updates per second are per second of the side's rounds. All bots are pinned to one core,
+the fakes and the players to the other.
 
 Our players seat N tables of 3 (arriving ``--ramp`` s apart) and press a random button of
 their hand message as soon as it shows one (the buttons are exactly the legal actions; a
@@ -289,7 +291,13 @@ class Tab:
 
 
 class Players:
-    """Plays N tables of 3 against our bot; runs inside the fake server's event loop."""
+    """Plays N tables of 3 against our bot; runs inside the fake server's event loop.
+
+    Players act only while their side's round is on (:meth:`set_active`). What they would
+    have done meanwhile (at most one press per player: the bot waits for it) is done when
+    their next round begins, spread over its first ``spread`` seconds as presses come in a
+    steady game, not all in the same instant.
+    """
 
     def __init__(
         self, fake: Any, tables: int, deals: int, seed: int, lang: str, ramp: float
@@ -309,6 +317,10 @@ class Players:
         self.done = 0
         self.errors: list[str] = []
         self.round = -1
+        self.active = False
+        self.held: list[tuple[Any, tuple[Any, ...]]] = []
+        self.spread = 1.0
+        self.spread_rng = random.Random(seed + 1)  # apart from the players' choices
         for i in range(tables):
             users = [
                 fake.add_user(f"P{i}-{k}", language_code=lang, username=f"p{i}_{k}")
@@ -325,10 +337,15 @@ class Players:
 
     def set_active(self, active: bool) -> None:
         """A round of this side begins (the first with the tables' arrival), or ends."""
+        self.active = active
         if active:
             self.round += 1
             if self.round == 0:
                 self.kick()
+            loop = asyncio.get_running_loop()
+            held, self.held = self.held, []
+            for fn, args in held:
+                loop.call_later(self.spread_rng.uniform(0, self.spread), fn, *args)
 
     def kick(self) -> None:
         """Tables arrive one every ``ramp`` seconds: their players press Start."""
@@ -337,11 +354,17 @@ class Players:
             loop.call_later(i * self.ramp, self._arrive, tab)
 
     def _arrive(self, tab: Tab) -> None:
+        if not self.active:
+            self.held.append((self._arrive, (tab,)))
+            return
         tab.state = "starting"
         for u in tab.users:
             self.fake.user_starts_bot(u)
 
     def _press(self, tab: Tab, ui: int, chat_id: int, mid: int, data: str, kind: str) -> None:
+        if not self.active:
+            self.held.append((self._press, (tab, ui, chat_id, mid, data, kind)))
+            return
         t = self.fake.clock()
         try:
             qid = self.fake.press(tab.users[ui], (chat_id, mid), data)
@@ -357,6 +380,9 @@ class Players:
             tab.presses.append(press)
 
     def _say(self, tab: Tab, ui: int, text: str) -> None:
+        if not self.active:
+            self.held.append((self._say, (tab, ui, text)))
+            return
         self.fake.send_text(tab.users[ui], tab.group, text)
 
     def _sit_all(self, tab: Tab) -> None:
@@ -619,7 +645,6 @@ def _spawn(cmd: list[str], env: dict[str, str], cpu: int | None, log_path: str) 
 
 def _stop_proc(proc: Any, timeout: float = 60) -> int:
     if proc.poll() is None:
-        proc.send_signal(signal.SIGCONT)  # a frozen process would not see the SIGINT
         proc.send_signal(signal.SIGINT)
         try:
             proc.wait(timeout)
@@ -688,17 +713,6 @@ def _in_windows(times: list[float], windows: list[tuple[float, float]]) -> int:
     return sum(1 for t in times for a, b in windows if a <= t <= b)
 
 
-def active_span(windows: list[tuple[float, float]], a: float, b: float) -> float:
-    """The seconds of [a, b] during which the side's bot ran: the time it was frozen (other
-    sides' rounds) is nobody's latency."""
-    total = 0.0
-    for w0, w1 in windows:
-        lo, hi = max(a, w0), min(b, w1)
-        if hi > lo:
-            total += hi - lo
-    return total
-
-
 def _all_calls(fake: Any) -> list[float]:
     """When every request but getUpdates reached the fake (answers included), in order."""
     times = [t for calls in fake.by_chat.values() for t, _, _ in calls]
@@ -715,8 +729,8 @@ def press_latency(
     overall: list[float] | None,
     span: Any,
 ) -> tuple[float, float, float, float]:
-    """(last call, handling, last private call, last group call) of an answered press, as
-    times at the fake, except handling: seconds of ``span`` (the time the bot ran).
+    """(last call, handling, last private call, last group call) of an answered press: times
+    at the fake, and handling in seconds (``span(a, b)``: the seconds from a to b).
 
     The same for every bot: the last call is the latest of the first message update in each
     chat the press changes (``chats``) after the press was answered. Handling counts each
@@ -772,7 +786,7 @@ def side_stats(
     first, last, handling, last_private, last_group = [], [], [], [], []
 
     def span(a: float, b: float) -> float:
-        return active_span(windows, a, b)
+        return b - a
 
     for p in presses:
         if p.answer_t is None:
@@ -848,10 +862,11 @@ def our_stats(
                 if b - a < 0.95:
                     private_pairs_fast += 1
     gaps = []
-    for tab in players.tabs:  # the game's own pace, while the bot ran
+    for tab in players.tabs:  # the game's own pace: two presses of a table in one round
         gaps += [
-            active_span(windows, a.t, b.t)
+            b.t - a.t
             for a, b in zip(tab.presses, tab.presses[1:], strict=False)
+            if a.round == b.round
         ]
     return {
         **stats,
@@ -982,7 +997,7 @@ class Side:
     players: Any
     proc: Any = None
     windows: list[tuple[float, float]] = field(default_factory=list)
-    """Its rounds, the only times its bot runs (fake clock = time.monotonic)."""
+    """Its rounds: when its players act (fake clock = time.monotonic)."""
     cpu0: float | None = None
     began: float = 0.0
 
@@ -992,14 +1007,12 @@ class Side:
         return self.server._loop  # type: ignore[no-any-return]
 
     def set_active(self, active: bool) -> None:
-        """Let the side's bot run (SIGCONT) for a round, or freeze it (SIGSTOP)."""
+        """Begin a round of the side's players, or end it."""
         if active:
             if self.cpu0 is None:
                 self.cpu0 = _cpu_seconds(self.proc.pid)
             self.began = self.fake.clock()
-            os.kill(self.proc.pid, signal.SIGCONT)
         else:
-            os.kill(self.proc.pid, signal.SIGSTOP)
             self.windows.append((self.began, self.fake.clock()))
         done = threading.Event()
 
@@ -1062,6 +1075,19 @@ def _start_side(key: str, n: int, args: argparse.Namespace, workdir: str) -> Sid
     return side
 
 
+def _settle(side: Side, limit: float) -> None:
+    """After a round: wait until the side's presses are answered and its bot is quiet for
+    0.3 s (at most ``limit`` s), so that little of its work spills into the next round."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        presses = side.players.presses.values()
+        waiting = any(p.answer_t is None for p in list(presses)[-2000:])
+        calls = [t for calls in list(side.fake.by_chat.values()) for t, _, _ in calls[-1:]]
+        if not waiting and (not calls or side.fake.clock() - max(calls) > 0.3):
+            return
+        time.sleep(0.05)
+
+
 def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
     """All sides at N tables, in alternating rounds of ``--round`` seconds each."""
     workdir = tempfile.mkdtemp(prefix=f"bot_load_{n}_")
@@ -1080,9 +1106,9 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
         assert isinstance(ours.players, Players)
         deadline = time.monotonic() + args.timeout
         next_note = time.monotonic() + 10
-        for side in sides.values():  # every bot waits, frozen, for its first round
-            side.set_active(False)
-            side.windows.clear()
+        for side in sides.values():
+            if isinstance(side.players, Players):
+                side.players.spread = args.spread
         number = 0
         while True:
             for side in sides.values():
@@ -1109,6 +1135,7 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
                     asyncio.run_coroutine_threadsafe(run, side.loop).result(args.round + 90)
                 time.sleep(max(0.0, side.began + args.round - side.fake.clock()))
                 side.set_active(False)
+                _settle(side, args.settle)
             number += 1
             if time.monotonic() > next_note:
                 next_note += 10
@@ -1121,10 +1148,7 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
                 )
             if ours.players.done >= n or time.monotonic() > deadline:
                 break
-        for side in sides.values():  # a last short round each: queued messages go out
-            side.set_active(True)
-            time.sleep(args.tail)
-            side.set_active(False)
+        time.sleep(args.tail)  # the last queued messages go out
         for side in sides.values():
             cpu = _cpu_seconds(side.proc.pid) - (side.cpu0 or 0.0)
             result.setdefault(side.key, {})["bot_cpu_pct"] = (
@@ -1304,8 +1328,12 @@ def main() -> None:
     )
     parser.add_argument("--round", type=float, default=6.0, help="seconds of one side's round")
     parser.add_argument(
-        "--tail", type=float, default=3.0, help="a last round each, for queued messages"
+        "--settle", type=float, default=2.0, help="at most this long for a side to go quiet"
     )
+    parser.add_argument(
+        "--spread", type=float, default=1.0, help="held presses spread over this many s"
+    )
+    parser.add_argument("--tail", type=float, default=2.0, help="for the last messages")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument("--global-limit", action="store_true", help="keep the 30/s global limit")
     parser.add_argument("--profile", action="store_true", help="py-spy the bot (--gil)")
