@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
 from telegram import BotCommand, Update
 from telegram.error import TelegramError
 from telegram.ext import (
@@ -20,18 +18,18 @@ from telegram.ext import (
     MessageHandler,
     filters,
 )
-from telegram.request import BaseRequest, HTTPXRequest
+from telegram.request import BaseRequest
 
 from bot.config import Config, ConfigError
 from bot.core.codec import settings_from_json
 from bot.core.model import TableSettings
 from bot.core.service import LOBBY_TTL, TableService
-from bot.http import PROXY_VARIABLES, Gate, LeanRequest
 from bot.render.i18n import t
 from bot.telegram import buttons, commands, history, membership
 from bot.telegram.outbox import Outbox
 from bot.telegram.recovery import resume
 from bot.telegram.runtime import KEY, Runtime
+from bot.telegram.transport import AiohttpRequest
 from storage import Storage
 
 __all__ = [
@@ -39,7 +37,6 @@ __all__ = [
     "run",
     "COMMANDS",
     "set_commands",
-    "GatedRequest",
     "default_request",
 ]
 
@@ -52,40 +49,10 @@ HTTP_CONNECTIONS = 32
 """Bot API requests in flight at most (kept-alive connections); more wait in turn."""
 
 
-class GatedRequest(HTTPXRequest):
-    """PTB's HTTPX request with at most ``connections`` requests in flight; the others wait
-    here, in order, instead of in httpcore's connection pool, and answers to button presses
-    go first (Telegram drops an answer later than ~15 s; edits may wait, they coalesce).
-
-    The pool re-examines every connection, and every request queued in it, on each request:
-    with PTB's default of 256 connections, which a burst of hand messages fills, that
-    bookkeeping was most of the bot's CPU at 200 tables (tests/perf/README.md, bot load).
-    """
-
-    def __init__(self, connections: int = HTTP_CONNECTIONS) -> None:
-        limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
-        super().__init__(connection_pool_size=connections, httpx_kwargs={"limits": limits})
-        self._gate = Gate(connections)
-
-    async def do_request(self, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
-        url = str(kwargs.get("url", args[0] if args else ""))
-        await self._gate.acquire(urgent=url.endswith("/answerCallbackQuery"))
-        try:
-            return await super().do_request(*args, **kwargs)
-        finally:
-            self._gate.release()
-
-
 def default_request(connections: int = HTTP_CONNECTIONS) -> BaseRequest:
-    """The Bot API client: the lean one, or PTB's httpx one where a proxy must be used.
-
-    The lean client costs ~0.1 ms of CPU per call where httpx costs 1-2.5 ms (measured,
-    tests/perf/README.md), and the bot makes several calls per button press. No pool
-    timeout: a burst waits its turn (answers first) rather than fail.
-    """
-    if any(os.environ.get(v) for v in PROXY_VARIABLES):
-        return GatedRequest(connections)  # httpx takes the proxy from the environment
-    return LeanRequest(connections, pool_timeout=None)
+    """The Bot API client (aiohttp; a proxy from the environment, read once). No pool
+    timeout: a burst waits its turn (answers to presses first) rather than fail."""
+    return AiohttpRequest(connections, pool_timeout=None)
 
 
 async def set_commands(application: Application[Any, Any, Any, Any, Any, Any]) -> None:

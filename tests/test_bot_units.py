@@ -256,15 +256,3 @@ def test_main_without_token_prints_one_line_and_fails(tmp_path) -> None:
     assert proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "BOT_TOKEN" in lines[0]
-
-
-def test_the_bot_api_client_is_the_lean_one_unless_a_proxy_is_set(monkeypatch) -> None:
-    from bot.app import GatedRequest, default_request
-    from bot.http import PROXY_VARIABLES, LeanRequest
-
-    for name in PROXY_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-    lean = default_request()
-    assert isinstance(lean, LeanRequest) and lean._pool_timeout is None
-    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.example:3128")
-    assert isinstance(default_request(1), GatedRequest)

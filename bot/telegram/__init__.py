@@ -1,1 +1,2 @@
-"""The Telegram adapter: handlers, presenter, scheduler and outbox (python-telegram-bot)."""
+"""The Telegram side of the bot: the Bot API transport and the adapter around the core service
+(handlers, presenter, scheduler, outbox)."""

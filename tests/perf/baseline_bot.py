@@ -7,8 +7,9 @@ edited (a new text, the same one-button keyboard, so it can be pressed again). U
 handled concurrently, as the real bot does, so the baseline is not slowed down by waiting
 for one press at a time. No storage, no rate limiter, nothing else.
 
-``BASELINE_REQUEST=lean``: the same bot on our Bot API client (``bot.http.LeanRequest``)
-instead of PTB's default httpx one, to compare the rest of the work like for like.
+``BASELINE_REQUEST=aiohttp``: on the bot's own Bot API transport
+(``bot.telegram.transport.AiohttpRequest``, the same settings as the bot's), so that the
+rest of the work is compared like with like; ``httpx`` (or unset): PTB's default client.
 """
 
 from __future__ import annotations
@@ -39,11 +40,11 @@ def main() -> None:
         .base_file_url(api + "/file/bot")
         .concurrent_updates(True)
     )
-    if os.environ.get("BASELINE_REQUEST") == "lean":
-        from bot.http import LeanRequest
+    if os.environ.get("BASELINE_REQUEST") == "aiohttp":
+        from bot.app import default_request
 
-        builder = builder.request(LeanRequest(32, pool_timeout=None))
-        builder = builder.get_updates_request(LeanRequest(1, pool_timeout=None))
+        builder = builder.request(default_request())
+        builder = builder.get_updates_request(default_request(1))
     app = builder.build()
     app.add_handler(CallbackQueryHandler(on_press))
     app.run_polling(allowed_updates=[Update.CALLBACK_QUERY])
