@@ -3,6 +3,7 @@ rendering, keyboards, storage migrations and the configuration."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 import subprocess
@@ -256,3 +257,25 @@ def test_main_without_token_prints_one_line_and_fails(tmp_path) -> None:
     assert proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "BOT_TOKEN" in lines[0]
+
+
+async def test_the_overall_limit_lets_no_burst_through() -> None:
+    # aiolimiter's bucket holds max_rate requests: (rate, 1 s) would let a second's worth go
+    # at once on top of the steady rate. The limit must space requests evenly instead.
+    from aiolimiter import AsyncLimiter
+
+    from bot.app import overall_limit
+
+    rate = 200.0
+    max_rate, period = overall_limit(rate)
+    limiter = AsyncLimiter(max_rate, period)
+    loop = asyncio.get_running_loop()
+    times: list[float] = []
+    for _ in range(60):
+        async with limiter:
+            times.append(loop.time())
+    # In any 0.1 s window at most rate × 0.1 requests (+1 for the window's edge).
+    for i, start in enumerate(times):
+        within = [x for x in times[i:] if x - start < 0.1]
+        assert len(within) <= rate * 0.1 + 1, f"{len(within)} requests within 0.1 s"
+    assert overall_limit(0) == (0.0, 1.0)  # 0 switches the limit off
