@@ -80,6 +80,17 @@ def child_bot() -> None:
     """``--child-bot``: run the real bot in this process (what ``python -m bot`` runs)."""
     if os.environ.get("BENCH_TRACE") == "1":
         _install_trace()
+    old_client = os.environ.get("BENCH_OLD_CLIENT")
+    if old_client:  # an experiment: the bot on another BaseRequest (e.g. the old bot/http.py)
+        import importlib.util
+
+        import bot.app
+
+        spec = importlib.util.spec_from_file_location("old_client", old_client)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        bot.app.default_request = lambda n=32: module.LeanRequest(n, pool_timeout=None)
     from bot.__main__ import main
 
     sys.exit(main())
@@ -1024,12 +1035,13 @@ class Side:
         done.wait(10)
 
 
-SIDES = ("ours", "baseline", "baseline_httpx", "ours_default")
+SIDES = ("ours", "baseline", "baseline_httpx", "ours_default", "ours_old_client")
 LABELS = {
     "ours": "ours (OVERALL_RATE=0)",
     "ours_default": "ours (defaults: OVERALL_RATE=30)",
     "baseline": "baseline (aiohttp transport)",
     "baseline_httpx": "reference: PTB default (httpx)",
+    "ours_old_client": "ours on --old-client (OVERALL_RATE=0)",
 }
 
 
@@ -1059,7 +1071,9 @@ def _start_side(key: str, n: int, args: argparse.Namespace, workdir: str) -> Sid
             PREFERANS_SEED=str(args.seed),
             BENCH_TRACE="1" if args.trace else "0",
         )
-        if key == "ours":
+        if key == "ours_old_client":
+            env["BENCH_OLD_CLIENT"] = os.path.abspath(args.old_client)
+        if key in ("ours", "ours_old_client"):
             env["OVERALL_RATE"] = "30" if args.global_limit else "0"
         else:
             env.pop("OVERALL_RATE", None)  # the default
@@ -1176,7 +1190,7 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
                 side.windows,
                 overall=side.key == "ours_default" or args.global_limit,
             )
-            if side.key == "ours" or stats["tables_done"] == n:
+            if side.key != "ours_default" or stats["tables_done"] == n:
                 db_path = os.path.join(workdir, f"{side.key}.sqlite3")
                 stats["verify"] = verify(db_path, side.players, args.deals)
             stats["sim_errors"] = side.players.errors[:5]
@@ -1241,7 +1255,7 @@ def report(results: list[dict[str, Any]]) -> str:
         "|---:|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
-        for name in ("ours", "ours_default"):
+        for name in ("ours", "ours_default", "ours_old_client"):
             s = r.get(name)
             if not s or "calls_per_deal_total" not in s:
                 continue
@@ -1323,8 +1337,12 @@ def main() -> None:
         "--sides",
         nargs="+",
         choices=SIDES,
-        default=list(SIDES),
+        default=list(SIDES[:4]),
         help="the bots compared (ours first: the baselines replay its presses)",
+    )
+    parser.add_argument(
+        "--old-client",
+        help="for the side ours_old_client: a module with LeanRequest (the old bot/http.py)",
     )
     parser.add_argument("--round", type=float, default=6.0, help="seconds of one side's round")
     parser.add_argument(
