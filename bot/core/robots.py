@@ -26,6 +26,7 @@ __all__ = [
     "is_robot",
     "add_robot",
     "remove_robot",
+    "renamed",
     "robot_to_act",
     "apply_robot",
     "pause",
@@ -69,6 +70,15 @@ def add_robot(table: Table, user_id: int) -> list[Effect]:
     seat = next(i for i, p in enumerate(table.seats) if p is None)
     table.seats[seat] = _new_robot(table)
     return [LobbyShown(table)]
+
+
+def renamed(table: Table) -> list[Effect]:
+    """Name the lobby's computer players in the group's language (after it changed)."""
+    names = ROBOT_NAMES.get(table.settings.lang, ROBOT_NAMES["en"])
+    for i, p in enumerate(table.seats):
+        if p is not None and is_robot(p) and -p.user_id <= len(names):
+            table.seats[i] = Player(p.user_id, names[-p.user_id - 1], table.settings.lang)
+    return []
 
 
 def remove_robot(table: Table, user_id: int) -> list[Effect]:
@@ -153,6 +163,9 @@ def check_replace(table: Table, seat: Seat, user_id: int) -> None:
         raise Rejected("err.not_replaceable")
     if table.seat_of(user_id) is None:
         raise Rejected("err.not_seated")
+    people = [i for i, p in enumerate(table.seats) if p is not None and not is_robot(p)]
+    if people == [seat]:  # computer players alone would play on in an empty room
+        raise Rejected("err.last_person")
 
 
 def replace_with_robot(table: Table, seat: Seat, user_id: int) -> list[Effect]:

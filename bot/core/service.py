@@ -209,7 +209,8 @@ class TableService:
 
     async def change_setting(self, table_id: int, user_id: int, key: str) -> Effects:
         return await self._change(
-            self._pressed(table_id), lambda tb: lobby.change_setting(tb, user_id, key)
+            self._pressed(table_id),
+            lambda tb: [*lobby.change_setting(tb, user_id, key), *robots.renamed(tb)],
         )
 
     async def cancel(self, table_id: int, user_id: int) -> Effects:

@@ -231,3 +231,47 @@ async def test_statistics_keep_people_and_computer_players_apart() -> None:
         assert sorted(p.name for p in machines) == ["🤖 Ольга", "🤖 Пётр"]
         mine = await archive.totals(service.storage, OWNER.user_id)
         assert mine.games == 1
+
+
+async def test_switching_the_group_language_renames_the_computer_players() -> None:
+    async with service_on() as service:
+        table = await _robot_table(service)
+        await service.change_setting(table.id, OWNER.user_id, "lang")
+        assert table.settings.lang == "en"
+        assert [p.name for p in table.seats if p] == ["Анна", "🤖 Peter", "🤖 Olga"]
+
+
+async def test_the_last_person_is_not_replaced_by_a_computer() -> None:
+    clock = Clock()
+    async with service_on(clock=clock) as service:
+        table = await _robot_table(service)
+        await service.start(table.id, OWNER.user_id)
+        seat = table.seat_of(OWNER.user_id)
+        assert seat is not None
+        while table.timeouts.get(seat, 0) < 2:
+            await _until_human(service, table)
+            clock.advance(61)
+            await service.timeout(table.id, table.move)
+        with pytest.raises(Rejected, match="err.last_person"):
+            await service.replace_with_robot(table.id, seat, OWNER.user_id)
+
+
+def test_the_buttons_for_computer_players() -> None:
+    from bot.core.model import Player, TableSettings
+    from bot.preferans.cards import Seat
+    from bot.render.callbacks import decode
+    from bot.render.keyboards import lobby_keyboard, take_back_keyboard, take_keyboard
+
+    def codes(markup: Any) -> list[str]:
+        return [
+            decode(b.callback_data).code  # type: ignore[union-attr]
+            for row in markup.inline_keyboard
+            for b in row
+        ]
+
+    table = Table(id=1, chat_id=GROUP, owner_id=1, settings=TableSettings())
+    assert "La" in codes(lobby_keyboard(table)) and "Lr" not in codes(lobby_keyboard(table))
+    table.seats = [Player(1, "Анна"), Player(-1, "🤖 Пётр"), Player(-2, "🤖 Ольга")]
+    assert "La" not in codes(lobby_keyboard(table)) and "Lr" in codes(lobby_keyboard(table))
+    assert codes(take_keyboard(table, Seat(0))) == ["R0", "Q0"]
+    assert codes(take_back_keyboard(table, Seat(1))) == ["R1"]
