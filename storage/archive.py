@@ -203,11 +203,15 @@ async def totals(storage: Database, user_id: int, chat_id: int | None = None) ->
     return _totals(rows[0])
 
 
-async def top(storage: Database, chat_id: int, limit: int = 10) -> list[Totals]:
-    """The chat's players by net whists (then by games), best first."""
+async def top(
+    storage: Database, chat_id: int, limit: int = 10, *, robots: bool = False
+) -> list[Totals]:
+    """The chat's people (or, with ``robots``, its computer players: their user ids are
+    negative) by net whists (then by games), best first."""
+    who = "p.user_id < 0" if robots else "p.user_id > 0"
     rows = await storage.fetchall(
         f"SELECT p.user_id, {_NAME}, COUNT(*), {_sums()} FROM game_players AS p "
-        "WHERE p.chat_id = ? GROUP BY p.user_id "
+        f"WHERE p.chat_id = ? AND {who} GROUP BY p.user_id "
         "ORDER BY SUM(p.net_whists) DESC, COUNT(*) DESC, p.user_id LIMIT ?",
         (chat_id, limit),
     )

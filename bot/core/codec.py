@@ -47,6 +47,7 @@ def settings_json(s: TableSettings) -> dict[str, Any]:
         "options": opts,
         "lang": s.lang,
         "sheet": s.sheet,
+        "robot_pace": s.robot_pace,
     }
 
 
@@ -69,6 +70,7 @@ def settings_from_json(data: dict[str, Any]) -> TableSettings:
         options=opts,
         lang=str(data.get("lang", "ru")),
         sheet=sheet if sheet in SHEET_MODES else "picture",
+        robot_pace="fast" if data.get("robot_pace") == "fast" else "normal",
     )
 
 

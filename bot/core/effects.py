@@ -33,6 +33,7 @@ __all__ = [
     "GameOver",
     "SeatReplaceable",
     "SeatTaken",
+    "RobotReplaced",
     "StopVoted",
     "PlayerBlocked",
     "Paused",
@@ -159,6 +160,17 @@ class SeatTaken:
 
 
 @dataclass(frozen=True, slots=True)
+class RobotReplaced:
+    """A computer player took ``seat`` from ``old_name`` (``old_id``), who kept timing out;
+    he (or anybody not seated) may take it back."""
+
+    table: Table
+    seat: Seat
+    old_name: str
+    old_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class StopVoted:
     """``seat`` voted to stop; ``votes`` of ``need`` so far (the game goes on)."""
 
@@ -227,6 +239,7 @@ Effect = (
     | GameOver
     | SeatReplaceable
     | SeatTaken
+    | RobotReplaced
     | StopVoted
     | PlayerBlocked
     | Paused

@@ -70,9 +70,10 @@ SETTING_CHOICES: dict[str, tuple[SettingValue, ...]] = {
     "raspasy_exit": ((6,), (6, 7, 7), (7,)),
     "lang": ("ru", "en"),
     "sheet": ("picture", "text", "both"),
+    "robot_pace": ("normal", "fast"),
 }
 """Choices offered by the lobby's settings (each button cycles through them)."""
-TABLE_KEYS = ("players", "convention", "pulka", "turn_time", "lang", "sheet")
+TABLE_KEYS = ("players", "convention", "pulka", "turn_time", "lang", "sheet", "robot_pace")
 """Settings of the table itself; the other keys of :data:`SETTING_CHOICES` are rules options."""
 SHEET_MODES = ("picture", "text", "both")
 """How the group gets the pulka sheet: a picture, the monospace text, or both."""
@@ -92,6 +93,8 @@ class TableSettings:
     """Language of the group messages."""
     sheet: str = "picture"
     """How the sheet is shown in the group (one of :data:`SHEET_MODES`)."""
+    robot_pace: str = "normal"
+    """How long computer players pause before they act: ``normal`` or ``fast``."""
 
     def rules(self) -> Rules:
         """The engine's rules for these settings."""
@@ -111,6 +114,7 @@ class TableSettings:
             dict(self.options),
             self.lang,
             self.sheet,
+            self.robot_pace,
         )
 
 

@@ -90,7 +90,8 @@ class Writer:
                 record=record,
                 move=table.move,
                 deadline=table.deadline,
-                seats=[p.user_id if p is not None else None for p in table.seats],
+                # a computer player (negative id) has no users row to refer to
+                seats=[p.user_id if p is not None and p.user_id > 0 else None for p in table.seats],
                 deals=deals,
                 archive=archive,
             )

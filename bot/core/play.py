@@ -167,7 +167,8 @@ def next_deal(table: Table, now: float, seed: int | None) -> list[Effect]:
     table.move += 1
     table.ui.discard_pick = {}
     table.messages.table_slot = Slot(table.chat_id)
-    table.messages.hand_slots = {s: Slot(p.user_id) for s, p in table.seated()}
+    # a computer player (negative id, bot.core.robots) has no private chat to show a hand in
+    table.messages.hand_slots = {s: Slot(p.user_id) for s, p in table.seated() if p.user_id > 0}
     arm(table, now)
     return [DealShown(table), TimerChanged(table)]
 
@@ -363,7 +364,7 @@ def vote_stop(table: Table, user_id: int) -> list[Effect]:
     if seat in table.stop_votes:
         raise Rejected("err.voted")  # a vote counts once
     table.stop_votes.add(seat)
-    need = len(table.seats) // 2 + 1
+    need = sum(1 for p in table.seats if p is not None and p.user_id > 0) // 2 + 1  # people
     votes = len(table.stop_votes)
     if votes < need:
         return [StopVoted(table, seat, votes, need)]

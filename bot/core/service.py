@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
 from collections.abc import Callable, Iterable
 from functools import partial
@@ -21,9 +22,10 @@ from typing import Any
 from bot.preferans.cards import Card, Seat
 from bot.preferans.game import Game
 from bot.preferans.policy import public_record
+from bot.preferans.robot import STRONG, Budget, choose
 from storage import Storage, StorageError
 
-from . import chats, lobby, play, restart
+from . import chats, lobby, play, restart, robots
 from .codec import settings_json, state_json
 from .effects import Effect, Effects, LobbyShown, MustStartPrivate, Remind, TimerChanged
 from .model import Player, Slot, Status, Table, TableSettings
@@ -50,6 +52,7 @@ class TableService:
         clock: Callable[[], float] = time.time,
         defaults: TableSettings | None = None,
         lobby_ttl: float = LOBBY_TTL,
+        robot_budget: Budget = STRONG,
     ) -> None:
         self.storage = storage
         self.seed = seed
@@ -57,6 +60,8 @@ class TableService:
         self.clock = clock
         self.defaults = defaults or TableSettings()
         self.lobby_ttl = lobby_ttl
+        self.robot_budget = robot_budget
+        """How hard computer players think over their cards."""
         self.tables: dict[int, Table] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._writer = Writer(storage)
@@ -204,7 +209,8 @@ class TableService:
 
     async def change_setting(self, table_id: int, user_id: int, key: str) -> Effects:
         return await self._change(
-            self._pressed(table_id), lambda tb: lobby.change_setting(tb, user_id, key)
+            self._pressed(table_id),
+            lambda tb: [*lobby.change_setting(tb, user_id, key), *robots.renamed(tb)],
         )
 
     async def cancel(self, table_id: int, user_id: int) -> Effects:
@@ -282,14 +288,70 @@ class TableService:
 
     async def take_seat(self, table_id: int, seat: Seat, player: Player) -> Effects:
         """``player`` takes over a seat whose player kept timing out (Кодекс 3.1.2), or is
-        asked to open the private chat first."""
+        asked to open the private chat first. A computer player's seat is taken back."""
         table = self._pressed(table_id)
+        if robots.is_robot(table.player(seat)):
+            return await self.take_back(table_id, seat, player)
         play.check_take(table, seat, player.user_id)
         if not await self.can_write(player.user_id):
             await self.remember_user(player)
             return (MustStartPrivate(table, player, seat),)
         await self.remember_user(player, private_ok=True)
         return await self._change(table, lambda tb: play.take_seat(tb, seat, player))
+
+    # ------------------------------------------------------------------ computer players
+
+    async def add_robot(self, table_id: int, user_id: int) -> Effects:
+        """The owner seats a computer player in the lobby."""
+        return await self._change(self._pressed(table_id), lambda tb: robots.add_robot(tb, user_id))
+
+    async def remove_robot(self, table_id: int, user_id: int) -> Effects:
+        return await self._change(
+            self._pressed(table_id), lambda tb: robots.remove_robot(tb, user_id)
+        )
+
+    async def robot_move(self, table_id: int, move: int) -> Effects:
+        """The computer player to act at ``move`` decides and acts.
+
+        It decides from a snapshot of its seat's view only, in a worker thread and off the
+        lock (a decision may take a second); the action applies only if the table did not
+        move on meanwhile.
+        """
+        table = self.tables.get(table_id)
+        if table is None or table.move != move:
+            return ()
+        found = robots.robot_to_act(table)
+        if found is None:
+            return ()
+        view = found[1]
+        rng = random.Random(f"{table.seed}:robot:{move}")  # the same choice after a restart
+        try:
+            action = await asyncio.to_thread(choose, view, rng, budget=self.robot_budget)
+        except Exception:  # a player bug must not stall the table: play the safe action
+            log.exception("table %s: the computer player failed at move %s", table_id, move)
+            action = play.auto_action(view)
+        with contextlib.suppress(Rejected):  # the table was closed meanwhile
+            return await self._change(
+                table, lambda tb: robots.apply_robot(tb, move, action, self.clock(), self.seed)
+            )
+        return ()
+
+    async def replace_with_robot(self, table_id: int, seat: Seat, user_id: int) -> Effects:
+        """A seated player gives the seat of one who kept timing out to a computer player."""
+        return await self._change(
+            self._pressed(table_id), lambda tb: robots.replace_with_robot(tb, seat, user_id)
+        )
+
+    async def take_back(self, table_id: int, seat: Seat, player: Player) -> Effects:
+        """``player`` takes a computer player's seat (back), or is asked to open the private
+        chat first."""
+        table = self._pressed(table_id)
+        robots.check_back(table, seat, player.user_id)
+        if not await self.can_write(player.user_id):
+            await self.remember_user(player)
+            return (MustStartPrivate(table, player, seat),)
+        await self.remember_user(player, private_ok=True)
+        return await self._change(table, lambda tb: robots.take_back(tb, seat, player))
 
     # ------------------------------------------------------------------ the group
 

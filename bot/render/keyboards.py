@@ -21,6 +21,7 @@ __all__ = [
     "actions_keyboard",
     "stop_keyboard",
     "take_keyboard",
+    "take_back_keyboard",
     "SETTING_CODES",
 ]
 
@@ -38,6 +39,7 @@ SETTING_CODES = {
     "e": "raspasy_exit",
     "l": "lang",
     "v": "sheet",
+    "r": "robot_pace",
 }
 _CODE_OF = {v: k for k, v in SETTING_CODES.items()}
 
@@ -54,12 +56,24 @@ def lobby_keyboard(table: Table) -> InlineKeyboardMarkup:
         [
             [_btn(table, t(lang, "btn.sit"), "Ls", 0), _btn(table, t(lang, "btn.stand"), "Lu", 0)],
             [_btn(table, t(lang, "btn.start"), "Lg", 0)],
+            _robot_row(table),
             [
                 _btn(table, t(lang, "btn.settings"), "Lo", 0),
                 _btn(table, t(lang, "btn.cancel"), "Lc", 0),
             ],
         ]
     )
+
+
+def _robot_row(table: Table) -> list[InlineKeyboardButton]:
+    """Add a computer player to an empty seat, take one away (the owner's choice)."""
+    lang = table.settings.lang
+    row = []
+    if not table.full:
+        row.append(_btn(table, t(lang, "btn.robot_add"), "La", 0))
+    if any(p is not None and p.user_id < 0 for p in table.seats):  # bot.core.robots.is_robot
+        row.append(_btn(table, t(lang, "btn.robot_remove"), "Lr", 0))
+    return row
 
 
 def settings_keyboard(table: Table) -> InlineKeyboardMarkup:
@@ -79,6 +93,7 @@ def settings_keyboard(table: Table) -> InlineKeyboardMarkup:
         [b("stalingrad"), b("half_whist")],
         [b("whist_type"), b("raspasy_exit")],
         [b("lang"), b("sheet")],
+        [b("robot_pace")],
         [_btn(table, t(lang, "btn.back"), "Lb", 0)],
     ]
     return InlineKeyboardMarkup(rows)
@@ -89,8 +104,19 @@ def stop_keyboard(table: Table) -> InlineKeyboardMarkup:
 
 
 def take_keyboard(table: Table, seat: Seat) -> InlineKeyboardMarkup:
+    """Take over the seat of a player who kept timing out, or give it to a computer."""
     lang = table.settings.lang
-    return InlineKeyboardMarkup([[_btn(table, t(lang, "btn.take", seat=seat + 1), f"R{seat}", 0)]])
+    take = _btn(table, t(lang, "btn.take", seat=seat + 1), f"R{seat}", 0)
+    robot = _btn(table, t(lang, "btn.robot_replace"), f"Q{seat}", 0)
+    return InlineKeyboardMarkup([[take], [robot]])
+
+
+def take_back_keyboard(table: Table, seat: Seat) -> InlineKeyboardMarkup:
+    """Take a computer player's seat (back)."""
+    lang = table.settings.lang
+    return InlineKeyboardMarkup(
+        [[_btn(table, t(lang, "btn.take_back", seat=seat + 1), f"R{seat}", 0)]]
+    )
 
 
 def _rows_by_suit(

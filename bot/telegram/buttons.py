@@ -33,6 +33,7 @@ PATTERNS = {
     "lobby": _HEAD + r"L",
     "vote": _HEAD + r"V$",
     "take": _HEAD + r"R\d{1,2}$",
+    "robot": _HEAD + r"Q\d{1,2}$",
     "mark": _HEAD + r"[tu]",
     "discard": _HEAD + r"k$",
     "move": _HEAD + r"[bcwdp]",
@@ -115,6 +116,10 @@ async def _lobby(press: _Press, table: Table, data: CallbackData) -> Effects:
         return await service.show_settings(table.id, user_id, code == "Lo")
     if code == "Lc":
         return await service.cancel(table.id, user_id)
+    if code == "La":
+        return await service.add_robot(table.id, user_id)
+    if code == "Lr":
+        return await service.remove_robot(table.id, user_id)
     if code.startswith("Lx") and code[2:] in SETTING_CODES:
         return await service.change_setting(table.id, user_id, SETTING_CODES[code[2:]])
     raise Rejected("err.stale")
@@ -137,6 +142,14 @@ async def _take(press: _Press, table: Table, data: CallbackData) -> Effects:
     if any(isinstance(e, fx.MustStartPrivate) for e in effects):
         await press.answer(url=press.deep_link(f"r{to_base36(table.id)}_{int(seat)}"))
     return effects
+
+
+async def _robot(press: _Press, table: Table, data: CallbackData) -> Effects:
+    """Give the seat of a player who kept timing out to a computer player."""
+    number = int(data.code[1:])
+    if number >= len(table.seats):
+        raise Rejected("err.not_replaceable")
+    return await press.rt.service.replace_with_robot(table.id, Seat(number), press.user.id)
 
 
 async def _mark(press: _Press, table: Table, data: CallbackData) -> Effects:
@@ -175,6 +188,7 @@ def add_handlers(application: Application[Any, Any, Any, Any, Any, Any]) -> None
         ("lobby", _lobby, True),
         ("vote", _vote, False),
         ("take", _take, True),
+        ("robot", _robot, True),
         ("mark", _mark, False),
         ("discard", _discard, False),
         ("move", _move, False),

@@ -169,14 +169,17 @@ async def top_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         return
     rt, chat, lang = where
     best = await archive.top(rt.service.storage, chat.id, TOP_LIMIT)
-    if not best:
+    robots = await archive.top(rt.service.storage, chat.id, TOP_LIMIT, robots=True)
+    if not best and not robots:
         rt.outbox.post(chat.id, t(lang, "hist.none"))
         return
     lines = [t(lang, "top.title")]
-    for n, s in enumerate(best, start=1):
-        lines.append(
-            t(lang, "top.line", n=n, name=_name(s.name), net=_signed(s.net_whists), games=s.games)
-        )
+    for title, rows in (("", best), ("top.robots", robots)):
+        if title and rows:
+            lines += ["", t(lang, title)]  # people and computer players are ranked apart
+        for n, s in enumerate(rows, start=1):
+            net = _signed(s.net_whists)
+            lines.append(t(lang, "top.line", n=n, name=_name(s.name), net=net, games=s.games))
     rt.outbox.post(chat.id, "\n".join(lines))
 
 

@@ -89,6 +89,11 @@ class Presenter:
                 t(lang, "timeout.replace", name=name(table, e.seat)),
                 keyboards.take_keyboard(table, e.seat),
             )
+        elif isinstance(e, fx.RobotReplaced):
+            text = t(
+                lang, "robot.replaced", new=name(table, e.seat), old=short_name_html(e.old_name)
+            )
+            self.outbox.post(table.chat_id, text, keyboards.take_back_keyboard(table, e.seat))
         elif isinstance(e, fx.SeatTaken):
             old = short_name_html(e.old_name)
             new = name(table, e.seat)
@@ -103,6 +108,8 @@ class Presenter:
         elif isinstance(e, fx.Paused):
             if table.status == Status.PLAYING:
                 for _, player in table.seated():
+                    if player.user_id < 0:
+                        continue  # a computer player has no private chat
                     text = t(player.lang, "paused.private", title=title_of(table))
                     self.outbox.post(player.user_id, text)
         elif isinstance(e, fx.Resumed):

@@ -15,6 +15,7 @@ from telegram.ext import ContextTypes, Job, JobQueue
 
 from bot.core.effects import Effects
 from bot.core.model import Status, Table
+from bot.core.robots import pause
 from bot.core.service import TableService
 
 __all__ = ["Scheduler", "REMIND_BEFORE", "EVICT_AFTER"]
@@ -46,6 +47,8 @@ class Scheduler:
         """Whether something of the table is still queued to be shown (keeps it in memory)."""
         self.forgotten = forgotten
         """Called when a table left memory."""
+        self.robot_scale = 1.0
+        """Multiplies the computer players' pauses (tests make them short)."""
         self.timers: dict[int, list[Job[Any]]] = {}
         """Table id -> its scheduled jobs (looking them up by name scans every job)."""
 
@@ -62,6 +65,12 @@ class Scheduler:
             # a closed table leaves memory once everything of it was shown (its rows stay)
             data = ("evict", table.id, 0)
             self.timers[table.id] = [jq.run_once(self._job, EVICT_AFTER, data=data, name=name)]
+            return
+        robot = pause(table)
+        if robot is not None:  # a computer player acts after a pause; it never times out
+            data = ("robot", table.id, table.move)
+            wait = robot * self.robot_scale
+            self.timers[table.id] = [jq.run_once(self._job, wait, data=data, name=name)]
             return
         if table.deadline is None or table.paused:
             return
@@ -87,13 +96,16 @@ class Scheduler:
         await self.on_timer(kind, table_id, move)
 
     async def on_timer(self, kind: str, table_id: int, move: int) -> None:
-        """Expire a lobby, remind a player, act for him, or evict a closed table."""
+        """Expire a lobby, remind a player, act for him, let a computer player act, or
+        evict a closed table."""
         if kind == "evict":
             table = self.service.get(table_id)
             if table is not None:
                 self.evict(table)
         elif kind == "expire":
             self.show(await self.service.expire(table_id))
+        elif kind == "robot":
+            self.show(await self.service.robot_move(table_id, move))
         elif kind == "remind":
             self.show(self.service.remind(table_id, move))
         else:

@@ -31,7 +31,8 @@ async def test_every_drawn_button_has_exactly_one_route() -> None:
         drawn = _data(keyboards.stop_keyboard(table)) + _data(
             keyboards.take_keyboard(table, Seat(1))
         )
-        assert [_routes(d) for d in drawn] == [["vote"], ["take"]]
+        drawn += _data(keyboards.take_back_keyboard(table, Seat(1)))
+        assert [_routes(d) for d in drawn] == [["vote"], ["take"], ["robot"], ["take"]]
         seat, player = actor(table)
         sv = service.tables[table.id].game.current  # type: ignore[union-attr]
         assert sv is not None
@@ -55,3 +56,4 @@ def test_forged_data_goes_to_the_catch_all() -> None:
         assert _routes(data) == [], data
     assert _routes(encode(5, 9, "k")) == ["discard"]
     assert _routes(encode(5, 0, "R3")) == ["take"]
+    assert _routes(encode(5, 0, "Q3")) == ["robot"]
