@@ -158,6 +158,7 @@ class Core:
         low_first = self.low_first
         p0 = leader
         p1 = _NEXT[p0]
+        duck_first = p1 == seat and not low_first
         p2 = _NEXT[p1]
         m0, m1, m2 = maxi[p0], maxi[p1], maxi[p2]
         h0, h1, h2 = hands[p0], hands[p1], hands[p2]
@@ -181,11 +182,16 @@ class Core:
             mv1 = follow1.get(suit)
             if mv1 is None:
                 mv1 = follow1[suit] = _moves(h1, suit, trump, alive)
-                if low_first:
+                if low_first or m1:
                     mv1.reverse()
+            if duck_first and mv1[0] >> 3 == suit:
+                # Misère or all-pass, ``seat`` second: his highest card under the lead first.
+                mv1 = [c for c in mv1 if c < c0] + [c for c in mv1 if c > c0]
             mv2 = follow2.get(suit)
             if mv2 is None:
                 mv2 = follow2[suit] = _moves(h2, suit, trump, alive)
+                if low_first:
+                    mv2.reverse()
             r1 = not m1
             for c1 in mv1:
                 n1 = h1 & ~(1 << c1)
@@ -195,9 +201,10 @@ class Core:
                     b1, w1 = c1, p1
                 else:
                     b1, w1 = c0, p0
-                # The last hand: cards whose trick goes the way it wants are tried first.
-                good: list[tuple[int, int]] = []
-                bad: list[tuple[int, int]] = []
+                # The last hand: cards whose trick goes the way it wants are tried first,
+                # the others only if none of those is enough.
+                r2 = not m2
+                later: list[tuple[int, int]] = []
                 for c2 in mv2:
                     if (c2 >> 3) == (b1 >> 3):
                         w = p2 if c2 > b1 else w1
@@ -205,15 +212,9 @@ class Core:
                         w = p2
                     else:
                         w = w1
-                    if (w == seat) == m2:
-                        good.append((c2, w))
-                    else:
-                        bad.append((c2, w))
-                if low_first:
-                    good.reverse()
-                    bad.reverse()
-                r2 = not m2
-                for c2, w in good + bad:
+                    if (w == seat) != m2:
+                        later.append((c2, w))
+                        continue
                     if w == seat:
                         known = won_known
                         need = won_k
@@ -231,6 +232,25 @@ class Core:
                     if value == m2:
                         r2 = m2
                         break
+                else:
+                    for c2, w in later:
+                        if w == seat:
+                            known = won_known
+                            need = won_k
+                        else:
+                            known = lost_known
+                            need = k
+                        if known >= 0:
+                            value = known == 1
+                        elif p0 == 0:
+                            value = ge(n0, n1, h2 & ~(1 << c2), w, need)
+                        elif p0 == 1:
+                            value = ge(h2 & ~(1 << c2), n0, n1, w, need)
+                        else:
+                            value = ge(n1, h2 & ~(1 << c2), n0, w, need)
+                        if value == m2:
+                            r2 = m2
+                            break
                 if r2 == m1:
                     r1 = m1
                     break
