@@ -14,6 +14,12 @@ from .tables import BITS, COMPRESS, NTH, REPS
 __all__ = ["Core", "BudgetExceeded", "SUIT_MASK"]
 
 
+# How a hand orders its leads (see Core.lead_order).
+_TOPS_HIGH = 0  # the suits' top cards first, high to low, then the rest high to low
+_REST_LOW = 1  # cards that are not the top of their suit first, low to high, then the tops
+_LOW_FIRST = 2  # hearts to spades, low to high within a suit
+
+
 class BudgetExceeded(Exception):
     """The search visited more positions than its budget allowed."""
 
@@ -63,6 +69,15 @@ class Core:
         self.low_first = maximiser[seat]
         self.trick_game = maximiser[seat]
         self.duck_check = not maximiser[seat] and trump < 0
+        # Lead order, for the others and for ``seat`` (measured on random deals): in
+        # trick games the declarer cashes his top cards first; in misère and all-pass
+        # everybody tries low cards that are not the suit's top first.
+        if not maximiser[seat]:
+            self.lead_order = (_REST_LOW, _REST_LOW)
+        elif trump >= 0:
+            self.lead_order = (_LOW_FIRST, _TOPS_HIGH)
+        else:
+            self.lead_order = (_REST_LOW, _TOPS_HIGH)
         self.table: dict[int, list[int]] = {}
         self.exact: dict[tuple[int, int, int, int], list[int]] = {}
         self.nodes = 0
@@ -164,6 +179,15 @@ class Core:
         h0, h1, h2 = hands[p0], hands[p1], hands[p2]
         alive = h0 | h1 | h2
         leads = _moves(h0, -1, trump, alive)
+        order = self.lead_order[p0 == seat]
+        if len(leads) > 1:
+            others = alive & ~h0
+            if order == _TOPS_HIGH:
+                leads.sort(key=lambda c: (bool((others & SUIT_MASK[c >> 3]) >> c), -c))
+            elif order == _REST_LOW:
+                leads.sort(key=lambda c: (not (others & SUIT_MASK[c >> 3]) >> c, c))
+            else:
+                leads.reverse()
         if first >= 0 and first in leads:
             leads.remove(first)
             leads.insert(0, first)
