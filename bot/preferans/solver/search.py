@@ -99,19 +99,9 @@ class Core:
         if n == 1:
             return self._last_trick(hands, leader) == self.seat
         alive = h0 | h1 | h2
-        if self.trick_game:
-            lo, hi = trick_game_bounds(hands, leader, n, alive, self.seat, self.trump)
-            if lo >= k:
-                return True
-            if hi < k:
-                return False
-        elif self.duck_check and k == 1:
-            if ducks(hands, leader, alive, self.seat):
-                return False
-            if caught(hands, leader, alive, self.seat):
-                return True
         # Two tables: by the exact cards (cheap key) and by relative ranks (shared by
-        # positions that differ only in cards already gone); both hold the same entry.
+        # positions that differ only in cards already gone); both hold the same entry,
+        # [lowest, highest, best lead], started from the sure bounds.
         fast_key = (h0, h1, h2, leader)
         entry = self.exact.get(fast_key)
         if entry is None:
@@ -127,7 +117,19 @@ class Core:
             key = (key << 22) | (c[x | (h0 >> 24)] << 10) | (b[x | (h1 >> 24)] << 2) | leader
             entry = self.table.get(key)
             if entry is None:
-                entry = self.table[key] = [0, n, -1]
+                if self.trick_game:
+                    lo, hi = trick_game_bounds(hands, leader, n, alive, self.seat, self.trump)
+                    entry = [lo, hi, -1]
+                elif self.duck_check:
+                    if ducks(hands, leader, alive, self.seat):
+                        entry = [0, 0, -1]
+                    elif caught(hands, leader, alive, self.seat):
+                        entry = [1, n, -1]
+                    else:
+                        entry = [0, n, -1]
+                else:
+                    entry = [0, n, -1]
+                self.table[key] = entry
             self.exact[fast_key] = entry
         lo, hi, first = entry
         if lo >= k:
