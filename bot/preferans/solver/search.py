@@ -176,6 +176,7 @@ class Core:
         p0 = leader
         p1 = _NEXT[p0]
         duck_first = p1 == seat and not low_first
+        win_first = low_first and (p1 == seat or p0 == seat)
         p2 = _NEXT[p1]
         m0, m1, m2 = maxi[p0], maxi[p1], maxi[p2]
         h0, h1, h2 = hands[p0], hands[p1], hands[p2]
@@ -210,6 +211,10 @@ class Core:
                 mv1 = follow1[suit] = _moves(h1, suit, trump, alive)
                 if low_first or m1:
                     mv1.reverse()
+            if win_first and mv1[0] >> 3 == suit:
+                # Trick game, second hand against the declarer's lead or being him: the
+                # cheapest card that beats the lead first.
+                mv1 = [c for c in mv1 if c > c0] + [c for c in mv1 if c < c0]
             if duck_first and mv1[0] >> 3 == suit:
                 # Misère or all-pass, ``seat`` second: his highest card under the lead first.
                 mv1 = [c for c in mv1 if c < c0] + [c for c in mv1 if c > c0]
