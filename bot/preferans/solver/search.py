@@ -176,6 +176,7 @@ class Core:
         p0 = leader
         p1 = _NEXT[p0]
         duck_first = p1 == seat and not low_first
+        under_first = p0 == seat and not low_first
         win_first = low_first and (p1 == seat or p0 == seat)
         p2 = _NEXT[p1]
         m0, m1, m2 = maxi[p0], maxi[p1], maxi[p2]
@@ -215,6 +216,10 @@ class Core:
                 # Trick game, second hand against the declarer's lead or being him: the
                 # cheapest card that beats the lead first.
                 mv1 = [c for c in mv1 if c > c0] + [c for c in mv1 if c < c0]
+            if under_first and mv1[0] >> 3 == suit:
+                # Misère or all-pass, ``seat`` led: the others keep his card on top, with
+                # the highest card under it first.
+                mv1 = [c for c in reversed(mv1) if c < c0] + [c for c in mv1 if c > c0]
             if duck_first and mv1[0] >> 3 == suit:
                 # Misère or all-pass, ``seat`` second: his highest card under the lead first.
                 mv1 = [c for c in mv1 if c < c0] + [c for c in mv1 if c > c0]
