@@ -174,3 +174,35 @@ def test_declarer_keeps_his_aces_in_the_discard() -> None:
     deal.apply(action)
     declare = choose(seat_view(deal, S1), random.Random(1))
     assert isinstance(declare, Declare) and declare.contract.trump is Suit.SPADES
+
+
+def test_whists_when_stalingrad_obliges() -> None:
+    """Option stalingrad: 6♠ must be whisted by both, even with nothing."""
+    deal = make_deal(
+        {
+            1: "AS KS QS JS 10S AC KC QC AD AH",
+            2: "7S 8S 7C 8C 9C 7D 8D 9D 7H 8H",
+            0: "9S 10C JC 10D JD QD KD 9H 10H JH",
+        },
+        "QH KH",
+        stalingrad=True,
+    )
+    bids(deal, (1, "6S"), (2, "pass"), (0, "pass"))
+    deal.apply(Discard(S1, tuple(cards("QH KH"))))
+    deal.apply(Declare(S1, Contract(6, Suit.SPADES)))
+    robots_until(deal, Phase.PLAY)
+    assert set(deal.whisters) == {S2, S0}
+
+
+def test_ducks_every_trick_of_an_all_pass_with_low_cards() -> None:
+    deal = make_deal(
+        {
+            1: "7S 8S 9S 7C 8C 7D 8D 9D 7H 8H",
+            2: "10S JS QS 9C 10C JC 10D JD 9H 10H",
+            0: "KS AS QC KC AC QD KD JH QH KH",
+        },
+        "AD AH",
+    )
+    bids(deal, (1, "pass"), (2, "pass"), (0, "pass"))
+    robots_until(deal, Phase.DONE)
+    assert deal.tricks[1] == 0

@@ -358,6 +358,11 @@ def test_budget_stops_a_big_search() -> None:
     )
     with pytest.raises(BudgetExceeded):
         solve(pos, Goal.TRICKS, deal.active[0], budget=50)
+    # What a stopped search learnt stays sound: the same solver then answers right.
+    solver = Solver(Goal.TRICKS, deal.active[0])
+    with pytest.raises(BudgetExceeded):
+        solver.card_values(pos, budget=50)
+    assert solver.solve(pos) == solve(pos, Goal.TRICKS, deal.active[0])
 
 
 def test_positions_that_break_the_rules_are_refused() -> None:

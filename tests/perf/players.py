@@ -4,7 +4,8 @@
     python tests/perf/players.py --quick             # a smoke run
 
 Prints, on fixed seeds and one core:
-- decision time per action (p50/p99) and per whole deal of the computer player;
+- decision time per action (p50/p99) and per whole deal of the computer player, in CPU
+  time of this process (so other jobs on a shared machine do not inflate it);
 - solver figures from tests/perf/solver.py when that benchmark is present;
 - strength: settlement per deal (whists) of one computer player against two baseline
   players (random legal; rule of thumb), whole pulkas of Сочинка, 95% confidence
@@ -38,6 +39,9 @@ from bot.preferans.robot.baseline import random_player, rule_player  # noqa: E40
 from bot.preferans.views import SeatView, seat_view  # noqa: E402
 
 Player = Callable[[SeatView, random.Random], Action]
+
+MAX_DEALS = 200
+"""A pulka not over by then is stopped (Sochi: unclosed pulkas go to gora); none was."""
 
 
 def robot(budget: Budget) -> Player:
@@ -98,9 +102,9 @@ def play_pulka(
             actor = deal.actor
             assert actor is not None
             view = seat_view(deal, actor)
-            start = time.perf_counter()
+            start = time.process_time()
             action = players[int(actor)](view, rng)
-            took = time.perf_counter() - start
+            took = time.process_time() - start
             if int(actor) in timed:
                 tally.decision_times.append(took)
                 spent += took
@@ -163,24 +167,28 @@ def computer_tables(
     return tally
 
 
-def strength(opponent: Player, budget: Budget, pulkas: int, seed: int) -> tuple[float, float, int]:
-    """Settlement per deal of one computer player against two ``opponent``s."""
+def strength(
+    opponent: Player, budget: Budget, pulkas: int, seed: int
+) -> tuple[float, float, int, int]:
+    """Settlement per deal of one computer player against two ``opponent``s: mean, 95%
+    half-width, deals, pulkas stopped at ``MAX_DEALS``."""
     rules = Rules.preset("sochi", pulka=10)
     per_deal: list[float] = []
-    deals = 0
+    deals = stopped = 0
     tally = Tally()
     for p in range(pulkas):
         seat = p % 3
         players: list[Player] = [opponent] * 3
         players[seat] = robot(budget)
-        game = play_pulka(rules, players, seed + p, tally, set(), max_deals=40)
+        game = play_pulka(rules, players, seed + p, tally, set(), max_deals=MAX_DEALS)
         result = game.settlement()
         assert result is not None
         n = len(game.finished_deals)
         deals += n
+        stopped += game.stopped
         per_deal.append(float(result[seat]) / n)
     mean, half = mean_ci(per_deal)
-    return mean, half, deals
+    return mean, half, deals, stopped
 
 
 def main() -> None:
@@ -191,40 +199,73 @@ def main() -> None:
     parser.add_argument("--pulkas", type=int, default=100, help="pulkas per strength match")
     parser.add_argument("--solver-deals", type=int, default=10, help="full deals per kind")
     parser.add_argument("--quick", action="store_true", help="a short smoke run")
+    parser.add_argument(
+        "--parts",
+        default="timing,solver,behaviour,strength",
+        help="comma-separated: timing, solver, behaviour, strength (or strength-random, "
+        "strength-rule); separate processes can run parts side by side",
+    )
     args = parser.parse_args()
+    parts = set(args.parts.split(","))
     if args.quick:
         args.full_deals, args.deals, args.pulkas, args.solver_deals = 4, 20, 4, 1
     seed = args.seed
     print(f"Python {sys.version.split()[0]}; seed {seed}")
 
-    print(f"Computer-only tables, Сочинка, 3 players, full budget {STRONG}:")
-    full = computer_tables("sochi", 3, STRONG, args.full_deals, seed)
-    timing("decision time", full)
-    behaviour("behaviour", full)
+    if "timing" in parts:
+        print(f"Computer-only tables, Сочинка, 3 players, full budget {STRONG}:")
+        full = computer_tables("sochi", 3, STRONG, args.full_deals, seed)
+        timing("decision time", full)
+        behaviour("behaviour", full)
+    if "solver" in parts:
+        solver_part(seed, args.solver_deals)
+    if "behaviour" in parts:
+        behaviour_part(seed, args.deals)
+    opponents = [
+        (name, player)
+        for key, name, player in (
+            ("random", "random legal", random_player),
+            ("rule", "rule of thumb", rule_player),
+        )
+        if "strength" in parts or f"strength-{key}" in parts
+    ]
+    if opponents:
+        strength_part(seed, args.pulkas, opponents)
 
+
+def solver_part(seed: int, deals: int) -> None:
     try:
         from tests.perf.solver import solver_figures
     except ImportError:
         print("Solver figures: tests/perf/solver.py has no solver_figures() yet")
     else:
-        print(f"Solver figures (tests/perf/solver.py, {args.solver_deals} full deals per kind):")
-        for name, value in solver_figures(seed, args.solver_deals).items():
+        print(f"Solver figures (tests/perf/solver.py, {deals} full deals per kind):")
+        for name, value in solver_figures(seed, deals).items():
             print(f"  {name}: {value:.1f}")
 
+
+def behaviour_part(seed: int, deals: int) -> None:
     print(f"Behaviour of computer-only tables, cheap budget {FAST}:")
-    for convention in ("sochi", "leningrad", "rostov"):
+    for i, convention in enumerate(("sochi", "leningrad", "rostov")):
         for players in (3, 4):
-            tally = computer_tables(convention, players, FAST, args.deals, seed)
+            tally = computer_tables(
+                convention, players, FAST, deals, seed + 1000 * (2 * i + players)
+            )
             behaviour(f"{convention} {players}p", tally)
             if convention == "sochi" and players == 3:
                 timing("decision time", tally)
 
+
+def strength_part(seed: int, pulkas: int, opponents: list[tuple[str, Player]]) -> None:
     print("Strength: one computer player (cheap budget) against two baseline players,")
     print("Сочинка pulkas of 10, the computer's seat rotating; settlement in whists per deal,")
     print("mean over pulkas ± 95% CI:")
-    for name, opponent in (("random legal", random_player), ("rule of thumb", rule_player)):
-        mean, half, deals = strength(opponent, FAST, args.pulkas, seed)
-        print(f"  vs two {name}: {mean:+.2f} ± {half:.2f} ({args.pulkas} pulkas, {deals} deals)")
+    for name, opponent in opponents:
+        mean, half, deals, stopped = strength(opponent, FAST, pulkas, seed)
+        print(
+            f"  vs two {name}: {mean:+.2f} ± {half:.2f} ({pulkas} pulkas, {deals} deals, "
+            f"{stopped} stopped at {MAX_DEALS} deals)"
+        )
 
 
 if __name__ == "__main__":

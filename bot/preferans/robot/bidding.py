@@ -30,7 +30,7 @@ __all__ = ["Style", "max_contract", "misere_worthy", "choose_bid"]
 class Style:
     """Tunable judgement: how much the talon is hoped to add, how boldly to bid."""
 
-    talon_hope: float = 1.0
+    talon_hope: float = 1.5
     """Tricks the talon and discard add on average to a ten-card count."""
     misere_holes: int = 0
     """Holes left after discarding two cards that a misère may still have."""

@@ -7,10 +7,12 @@ the rule-of-thumb baseline player. Win cheaply when it matters, duck when tricks
 
 from __future__ import annotations
 
+from ..actions import Play
 from ..cards import Card, Seat, Suit
 from ..deal import TrickCard
 from ..outcome import DealKind
 from ..views import SeatView
+from .knowledge import knowledge_of
 
 __all__ = ["simple_card", "mover_hand", "played_cards", "wants_tricks", "trick_winner"]
 
@@ -87,8 +89,6 @@ def _high(cards: list[Card]) -> Card:
 
 def simple_card(view: SeatView) -> Card:
     """A card chosen by rules of thumb; always one of the legal plays in ``view``."""
-    from ..actions import Play
-
     legal = [a.card for a in view.legal if isinstance(a, Play)]
     if not legal:
         raise ValueError("no card to play in this view")
@@ -133,8 +133,6 @@ def _catch(view: SeatView, legal: list[Card], trick: tuple[TrickCard, ...]) -> C
     The declarer's cards are among the unknown ones; a card of ours below all of them in
     its suit makes him take the trick if he holds the suit.
     """
-    from .knowledge import knowledge_of
-
     unknown = knowledge_of(view).unknown
     lowest: dict[Suit, int] = {}
     for card in unknown:

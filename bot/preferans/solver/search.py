@@ -14,6 +14,12 @@ from .tables import BITS, COMPRESS, NTH, REPS
 __all__ = ["Core", "BudgetExceeded", "SUIT_MASK"]
 
 
+# How a hand orders its leads (see Core.lead_order).
+_TOPS_HIGH = 0  # the suits' top cards first, high to low, then the rest high to low
+_REST_LOW = 1  # cards that are not the top of their suit first, low to high, then the tops
+_LOW_FIRST = 2  # hearts to spades, low to high within a suit
+
+
 class BudgetExceeded(Exception):
     """The search visited more positions than its budget allowed."""
 
@@ -63,6 +69,15 @@ class Core:
         self.low_first = maximiser[seat]
         self.trick_game = maximiser[seat]
         self.duck_check = not maximiser[seat] and trump < 0
+        # Lead order, for the others and for ``seat`` (measured on random deals): in
+        # trick games the declarer cashes his top cards first; in misère and all-pass
+        # everybody tries low cards that are not the suit's top first.
+        if not maximiser[seat]:
+            self.lead_order = (_REST_LOW, _REST_LOW)
+        elif trump >= 0:
+            self.lead_order = (_LOW_FIRST, _TOPS_HIGH)
+        else:
+            self.lead_order = (_REST_LOW, _TOPS_HIGH)
         self.table: dict[int, list[int]] = {}
         self.exact: dict[tuple[int, int, int, int], list[int]] = {}
         self.nodes = 0
@@ -84,19 +99,9 @@ class Core:
         if n == 1:
             return self._last_trick(hands, leader) == self.seat
         alive = h0 | h1 | h2
-        if self.trick_game:
-            lo, hi = trick_game_bounds(hands, leader, n, alive, self.seat, self.trump)
-            if lo >= k:
-                return True
-            if hi < k:
-                return False
-        elif self.duck_check and k == 1:
-            if ducks(hands, leader, alive, self.seat):
-                return False
-            if caught(hands, leader, alive, self.seat):
-                return True
         # Two tables: by the exact cards (cheap key) and by relative ranks (shared by
-        # positions that differ only in cards already gone); both hold the same entry.
+        # positions that differ only in cards already gone); both hold the same entry,
+        # [lowest, highest, best lead], started from the sure bounds.
         fast_key = (h0, h1, h2, leader)
         entry = self.exact.get(fast_key)
         if entry is None:
@@ -112,7 +117,19 @@ class Core:
             key = (key << 22) | (c[x | (h0 >> 24)] << 10) | (b[x | (h1 >> 24)] << 2) | leader
             entry = self.table.get(key)
             if entry is None:
-                entry = self.table[key] = [0, n, -1]
+                if self.trick_game:
+                    lo, hi = trick_game_bounds(hands, leader, n, alive, self.seat, self.trump)
+                    entry = [lo, hi, -1]
+                elif self.duck_check:
+                    if ducks(hands, leader, alive, self.seat):
+                        entry = [0, 0, -1]
+                    elif caught(hands, leader, alive, self.seat):
+                        entry = [1, n, -1]
+                    else:
+                        entry = [0, n, -1]
+                else:
+                    entry = [0, n, -1]
+                self.table[key] = entry
             self.exact[fast_key] = entry
         lo, hi, first = entry
         if lo >= k:
@@ -158,11 +175,23 @@ class Core:
         low_first = self.low_first
         p0 = leader
         p1 = _NEXT[p0]
+        duck_first = p1 == seat and not low_first
+        under_first = p0 == seat and not low_first
+        win_first = low_first and (p1 == seat or p0 == seat)
         p2 = _NEXT[p1]
         m0, m1, m2 = maxi[p0], maxi[p1], maxi[p2]
         h0, h1, h2 = hands[p0], hands[p1], hands[p2]
         alive = h0 | h1 | h2
         leads = _moves(h0, -1, trump, alive)
+        order = self.lead_order[p0 == seat]
+        if len(leads) > 1:
+            others = alive & ~h0
+            if order == _TOPS_HIGH:
+                leads.sort(key=lambda c: (bool((others & SUIT_MASK[c >> 3]) >> c), -c))
+            elif order == _REST_LOW:
+                leads.sort(key=lambda c: (not (others & SUIT_MASK[c >> 3]) >> c, c))
+            else:
+                leads.reverse()
         if first >= 0 and first in leads:
             leads.remove(first)
             leads.insert(0, first)
@@ -181,11 +210,24 @@ class Core:
             mv1 = follow1.get(suit)
             if mv1 is None:
                 mv1 = follow1[suit] = _moves(h1, suit, trump, alive)
-                if low_first:
+                if low_first or m1:
                     mv1.reverse()
+            if win_first and mv1[0] >> 3 == suit:
+                # Trick game, second hand against the declarer's lead or being him: the
+                # cheapest card that beats the lead first.
+                mv1 = [c for c in mv1 if c > c0] + [c for c in mv1 if c < c0]
+            if under_first and mv1[0] >> 3 == suit:
+                # Misère or all-pass, ``seat`` led: the others keep his card on top, with
+                # the highest card under it first.
+                mv1 = [c for c in reversed(mv1) if c < c0] + [c for c in mv1 if c > c0]
+            if duck_first and mv1[0] >> 3 == suit:
+                # Misère or all-pass, ``seat`` second: his highest card under the lead first.
+                mv1 = [c for c in mv1 if c < c0] + [c for c in mv1 if c > c0]
             mv2 = follow2.get(suit)
             if mv2 is None:
                 mv2 = follow2[suit] = _moves(h2, suit, trump, alive)
+                if low_first:
+                    mv2.reverse()
             r1 = not m1
             for c1 in mv1:
                 n1 = h1 & ~(1 << c1)
@@ -195,9 +237,10 @@ class Core:
                     b1, w1 = c1, p1
                 else:
                     b1, w1 = c0, p0
-                # The last hand: cards whose trick goes the way it wants are tried first.
-                good: list[tuple[int, int]] = []
-                bad: list[tuple[int, int]] = []
+                # The last hand: cards whose trick goes the way it wants are tried first,
+                # the others only if none of those is enough.
+                r2 = not m2
+                later: list[tuple[int, int]] = []
                 for c2 in mv2:
                     if (c2 >> 3) == (b1 >> 3):
                         w = p2 if c2 > b1 else w1
@@ -205,15 +248,9 @@ class Core:
                         w = p2
                     else:
                         w = w1
-                    if (w == seat) == m2:
-                        good.append((c2, w))
-                    else:
-                        bad.append((c2, w))
-                if low_first:
-                    good.reverse()
-                    bad.reverse()
-                r2 = not m2
-                for c2, w in good + bad:
+                    if (w == seat) != m2:
+                        later.append((c2, w))
+                        continue
                     if w == seat:
                         known = won_known
                         need = won_k
@@ -231,6 +268,25 @@ class Core:
                     if value == m2:
                         r2 = m2
                         break
+                else:
+                    for c2, w in later:
+                        if w == seat:
+                            known = won_known
+                            need = won_k
+                        else:
+                            known = lost_known
+                            need = k
+                        if known >= 0:
+                            value = known == 1
+                        elif p0 == 0:
+                            value = ge(n0, n1, h2 & ~(1 << c2), w, need)
+                        elif p0 == 1:
+                            value = ge(h2 & ~(1 << c2), n0, n1, w, need)
+                        else:
+                            value = ge(n1, h2 & ~(1 << c2), n0, w, need)
+                        if value == m2:
+                            r2 = m2
+                            break
                 if r2 == m1:
                     r1 = m1
                     break
