@@ -31,12 +31,30 @@ from .persist import Writer
 from .play import AlreadyDone, Choose, Rejected
 from .restart import Shown
 
-__all__ = ["TableService", "Rejected", "AlreadyDone", "Choose", "Shown", "LOBBY_TTL"]
+__all__ = [
+    "TableService",
+    "Rejected",
+    "AlreadyDone",
+    "NotSaved",
+    "Choose",
+    "Shown",
+    "LOBBY_TTL",
+    "SAVE_RETRY",
+]
 
 log = logging.getLogger(__name__)
 
 LOBBY_TTL = 30 * 60
 """Seconds an unstarted lobby stays open."""
+SAVE_RETRY = 5.0
+"""Seconds before a timer whose change could not be saved tries again."""
+
+
+class NotSaved(Rejected):
+    """The change could not be saved, so it was undone: press again."""
+
+    def __init__(self) -> None:
+        super().__init__("err.not_saved")
 
 
 class TableService:
@@ -78,10 +96,27 @@ class TableService:
         async with lock:
             if self.tables.get(table.id) is not table:
                 raise Rejected("err.stale")  # forgotten (closed) meanwhile
+            before = self._writer.snapshot(table)
             effects = tuple(change(table))
             if save or (save is None and effects):
-                await self._writer.save(table)
+                try:
+                    await self._writer.save(table)
+                except Exception as exc:
+                    # applied and saved, or not applied at all: memory goes back to what is
+                    # stored, so a restart and the buttons already shown agree with it
+                    self._writer.restore(table, before)
+                    log.error("table %s: not saved, the change is undone: %s", table.id, exc)
+                    raise NotSaved() from None
         return effects
+
+    async def _timed(self, table: Table, change: Callable[[Table], Iterable[Effect]]) -> Effects:
+        """A timer's change; one that could not be saved is tried again a little later."""
+        try:
+            return await self._change(table, change)
+        except NotSaved:
+            retry = self.clock() + SAVE_RETRY
+            table.deadline = max(table.deadline or retry, retry)
+            return (TimerChanged(table),)
 
     def _table(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
@@ -215,7 +250,7 @@ class TableService:
         table = self.tables.get(table_id)
         if table is None or table.paused:
             return ()
-        return await self._change(table, lambda tb: lobby.expire(tb, self.clock()))
+        return await self._timed(table, lambda tb: lobby.expire(tb, self.clock()))
 
     async def start(self, table_id: int, user_id: int) -> Effects:
         """Start the game: every seat taken, pressed by a seated player."""
@@ -262,7 +297,7 @@ class TableService:
         table = self.tables.get(table_id)
         if table is None or table.paused:
             return ()
-        return await self._change(table, lambda tb: play.timeout(tb, move, self.clock(), self.seed))
+        return await self._timed(table, lambda tb: play.timeout(tb, move, self.clock(), self.seed))
 
     def remind(self, table_id: int, move: int) -> Effects:
         """The player to act at ``move`` should be reminded (nothing changes)."""
