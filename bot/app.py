@@ -99,7 +99,12 @@ def build_application(
     async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         storage = await Storage.open(config.database_path)
         service = TableService(
-            storage, seed=seed, clock=clock, defaults=defaults, lobby_ttl=lobby_ttl
+            storage,
+            seed=seed,
+            clock=clock,
+            defaults=defaults,
+            lobby_ttl=lobby_ttl,
+            stand_in=lambda lang, number: t(lang, "name.stand_in", n=number),
         )
         outbox = Outbox(app.bot, private_interval=private_interval, **(outbox_options or {}))
         rt = app.bot_data[KEY] = Runtime.build(app, service, outbox)

@@ -27,6 +27,7 @@ from . import chats, lobby, play, restart
 from .codec import settings_json, state_json
 from .effects import Effect, Effects, LobbyShown, MustStartPrivate, Remind, TimerChanged
 from .model import Player, Slot, Status, Table, TableSettings
+from .names import StandIn, named
 from .persist import Writer
 from .play import AlreadyDone, Choose, Rejected
 from .restart import Shown
@@ -68,6 +69,7 @@ class TableService:
         clock: Callable[[], float] = time.time,
         defaults: TableSettings | None = None,
         lobby_ttl: float = LOBBY_TTL,
+        stand_in: StandIn = lambda lang, number: f"#{number}",
     ) -> None:
         self.storage = storage
         self.seed = seed
@@ -75,6 +77,8 @@ class TableService:
         self.clock = clock
         self.defaults = defaults or TableSettings()
         self.lobby_ttl = lobby_ttl
+        self.stand_in = stand_in
+        """Names a seated player whose name shows nothing (the adapter's catalogue text)."""
         self.tables: dict[int, Table] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._writer = Writer(storage)
@@ -226,7 +230,12 @@ class TableService:
             await self.remember_user(player)
             return (MustStartPrivate(table, player),)
         await self.remember_user(player, private_ok=True)
-        return await self._change(table, lambda tb: lobby.sit(tb, player))
+
+        def change(tb: Table) -> list[Effect]:
+            seat = next((i for i, p in enumerate(tb.seats) if p is None), 0)  # as lobby.sit
+            return lobby.sit(tb, named(player, seat, tb.settings.lang, self.stand_in))
+
+        return await self._change(table, change)
 
     async def stand(self, table_id: int, user_id: int) -> Effects:
         return await self._change(self._pressed(table_id), lambda tb: lobby.stand(tb, user_id))
@@ -324,6 +333,7 @@ class TableService:
             await self.remember_user(player)
             return (MustStartPrivate(table, player, seat),)
         await self.remember_user(player, private_ok=True)
+        player = named(player, seat, table.settings.lang, self.stand_in)
         return await self._change(table, lambda tb: play.take_seat(tb, seat, player))
 
     # ------------------------------------------------------------------ the group
