@@ -17,8 +17,20 @@ from storage import GameArchive, PlayerRow, Storage
 
 from .codec import holder_row, settings_json, state_json, table_from_row
 from .model import Holder, Status, Table, TableSettings
+from .play import Rejected
 
-__all__ = ["Writer", "Snapshot", "archive_of"]
+__all__ = ["Writer", "Snapshot", "NotSaved", "SAVE_RETRY", "archive_of"]
+
+SAVE_RETRY = 5.0
+"""Seconds before a timer whose change could not be saved tries again."""
+
+
+class NotSaved(Rejected):
+    """The change could not be saved, so it was undone: press again."""
+
+    def __init__(self) -> None:
+        super().__init__("err.not_saved")
+
 
 log = logging.getLogger(__name__)
 
@@ -177,42 +189,53 @@ class Writer:
 
     async def load_last(self, chat_id: int, cached: Mapping[int, Table]) -> Table | None:
         """The chat's most recent table with a game (the one in memory if it is there)."""
-        row = await self.storage.last_table(chat_id)
-        if row is None or not row.record:
+        try:
+            row = await self.storage.last_table(chat_id)
+            if row is None or not row.record:
+                return None
+            return cached.get(row.id) or table_from_row(row)
+        except Exception as exc:  # a row that cannot be read (logged at start-up)
+            log.warning("chat %s: the last table cannot be read: %s", chat_id, exc)
             return None
-        return cached.get(row.id) or table_from_row(row)
 
-    async def load_open(self) -> list[Table]:
-        """The tables to resume; one that cannot be read is closed (logged)."""
-        out = []
-        for row in await self.storage.open_tables():
+    async def load_open(self) -> tuple[list[Table], list[tuple[int, int | None]]]:
+        """The tables to resume, each read on its own; one that cannot be read is set aside
+        (one log line) and returned with its chat id, when known, as the second list."""
+        out, aside = [], []
+        for table_id in await self.storage.open_table_ids():
             try:
-                out.append(table_from_row(row))
-            except Exception:
-                log.exception("table %s cannot be resumed; closing it", row.id)
-                await self.storage.save_table(
-                    row.id,
-                    status=str(Status.CANCELLED),
-                    settings=row.settings,
-                    state=row.state,
-                    record=row.record,
-                    move=row.move,
-                    deadline=None,
-                    seats=[],
-                )
-        return out
+                row = await self.storage.table(table_id)
+                if row is not None:
+                    out.append(table_from_row(row))
+            except Exception as exc:
+                aside.append((table_id, await self.set_aside(table_id, exc)))
+        return out, aside
+
+    async def set_aside(self, table_id: int, exc: BaseException) -> int | None:
+        """Take an unreadable table out of play, logged in one line; its chat id if known."""
+        log.error(
+            "table %s cannot be resumed, set aside (its rows are kept): %s: %s",
+            table_id,
+            type(exc).__name__,
+            str(exc)[:200],
+        )
+        self.forget(table_id)
+        return await self.storage.set_aside(table_id)
 
     async def archive_old_games(self) -> None:
         """Archive games that ended before archiving existed (a database upgraded in place)."""
-        for row in await self.storage.unarchived_tables():
+        for table_id in await self.storage.unarchived_table_ids():
             try:
+                row = await self.storage.table(table_id)
+                if row is None:
+                    continue
                 table = table_from_row(row)
                 game = table.game
                 if game is None or not game.over:
                     continue
                 archive = archive_of(table, game, game.to_record(), row.created_at)
-            except Exception:
-                log.exception("table %s: cannot archive the old game", row.id)
+            except Exception as exc:
+                log.error("table %s: cannot archive the old game: %s", table_id, exc)
                 continue
             await self.storage.archive_game(row.id, archive)
             log.info("table %s: old game archived", row.id)

@@ -28,34 +28,16 @@ from .codec import settings_json, state_json
 from .effects import Effect, Effects, LobbyShown, MustStartPrivate, Remind, TimerChanged
 from .model import Player, Slot, Status, Table, TableSettings
 from .names import StandIn, named
-from .persist import Writer
+from .persist import SAVE_RETRY, NotSaved, Writer
 from .play import AlreadyDone, Choose, Rejected
 from .restart import Shown
 
-__all__ = [
-    "TableService",
-    "Rejected",
-    "AlreadyDone",
-    "NotSaved",
-    "Choose",
-    "Shown",
-    "LOBBY_TTL",
-    "SAVE_RETRY",
-]
+__all__ = ["TableService", "Rejected", "AlreadyDone", "Choose", "Shown", "LOBBY_TTL"]
 
 log = logging.getLogger(__name__)
 
 LOBBY_TTL = 30 * 60
 """Seconds an unstarted lobby stays open."""
-SAVE_RETRY = 5.0
-"""Seconds before a timer whose change could not be saved tries again."""
-
-
-class NotSaved(Rejected):
-    """The change could not be saved, so it was undone: press again."""
-
-    def __init__(self) -> None:
-        super().__init__("err.not_saved")
 
 
 class TableService:
@@ -82,6 +64,8 @@ class TableService:
         self.tables: dict[int, Table] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._writer = Writer(storage)
+        self.set_aside: list[tuple[int, int | None]] = []
+        """Tables the last :meth:`resume` could not read: (table id, chat id if known)."""
 
     # ------------------------------------------------------------------ the one way to change
 
@@ -230,12 +214,7 @@ class TableService:
             await self.remember_user(player)
             return (MustStartPrivate(table, player),)
         await self.remember_user(player, private_ok=True)
-
-        def change(tb: Table) -> list[Effect]:
-            seat = next((i for i, p in enumerate(tb.seats) if p is None), 0)  # as lobby.sit
-            return lobby.sit(tb, named(player, seat, tb.settings.lang, self.stand_in))
-
-        return await self._change(table, change)
+        return await self._change(table, lambda tb: lobby.sit(tb, player, self.stand_in))
 
     async def stand(self, table_id: int, user_id: int) -> Effects:
         return await self._change(self._pressed(table_id), lambda tb: lobby.stand(tb, user_id))
@@ -430,9 +409,14 @@ class TableService:
         """
         await self._writer.archive_old_games()
         out: list[Effect] = []
-        for table in await self._writer.load_open():
+        tables, self.set_aside = await self._writer.load_open()
+        for table in tables:
             self.tables[table.id] = table
             reopen = partial(restart.reopen, now=self.clock(), seed=self.seed)
-            out += await self._change(table, reopen, save=table.status == Status.PLAYING)
+            try:
+                out += await self._change(table, reopen, save=table.status == Status.PLAYING)
+            except Exception as exc:  # one bad table never stops the others
+                del self.tables[table.id]
+                self.set_aside.append((table.id, await self._writer.set_aside(table.id, exc)))
         log.info("resumed %d table(s)", len(self.tables))
         return tuple(out)

@@ -11,7 +11,8 @@ import pytest
 
 from bot.core import effects as fx
 from bot.core.model import Status, Table
-from bot.core.service import AlreadyDone, NotSaved, TableService
+from bot.core.persist import NotSaved
+from bot.core.service import AlreadyDone, TableService
 from bot.preferans.actions import Bid
 from tests.service.helpers import PEOPLE, Clock, actor, picking, service_on, started
 
