@@ -14,9 +14,10 @@ def main() -> int:
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    from storage import StorageError, check_schema
+    from storage import StorageError, check_schema, lock_database
 
-    try:  # a database newer than this code is refused before anything starts
+    try:  # a second process, or a database newer than this code, is refused first
+        lock = lock_database(config.database_path)
         check_schema(config.database_path)
     except StorageError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -43,6 +44,8 @@ def main() -> int:
         # e.g. an invalid token or a webhook URL Telegram refuses: one line, no traceback.
         print(f"error: Telegram refused to start the bot: {exc.message}", file=sys.stderr)
         return 1
+    finally:
+        lock.release()
     return 0
 
 
