@@ -47,6 +47,10 @@ log = logging.getLogger(__name__)
 
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 _MAX_ATTEMPTS = 4
+ANSWER_SHARE = 0.25
+"""The share of a group's message budget commands' answers may use."""
+ANSWER_REPEAT = 30.0
+"""Seconds within which the same answer to a command is not sent again to a chat."""
 
 
 _GONE = ("not found", "can't be edited", "cant be edited")
@@ -87,7 +91,7 @@ class _Call:
 
 
 class _Chat:
-    __slots__ = ("chat_id", "queue", "task", "last", "waiting", "window")
+    __slots__ = ("chat_id", "queue", "task", "last", "waiting", "window", "answers", "answered")
 
     def __init__(self, chat_id: int) -> None:
         self.chat_id = chat_id
@@ -98,6 +102,10 @@ class _Chat:
         self.last = -1e9
         self.waiting: dict[int, tuple[str, InlineKeyboardMarkup | None]] = {}
         """Slot id -> latest content for slots queued here."""
+        self.answers: deque[_Post] = deque()
+        """Answers to commands: sent after everything in :attr:`queue` (the game first)."""
+        self.answered: dict[str, float] = {}
+        """Answer text -> when it was last queued (the same answer is not repeated)."""
 
 
 class Outbox:
@@ -151,6 +159,21 @@ class Outbox:
         """Send a new message (in order with everything else for that chat)."""
         chat = self._chat(chat_id)
         chat.queue.append(_Post(text, markup, done))
+        self._kick(chat)
+
+    def answer_command(self, chat_id: int, text: str) -> None:
+        """Answer a command: after the game's messages, and only with what is left of a
+        group's budget (:data:`ANSWER_SHARE`); the same answer is not queued twice within
+        :data:`ANSWER_REPEAT` seconds, so a flood of one command is answered once."""
+        chat = self._chat(chat_id)
+        now = time.monotonic()
+        for old, when in list(chat.answered.items()):
+            if when <= now - ANSWER_REPEAT:
+                del chat.answered[old]
+        if text in chat.answered:
+            return
+        chat.answered[text] = now
+        chat.answers.append(_Post(text, None))
         self._kick(chat)
 
     def delete(self, chat_id: int, message_id: int) -> None:
@@ -219,7 +242,7 @@ class Outbox:
                 chat.task.cancel()
 
     def pending(self) -> int:
-        return sum(len(c.queue) for c in self._chats.values())
+        return sum(len(c.queue) + len(c.answers) for c in self._chats.values())
 
     # ------------------------------------------------------------------ worker
 
@@ -232,6 +255,14 @@ class Outbox:
     def _kick(self, chat: _Chat) -> None:
         if chat.task is None and not self._closed:
             chat.task = asyncio.create_task(self._run(chat), name=f"outbox:{chat.chat_id}")
+
+    def _wait_answer(self, chat: _Chat) -> float:
+        """Seconds before a command's answer may go: in a group only while less than
+        :data:`ANSWER_SHARE` of the window is used, so the game keeps the rest."""
+        wait = self._wait(chat)
+        if chat.chat_id > 0 or len(chat.window) < self.group_limit * ANSWER_SHARE:
+            return wait
+        return max(wait, chat.window[0] + self.group_window - time.monotonic(), 0.01)
 
     def _wait(self, chat: _Chat) -> float:
         """Seconds to wait before the next request to ``chat``.
@@ -257,12 +288,12 @@ class Outbox:
 
     async def _run(self, chat: _Chat) -> None:
         try:
-            while chat.queue:
-                wait = self._wait(chat)
-                while wait > 0:
-                    await asyncio.sleep(wait)
-                    wait = self._wait(chat)
-                item = chat.queue.popleft()
+            while chat.queue or chat.answers:
+                wait = self._wait(chat) if chat.queue else self._wait_answer(chat)
+                if wait > 0:  # a game message may arrive meanwhile: it goes first
+                    await asyncio.sleep(min(wait, 0.5) if not chat.queue else wait)
+                    continue
+                item = chat.queue.popleft() if chat.queue else chat.answers.popleft()
                 try:
                     sent = await self._do(chat, item)
                 except Forbidden as exc:
