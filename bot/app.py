@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from telegram import BotCommand, Update
-from telegram.error import TelegramError
+from telegram import Bot, BotCommand, Update
+from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError, TimedOut
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -157,6 +158,30 @@ def build_application(
 
 
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
+START_RETRY_CAP = 60.0
+"""The longest pause between attempts to reach Telegram at start-up."""
+
+
+async def wait_for_telegram(config: Config, *, first_pause: float = 1.0) -> None:
+    """Ask Telegram who the bot is until it answers: while it cannot be reached, try again
+    with a pause doubling up to :data:`START_RETRY_CAP` (one WARNING line each); a refusal
+    (a wrong token) is raised."""
+    pause = first_pause
+    while True:
+        bot = Bot(
+            config.token,
+            base_url=config.base_url or "https://api.telegram.org/bot",
+            request=AiohttpRequest(1),
+        )
+        try:
+            async with bot:  # initialize() asks getMe
+                return
+        except (TimedOut, NetworkError) as exc:
+            if isinstance(exc, BadRequest | Forbidden):
+                raise
+            log.warning("Telegram cannot be reached (%s); trying again in %.0f s", exc, pause)
+        await asyncio.sleep(pause)
+        pause = min(START_RETRY_CAP, pause * 2)
 
 
 def run(application: Application[Any, Any, Any, Any, Any, Any], config: Config) -> None:

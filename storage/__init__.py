@@ -7,7 +7,7 @@ Nothing here imports the bot: the bot builds the rows it stores.
 
 from .connection import SCHEMA_VERSION, StorageError, check_schema
 from .db import Storage
-from .lock import DatabaseLock, lock_database
+from .lock import DatabaseLock, check_path, lock_database
 from .rows import GameArchive, HolderRow, PlayerRow, TableRow, UserRow
 
 __all__ = [
@@ -22,4 +22,5 @@ __all__ = [
     "check_schema",
     "DatabaseLock",
     "lock_database",
+    "check_path",
 ]

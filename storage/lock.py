@@ -1,4 +1,5 @@
-"""One bot process per database: an OS lock on a side file ``<database>.lock``.
+"""Where the database lives: its path checked (:func:`check_path`), and one bot process per
+database, by an OS lock on a side file ``<database>.lock`` (:func:`lock_database`).
 
 Two processes on one file would split Telegram's updates between them and each keep its
 own tables in memory, so a second one must refuse to start. The lock is ``fcntl.flock``
@@ -18,7 +19,31 @@ from typing import IO
 
 from .connection import StorageError
 
-__all__ = ["DatabaseLock", "lock_database"]
+__all__ = ["DatabaseLock", "lock_database", "check_path"]
+
+
+def check_path(path: str) -> None:
+    """Raise :class:`StorageError` with what is wrong with ``path`` as a place for the
+    database, one message per problem, before SQLite gives a vaguer one."""
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise StorageError(f"DATABASE_PATH {path} is a folder; name a file in it")
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise StorageError(f"DATABASE_PATH {path} is not a regular file (a device?)")
+    if not os.path.isdir(folder):
+        raise StorageError(f"the folder of DATABASE_PATH {path} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise StorageError(
+            f"the folder of DATABASE_PATH {path} is read-only: the database needs to write "
+            "its journal and lock files next to it"
+        )
+    if os.path.exists(path):
+        if not os.access(path, os.R_OK):
+            raise StorageError(f"DATABASE_PATH {path} cannot be read (check its permissions)")
+        if not os.access(path, os.W_OK):
+            raise StorageError(f"DATABASE_PATH {path} is read-only (check its permissions)")
 
 
 class DatabaseLock:
