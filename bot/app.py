@@ -158,6 +158,22 @@ def build_application(
 
 
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
+
+
+class PollingOutage(logging.Filter):
+    """PTB logs every failed poll at ERROR with a traceback; a network failure (an outage,
+    retried by PTB) becomes one WARNING line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, TimedOut | NetworkError) and not isinstance(exc, BadRequest):
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.msg, record.args = "polling failed, retrying: %s", (exc,)
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+logging.getLogger("telegram.ext.Updater").addFilter(PollingOutage())
 START_RETRY_CAP = 60.0
 """The longest pause between attempts to reach Telegram at start-up."""
 
