@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 
@@ -14,9 +15,11 @@ def main() -> int:
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    from storage import StorageError, check_schema
+    from storage import StorageError, check_path, check_schema, lock_database
 
-    try:  # a database newer than this code is refused before anything starts
+    try:  # a bad path, a second process, or a database newer than this code: refused first
+        check_path(config.database_path)
+        lock = lock_database(config.database_path)
         check_schema(config.database_path)
     except StorageError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -31,18 +34,23 @@ def main() -> int:
 
     from telegram.error import TelegramError
 
-    from bot.app import build_application, run
+    from bot.app import build_application, run, wait_for_telegram
 
     try:
+        asyncio.run(wait_for_telegram(config))
         application = build_application(config)
         run(application, config)
     except (ConfigError, StorageError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        return 0
     except TelegramError as exc:
         # e.g. an invalid token or a webhook URL Telegram refuses: one line, no traceback.
         print(f"error: Telegram refused to start the bot: {exc.message}", file=sys.stderr)
         return 1
+    finally:
+        lock.release()
     return 0
 
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from telegram import BotCommand, Update
-from telegram.error import TelegramError
+from telegram import Bot, BotCommand, Update
+from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError, TimedOut
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -111,7 +112,12 @@ def build_application(
     async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         storage = await Storage.open(config.database_path)
         service = TableService(
-            storage, seed=seed, clock=clock, defaults=defaults, lobby_ttl=lobby_ttl
+            storage,
+            seed=seed,
+            clock=clock,
+            defaults=defaults,
+            lobby_ttl=lobby_ttl,
+            stand_in=lambda lang, number: t(lang, "name.stand_in", n=number),
         )
         outbox = Outbox(app.bot, private_interval=private_interval, **(outbox_options or {}))
         rt = app.bot_data[KEY] = Runtime.build(app, service, outbox)
@@ -167,6 +173,46 @@ def build_application(
 
 
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
+
+
+class PollingOutage(logging.Filter):
+    """PTB logs every failed poll at ERROR with a traceback; a network failure (an outage,
+    retried by PTB) becomes one WARNING line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, TimedOut | NetworkError) and not isinstance(exc, BadRequest):
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.msg, record.args = "polling failed, retrying: %s", (exc,)
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+logging.getLogger("telegram.ext.Updater").addFilter(PollingOutage())
+START_RETRY_CAP = 60.0
+"""The longest pause between attempts to reach Telegram at start-up."""
+
+
+async def wait_for_telegram(config: Config, *, first_pause: float = 1.0) -> None:
+    """Ask Telegram who the bot is until it answers: while it cannot be reached, try again
+    with a pause doubling up to :data:`START_RETRY_CAP` (one WARNING line each); a refusal
+    (a wrong token) is raised."""
+    pause = first_pause
+    while True:
+        bot = Bot(
+            config.token,
+            base_url=config.base_url or "https://api.telegram.org/bot",
+            request=AiohttpRequest(1),
+        )
+        try:
+            async with bot:  # initialize() asks getMe
+                return
+        except (TimedOut, NetworkError) as exc:
+            if isinstance(exc, BadRequest | Forbidden):
+                raise
+            log.warning("Telegram cannot be reached (%s); trying again in %.0f s", exc, pause)
+        await asyncio.sleep(pause)
+        pause = min(START_RETRY_CAP, pause * 2)
 
 
 def run(application: Application[Any, Any, Any, Any, Any, Any], config: Config) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 __all__ = ["Config", "ConfigError", "DEFAULT_DATABASE"]
 
 DEFAULT_DATABASE = "preferans.sqlite3"
+_TOKEN = re.compile(r"[0-9]{1,20}:[A-Za-z0-9_-]{1,200}")
 
 
 class ConfigError(ValueError):
@@ -55,6 +57,11 @@ class Config:
             raise ConfigError(
                 "BOT_TOKEN is not set: put the token from @BotFather in the BOT_TOKEN "
                 "environment variable"
+            )
+        if not _TOKEN.fullmatch(token):  # it goes into every request's URL: nothing else
+            raise ConfigError(
+                "BOT_TOKEN is malformed: it must look like 123456789:AAH... (digits, a colon, "
+                "then letters, digits, '_' or '-'; no spaces, slashes or line breaks)"
             )
         port_text = env.get("PORT", "8443").strip() or "8443"
         try:
@@ -122,7 +129,35 @@ def _defaults(text: str) -> dict[str, Any]:
         data = json.loads(text)
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
+        _check_defaults(data)
         settings_from_json(data).rules()
     except Exception as exc:
         raise ConfigError(f"PREFERANS_DEFAULTS is not valid table settings: {exc}") from None
     return data
+
+
+def _check_defaults(data: dict[str, Any]) -> None:
+    """Raise ``ValueError`` unless every key is a table setting with a value the lobby
+    could have chosen (a turn time up to the longest offered, a pulka up to the longest)."""
+    from bot.core.model import SETTING_CHOICES, SHEET_MODES
+
+    known = {"players", "convention", "pulka", "turn_time", "options", "lang", "sheet"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"unknown key(s) {', '.join(unknown)}")
+
+    def whole(key: str, low: int, high: int) -> None:
+        value = data.get(key, low)
+        if type(value) is not int or not low <= value <= high:
+            raise ValueError(f"{key} must be a whole number from {low} to {high}")
+
+    whole("turn_time", 0, max(v for v in SETTING_CHOICES["turn_time"] if isinstance(v, int)))
+    whole("pulka", 1, max(v for v in SETTING_CHOICES["pulka"] if isinstance(v, int)))
+    if data.get("players", 3) not in (3, 4) or type(data.get("players", 3)) is not int:
+        raise ValueError("players must be 3 or 4")
+    if data.get("lang", "ru") not in SETTING_CHOICES["lang"]:
+        raise ValueError("lang must be ru or en")
+    if data.get("sheet", "picture") not in SHEET_MODES:
+        raise ValueError(f"sheet must be one of {', '.join(SHEET_MODES)}")
+    if not isinstance(data.get("options", {}), dict):
+        raise ValueError("options must be a JSON object")

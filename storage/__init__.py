@@ -7,6 +7,7 @@ Nothing here imports the bot: the bot builds the rows it stores.
 
 from .connection import SCHEMA_VERSION, StorageError, check_schema
 from .db import Storage
+from .lock import DatabaseLock, check_path, lock_database
 from .rows import GameArchive, HolderRow, PlayerRow, TableRow, UserRow
 
 __all__ = [
@@ -19,4 +20,7 @@ __all__ = [
     "GameArchive",
     "SCHEMA_VERSION",
     "check_schema",
+    "DatabaseLock",
+    "lock_database",
+    "check_path",
 ]

@@ -134,11 +134,34 @@ class TableStore(ArchiveStore):
     async def open_tables(self) -> list[TableRow]:
         """Tables to resume after a restart: in the lobby, in play, or over with the end of
         a deal or the settlement not shown yet (``unshown_ends``, ``settlement_shown``)."""
-        return await self._tables(
-            "WHERE status IN ('lobby', 'playing') OR (status = 'over' AND ("
-            "json_extract(state, '$.settlement_shown') = 0 "
-            "OR json_array_length(state, '$.unshown_ends') > 0)) ORDER BY id"
-        )
+        return await self._tables(_OPEN + " ORDER BY id")
+
+    async def open_table_ids(self) -> list[int]:
+        """The ids of :meth:`open_tables`, read one by one with :meth:`table` so that one
+        row that cannot be decoded does not keep the others from being read."""
+        return await self._ids(_OPEN + " ORDER BY id")
+
+    async def unarchived_table_ids(self) -> list[int]:
+        """The ids of :meth:`unarchived_tables`."""
+        return await self._ids(_UNARCHIVED)
+
+    async def set_aside(self, table_id: int) -> int | None:
+        """Take a table that cannot be read out of play (``cancelled``, its data kept as it
+        is for the operator); returns its chat id when that can be read."""
+        async with self._write:
+            await self._db.execute(
+                "UPDATE tables SET status = 'cancelled' WHERE id = ?", (table_id,)
+            )
+            async with self._db.execute(
+                "SELECT chat_id FROM tables WHERE id = ? AND typeof(chat_id) = 'integer'",
+                (table_id,),
+            ) as cur:
+                row = await cur.fetchone()
+        return int(row[0]) if row is not None else None
+
+    async def _ids(self, where: str) -> list[int]:
+        async with self._db.execute("SELECT id FROM tables " + where) as cur:
+            return [int(r[0]) for r in await cur.fetchall()]
 
     async def table(self, table_id: int) -> TableRow | None:
         rows = await self._tables("WHERE id = ?", (table_id,))
@@ -173,10 +196,7 @@ class TableStore(ArchiveStore):
 
     async def unarchived_tables(self) -> list[TableRow]:
         """Games that ended before archiving existed (a database upgraded in place)."""
-        return await self._tables(
-            "WHERE status = 'over' AND record IS NOT NULL "
-            "AND id NOT IN (SELECT table_id FROM games) ORDER BY id"
-        )
+        return await self._tables(_UNARCHIVED)
 
     async def _tables(self, where: str, args: tuple[Any, ...] = ()) -> list[TableRow]:
         sql = (
@@ -210,6 +230,18 @@ class TableStore(ArchiveStore):
                     )
                 )
         return out
+
+
+_OPEN = (
+    "WHERE status IN ('lobby', 'playing') OR (status = 'over' AND CASE WHEN json_valid(state) "
+    "THEN json_extract(state, '$.settlement_shown') = 0 "
+    "OR json_array_length(state, '$.unshown_ends') > 0 ELSE 0 END)"
+)
+"""Tables to resume (a finished one whose state cannot be read is not waited for)."""
+_UNARCHIVED = (
+    "WHERE status = 'over' AND record IS NOT NULL "
+    "AND id NOT IN (SELECT table_id FROM games) ORDER BY id"
+)
 
 
 def _with_deals(header: dict[str, Any], deals: list[dict[str, Any]]) -> dict[str, Any]:

@@ -80,11 +80,11 @@ def blocked(table: Table, user_id: int) -> list[Effect]:
 
 
 def unblocked(table: Table, user_id: int) -> list[Effect]:
-    """``user_id`` opened his private chat again: his hand is sent anew."""
-    if user_id not in table.blocked_noted:
-        return []
+    """``user_id`` opened his private chat (again, or pressed /start there): his hand is
+    sent anew as a new message, so a player who lost his buttons can always get them back."""
     table.blocked_noted.discard(user_id)
     seat = table.seat_of(user_id)
-    if seat is not None and table.status == Status.PLAYING:
-        return [HandShown(table, seat)]
-    return []
+    if seat is None or table.status != Status.PLAYING:
+        return []
+    table.messages.hand_slots[seat] = Slot(user_id)
+    return [HandShown(table, seat)]

@@ -10,6 +10,7 @@ from bot.preferans.cards import Seat
 
 from .effects import Effect, LobbyClosed, LobbyShown, Seated, TimerChanged
 from .model import SETTING_CHOICES, TABLE_KEYS, Player, Slot, Status, Table
+from .names import StandIn, named
 from .play import Rejected
 
 __all__ = [
@@ -38,10 +39,13 @@ def check_sit(table: Table, user_id: int) -> None:
         raise Rejected("err.full")
 
 
-def sit(table: Table, player: Player) -> list[Effect]:
-    """Seat ``player`` in the first free seat (he can be written to privately)."""
+def sit(table: Table, player: Player, stand_in: StandIn | None = None) -> list[Effect]:
+    """Seat ``player`` in the first free seat (he can be written to privately); a name
+    that shows nothing is replaced by ``stand_in``'s."""
     check_sit(table, player.user_id)
     seat = Seat(next(i for i, p in enumerate(table.seats) if p is None))
+    if stand_in is not None:
+        player = named(player, seat, table.settings.lang, stand_in)
     table.seats[seat] = player
     return [Seated(table, seat, player), LobbyShown(table)]
 

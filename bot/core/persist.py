@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping
+from dataclasses import fields
 from typing import Any
 
 from bot.preferans.game import Game
@@ -15,9 +16,21 @@ from bot.stats import game_rows
 from storage import GameArchive, PlayerRow, Storage
 
 from .codec import holder_row, settings_json, state_json, table_from_row
-from .model import Holder, Status, Table
+from .model import Holder, Status, Table, TableSettings
+from .play import Rejected
 
-__all__ = ["Writer", "archive_of"]
+__all__ = ["Writer", "Snapshot", "NotSaved", "SAVE_RETRY", "archive_of"]
+
+SAVE_RETRY = 5.0
+"""Seconds before a timer whose change could not be saved tries again."""
+
+
+class NotSaved(Rejected):
+    """The change could not be saved, so it was undone: press again."""
+
+    def __init__(self) -> None:
+        super().__init__("err.not_saved")
+
 
 log = logging.getLogger(__name__)
 
@@ -50,15 +63,79 @@ def archive_of(
     )
 
 
+_PARTS = ("messages", "unshown", "ui")
+"""The table's parts restored field by field (others hold them by reference)."""
+
+
+def _copy(value: Any) -> Any:
+    """A copy one level deep: the containers a change refills; what they hold is frozen
+    (players, holders, presses) or is a message :class:`~bot.core.model.Slot` that only the
+    Telegram side fills in, so it is kept as the same object."""
+    kind = type(value)
+    if kind is list or kind is dict or kind is set:
+        return kind(value)
+    if kind is TableSettings:
+        return value.copy()
+    return value
+
+
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(obj: Any, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    names = _NAMES.get(type(obj))
+    if names is None:
+        names = _NAMES[type(obj)] = tuple(f.name for f in fields(obj))
+    return {name: _copy(getattr(obj, name)) for name in names if name not in skip}
+
+
+class Snapshot:
+    """A table as it was before a change, but for its game (rebuilt from the saved record).
+
+    Taking one copies a few dozen references, so every change takes one (a failed save
+    puts it back); the game is not copied: it is rebuilt from what was saved last, which
+    is also what a restart would load.
+    """
+
+    __slots__ = ("table", "parts", "had_game")
+
+    def __init__(self, table: Table) -> None:
+        self.table = _fields(table, ("game", *_PARTS))
+        self.parts = {name: _fields(getattr(table, name)) for name in _PARTS}
+        self.had_game = table.game is not None
+
+
 class Writer:
     """Saves tables; remembers what each stored record holds besides its current deal."""
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
         self._saved: dict[int, tuple[Any, ...]] = {}
+        self._records: dict[int, dict[str, Any]] = {}
+        """Table id -> the game record as stored (to undo a change whose save failed)."""
 
     def forget(self, table_id: int) -> None:
         self._saved.pop(table_id, None)
+        self._records.pop(table_id, None)
+
+    def snapshot(self, table: Table) -> Snapshot:
+        """The table before a change (see :meth:`restore`)."""
+        if table.game is not None and table.id not in self._records:
+            # loaded from its row (a restart) and not saved since: the game is as stored
+            self._records[table.id] = table.game.to_record()
+        return Snapshot(table)
+
+    def restore(self, table: Table, snap: Snapshot) -> None:
+        """Put ``table`` back as it was when ``snap`` was taken, its game as saved last."""
+        for name, value in snap.table.items():
+            setattr(table, name, value)
+        for part, values in snap.parts.items():
+            obj = getattr(table, part)
+            for name, value in values.items():
+                setattr(obj, name, value)
+        record = self._records.get(table.id)
+        table.game = Game.from_record(record) if snap.had_game and record is not None else None
+        self._saved.pop(table.id, None)  # the rebuilt game is written in full next time
 
     async def save(self, table: Table) -> None:
         """Write the table (settings, seats, message ids, deadline, game) in one transaction.
@@ -102,45 +179,64 @@ class Writer:
             raise
         if mark is not None:
             self._saved[table.id] = mark
+        if record is not None:
+            self._records[table.id] = record
+        elif deals is not None and table.id in self._records:
+            old = self._records[table.id]
+            [(number, deal)] = deals.items()
+            self._records[table.id] = {**old, "deals": [*old["deals"][: number - 1], deal]}
+        elif game is None:
+            self._records.pop(table.id, None)
 
     async def load_last(self, chat_id: int, cached: Mapping[int, Table]) -> Table | None:
         """The chat's most recent table with a game (the one in memory if it is there)."""
-        row = await self.storage.last_table(chat_id)
-        if row is None or not row.record:
+        try:
+            row = await self.storage.last_table(chat_id)
+            if row is None or not row.record:
+                return None
+            return cached.get(row.id) or table_from_row(row)
+        except Exception as exc:  # a row that cannot be read (logged at start-up)
+            log.warning("chat %s: the last table cannot be read: %s", chat_id, exc)
             return None
-        return cached.get(row.id) or table_from_row(row)
 
-    async def load_open(self) -> list[Table]:
-        """The tables to resume; one that cannot be read is closed (logged)."""
-        out = []
-        for row in await self.storage.open_tables():
+    async def load_open(self) -> tuple[list[Table], list[tuple[int, int | None]]]:
+        """The tables to resume, each read on its own; one that cannot be read is set aside
+        (one log line) and returned with its chat id, when known, as the second list."""
+        out, aside = [], []
+        for table_id in await self.storage.open_table_ids():
             try:
-                out.append(table_from_row(row))
-            except Exception:
-                log.exception("table %s cannot be resumed; closing it", row.id)
-                await self.storage.save_table(
-                    row.id,
-                    status=str(Status.CANCELLED),
-                    settings=row.settings,
-                    state=row.state,
-                    record=row.record,
-                    move=row.move,
-                    deadline=None,
-                    seats=[],
-                )
-        return out
+                row = await self.storage.table(table_id)
+                if row is not None:
+                    out.append(table_from_row(row))
+            except Exception as exc:
+                aside.append((table_id, await self.set_aside(table_id, exc)))
+        return out, aside
+
+    async def set_aside(self, table_id: int, exc: BaseException) -> int | None:
+        """Take an unreadable table out of play, logged in one line; its chat id if known."""
+        log.error(
+            "table %s cannot be resumed, set aside (its rows are kept): %s: %s",
+            table_id,
+            type(exc).__name__,
+            str(exc)[:200],
+        )
+        self.forget(table_id)
+        return await self.storage.set_aside(table_id)
 
     async def archive_old_games(self) -> None:
         """Archive games that ended before archiving existed (a database upgraded in place)."""
-        for row in await self.storage.unarchived_tables():
+        for table_id in await self.storage.unarchived_table_ids():
             try:
+                row = await self.storage.table(table_id)
+                if row is None:
+                    continue
                 table = table_from_row(row)
                 game = table.game
                 if game is None or not game.over:
                     continue
                 archive = archive_of(table, game, game.to_record(), row.created_at)
-            except Exception:
-                log.exception("table %s: cannot archive the old game", row.id)
+            except Exception as exc:
+                log.error("table %s: cannot archive the old game: %s", table_id, exc)
                 continue
             await self.storage.archive_game(row.id, archive)
             log.info("table %s: old game archived", row.id)

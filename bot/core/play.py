@@ -165,6 +165,7 @@ def next_deal(table: Table, now: float, seed: int | None) -> list[Effect]:
     game.start_deal(deal_rng(table, game.deal_count + 1))
     table.deal_no = game.deal_count
     table.move += 1
+    table.stop_votes = set()  # a vote to stop counts for the deal it was cast in
     table.ui.discard_pick = {}
     table.messages.table_slot = Slot(table.chat_id)
     # a computer player (negative id, bot.core.robots) has no private chat to show a hand in
@@ -339,8 +340,7 @@ def _apply(
         effects.append(
             DealEnded(table, deal_no, finished, end.table_slot, end.hand_slots, auto_notes)
         )
-        if not auto:
-            ui.auto_note = None
+        ui.auto_note = None  # the next deal's message must not show the last card
         effects += next_deal(table, now, seed)
         return effects
     arm(table, now)

@@ -29,7 +29,8 @@ from . import chats, lobby, play, restart, robots
 from .codec import settings_json, state_json
 from .effects import Effect, Effects, LobbyShown, MustStartPrivate, Remind, TimerChanged
 from .model import Player, Slot, Status, Table, TableSettings
-from .persist import Writer
+from .names import StandIn, named
+from .persist import SAVE_RETRY, NotSaved, Writer
 from .play import AlreadyDone, Choose, Rejected
 from .restart import Shown
 
@@ -53,6 +54,7 @@ class TableService:
         defaults: TableSettings | None = None,
         lobby_ttl: float = LOBBY_TTL,
         robot_budget: Budget = STRONG,
+        stand_in: StandIn = lambda lang, number: f"#{number}",
     ) -> None:
         self.storage = storage
         self.seed = seed
@@ -62,9 +64,13 @@ class TableService:
         self.lobby_ttl = lobby_ttl
         self.robot_budget = robot_budget
         """How hard computer players think over their cards."""
+        self.stand_in = stand_in
+        """Names a seated player whose name shows nothing (the adapter's catalogue text)."""
         self.tables: dict[int, Table] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._writer = Writer(storage)
+        self.set_aside: list[tuple[int, int | None]] = []
+        """Tables the last :meth:`resume` could not read: (table id, chat id if known)."""
 
     # ------------------------------------------------------------------ the one way to change
 
@@ -83,10 +89,27 @@ class TableService:
         async with lock:
             if self.tables.get(table.id) is not table:
                 raise Rejected("err.stale")  # forgotten (closed) meanwhile
+            before = self._writer.snapshot(table)
             effects = tuple(change(table))
             if save or (save is None and effects):
-                await self._writer.save(table)
+                try:
+                    await self._writer.save(table)
+                except Exception as exc:
+                    # applied and saved, or not applied at all: memory goes back to what is
+                    # stored, so a restart and the buttons already shown agree with it
+                    self._writer.restore(table, before)
+                    log.error("table %s: not saved, the change is undone: %s", table.id, exc)
+                    raise NotSaved() from None
         return effects
+
+    async def _timed(self, table: Table, change: Callable[[Table], Iterable[Effect]]) -> Effects:
+        """A timer's change; one that could not be saved is tried again a little later."""
+        try:
+            return await self._change(table, change)
+        except NotSaved:
+            retry = self.clock() + SAVE_RETRY
+            table.deadline = max(table.deadline or retry, retry)
+            return (TimerChanged(table),)
 
     def _table(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
@@ -196,7 +219,7 @@ class TableService:
             await self.remember_user(player)
             return (MustStartPrivate(table, player),)
         await self.remember_user(player, private_ok=True)
-        return await self._change(table, lambda tb: lobby.sit(tb, player))
+        return await self._change(table, lambda tb: lobby.sit(tb, player, self.stand_in))
 
     async def stand(self, table_id: int, user_id: int) -> Effects:
         return await self._change(self._pressed(table_id), lambda tb: lobby.stand(tb, user_id))
@@ -221,7 +244,7 @@ class TableService:
         table = self.tables.get(table_id)
         if table is None or table.paused:
             return ()
-        return await self._change(table, lambda tb: lobby.expire(tb, self.clock()))
+        return await self._timed(table, lambda tb: lobby.expire(tb, self.clock()))
 
     async def start(self, table_id: int, user_id: int) -> Effects:
         """Start the game: every seat taken, pressed by a seated player."""
@@ -268,7 +291,7 @@ class TableService:
         table = self.tables.get(table_id)
         if table is None or table.paused:
             return ()
-        return await self._change(table, lambda tb: play.timeout(tb, move, self.clock(), self.seed))
+        return await self._timed(table, lambda tb: play.timeout(tb, move, self.clock(), self.seed))
 
     def remind(self, table_id: int, move: int) -> Effects:
         """The player to act at ``move`` should be reminded (nothing changes)."""
@@ -297,6 +320,7 @@ class TableService:
             await self.remember_user(player)
             return (MustStartPrivate(table, player, seat),)
         await self.remember_user(player, private_ok=True)
+        player = named(player, seat, table.settings.lang, self.stand_in)
         return await self._change(table, lambda tb: play.take_seat(tb, seat, player))
 
     # ------------------------------------------------------------------ computer players
@@ -351,6 +375,7 @@ class TableService:
             await self.remember_user(player)
             return (MustStartPrivate(table, player, seat),)
         await self.remember_user(player, private_ok=True)
+        player = named(player, seat, table.settings.lang, self.stand_in)
         return await self._change(table, lambda tb: robots.take_back(tb, seat, player))
 
     # ------------------------------------------------------------------ the group
@@ -447,9 +472,14 @@ class TableService:
         """
         await self._writer.archive_old_games()
         out: list[Effect] = []
-        for table in await self._writer.load_open():
+        tables, self.set_aside = await self._writer.load_open()
+        for table in tables:
             self.tables[table.id] = table
             reopen = partial(restart.reopen, now=self.clock(), seed=self.seed)
-            out += await self._change(table, reopen, save=table.status == Status.PLAYING)
+            try:
+                out += await self._change(table, reopen, save=table.status == Status.PLAYING)
+            except Exception as exc:  # one bad table never stops the others
+                del self.tables[table.id]
+                self.set_aside.append((table.id, await self._writer.set_aside(table.id, exc)))
         log.info("resumed %d table(s)", len(self.tables))
         return tuple(out)

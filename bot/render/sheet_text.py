@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from bot.core.names import BIDI_CONTROLS
 from bot.preferans.game import Game
 from bot.preferans.scoring import Sheet
 from bot.render.i18n import t
@@ -20,8 +21,9 @@ def fmt_number(value: Fraction | int) -> str:
 
 
 def short_name(name: str, width: int = 10) -> str:
-    """``name`` cut to ``width`` characters with an ellipsis."""
-    name = " ".join(name.split())
+    """``name`` cut to ``width`` characters with an ellipsis (bidi controls removed: a cut
+    override would turn the rest of the line around)."""
+    name = " ".join("".join(ch for ch in name if ch not in BIDI_CONTROLS).split())
     return name if len(name) <= width else name[: width - 1] + "…"
 
 

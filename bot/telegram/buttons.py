@@ -42,7 +42,8 @@ PATTERNS = {
 
 
 class _Press:
-    """One press being handled: answered once, early where the flow allows."""
+    """One press being handled: answered once, after what it changed was handed to the
+    outbox (a slow answer to the press never holds back the next player's buttons)."""
 
     def __init__(self, rt: Runtime, query: CallbackQuery) -> None:
         self.rt = rt
@@ -50,12 +51,20 @@ class _Press:
         self.user = query.from_user
         self.lang = lang_of(self.user.language_code)
         self.answered = False
+        self.held: tuple[str | None, bool, str | None] | None = None
+        """The answer chosen while the press is handled, sent by :meth:`flush`."""
 
     async def answer(
         self, text: str | None = None, *, alert: bool = False, url: str | None = None
     ) -> None:
+        if self.held is None:
+            self.held = (text, alert, url)
+
+    async def flush(self) -> None:
+        """Send the answer (an empty one if none was chosen)."""
         if not self.answered:
             self.answered = True
+            text, alert, url = self.held or (None, False, None)
             await self.rt.outbox.answer(self.query, text, alert=alert, url=url)
 
     def deep_link(self, payload: str) -> str:
@@ -84,14 +93,13 @@ def _pressed(handle: Handle, *, group_only: bool = False) -> Callback:
             if group_only and where != table.chat_id:
                 raise Rejected("err.stale")  # lobby and seat buttons live in the group only
             effects = await handle(press, table, data)
-            await press.answer()
-            rt.show(effects)
+            rt.show(effects)  # queued before the press is answered: the table goes first
         except Rejected as exc:
             await press.answer(t(press.lang, exc.key, **exc.values), alert=exc.alert)
             if exc.key == "err.stale":
                 stale_buttons(rt.service, rt.outbox, query)
         finally:
-            await press.answer()
+            await press.flush()
 
     return callback
 

@@ -66,7 +66,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if user is None or chat is None:
         return
     if chat.type != ChatType.PRIVATE:
-        rt.outbox.post(chat.id, t(group_lang(rt, update), "help"))
+        rt.outbox.answer_command(chat.id, t(group_lang(rt, update), "help"))
         return
     player = player_of(user)
     await rt.service.remember_user(player, private_ok=True)
@@ -82,7 +82,7 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     rt = runtime(context)
     chat = update.effective_chat
     if chat is not None:
-        rt.outbox.post(chat.id, t(group_lang(rt, update), "help"))
+        rt.outbox.answer_command(chat.id, t(group_lang(rt, update), "help"))
 
 
 async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -93,7 +93,7 @@ async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         return
     table = rt.service.open_table(chat.id)
     settings = table.settings if table is not None else rt.service.defaults
-    rt.outbox.post(chat.id, rules_text(settings, group_lang(rt, update)))
+    rt.outbox.answer_command(chat.id, rules_text(settings, group_lang(rt, update)))
 
 
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -105,16 +105,16 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     player = player_of(user)
     if not is_group(update):
-        rt.outbox.post(chat.id, t(player.lang, "only_group"))
+        rt.outbox.answer_command(chat.id, t(player.lang, "only_group"))
         return
     existing = rt.service.open_table(chat.id)
     if existing is not None:
-        rt.outbox.post(chat.id, t(existing.settings.lang, "table_exists"))
+        rt.outbox.answer_command(chat.id, t(existing.settings.lang, "table_exists"))
         return
     try:
         rt.show(await rt.service.open_lobby(chat.id, player, chat.title or ""))
     except Rejected as exc:
-        rt.outbox.post(chat.id, t(player.lang, exc.key))
+        rt.outbox.answer_command(chat.id, t(player.lang, exc.key))
 
 
 async def pulka_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -125,7 +125,7 @@ async def pulka_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         return
     found = await rt.service.last_game(chat.id)
     if found is None:
-        rt.outbox.post(chat.id, t(group_lang(rt, update), "no_table"))
+        rt.outbox.answer_command(chat.id, t(group_lang(rt, update), "no_table"))
         return
     table, game = found
     message = update.effective_message
@@ -142,12 +142,12 @@ async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     lang = group_lang(rt, update)
     table = rt.service.open_table(chat.id)
     if table is None:
-        rt.outbox.post(chat.id, t(lang, "stop.not_playing"))
+        rt.outbox.answer_command(chat.id, t(lang, "stop.not_playing"))
         return
     try:
         rt.show(await rt.service.vote_stop(table.id, user.id))
     except Rejected as exc:
-        rt.outbox.post(chat.id, t(lang, exc.key))
+        rt.outbox.answer_command(chat.id, t(lang, exc.key))
 
 
 async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -53,7 +53,7 @@ def _in_group(
         return None
     lang = group_lang(rt, update)
     if not is_group(update):
-        rt.outbox.post(chat.id, t(lang, "only_group"))
+        rt.outbox.answer_command(chat.id, t(lang, "only_group"))
         return None
     return rt, chat, lang
 
@@ -89,7 +89,7 @@ async def history_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     rt, chat, lang = where
     games = await archive.history(rt.service.storage, chat.id, HISTORY_LIMIT)
     if not games:
-        rt.outbox.post(chat.id, t(lang, "hist.none"))
+        rt.outbox.answer_command(chat.id, t(lang, "hist.none"))
         return
     lines = [t(lang, "hist.title")]
     for n, g in enumerate(games, start=1):
@@ -109,7 +109,7 @@ async def history_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         )
         if g.results:
             lines.append(" · ".join(f"{_name(name)} {_signed(v)}" for _, name, v in g.results))
-    rt.outbox.post(chat.id, "\n".join(lines))
+    rt.outbox.answer_command(chat.id, "\n".join(lines))
 
 
 # ---------------------------------------------------------------------- /stats and /top
@@ -159,7 +159,7 @@ async def stats_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         lines += ["", t(lang, "stats.overall"), _stats_line(lang, overall)]
     else:
         lines += ["", _stats_line(lang, overall)]
-    rt.outbox.post(chat.id, "\n".join(lines))
+    rt.outbox.answer_command(chat.id, "\n".join(lines))
 
 
 async def top_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -171,7 +171,7 @@ async def top_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     best = await archive.top(rt.service.storage, chat.id, TOP_LIMIT)
     robots = await archive.top(rt.service.storage, chat.id, TOP_LIMIT, robots=True)
     if not best and not robots:
-        rt.outbox.post(chat.id, t(lang, "hist.none"))
+        rt.outbox.answer_command(chat.id, t(lang, "hist.none"))
         return
     lines = [t(lang, "top.title")]
     for title, rows in (("", best), ("top.robots", robots)):
@@ -180,7 +180,7 @@ async def top_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         for n, s in enumerate(rows, start=1):
             net = _signed(s.net_whists)
             lines.append(t(lang, "top.line", n=n, name=_name(s.name), net=net, games=s.games))
-    rt.outbox.post(chat.id, "\n".join(lines))
+    rt.outbox.answer_command(chat.id, "\n".join(lines))
 
 
 # ---------------------------------------------------------------------- /export
@@ -220,7 +220,7 @@ async def export_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     lang = group_lang(rt, update)
     found = await _record_for(rt, update)
     if found is None:
-        rt.outbox.post(chat.id, t(lang, "export.none"))
+        rt.outbox.answer_command(chat.id, t(lang, "export.none"))
         return
     table_id, record = found
     data = json.dumps(record, ensure_ascii=False, indent=1).encode()

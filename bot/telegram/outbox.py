@@ -47,6 +47,10 @@ log = logging.getLogger(__name__)
 
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 _MAX_ATTEMPTS = 4
+ANSWER_SHARE = 0.25
+"""The share of a group's message budget commands' answers may use."""
+ANSWER_REPEAT = 30.0
+"""Seconds within which the same answer to a command is not sent again to a chat."""
 
 
 _GONE = ("not found", "can't be edited", "cant be edited")
@@ -79,6 +83,8 @@ class _Delete:
 @dataclass(slots=True, eq=False)
 class _Show:
     slot: Slot
+    content: tuple[str, InlineKeyboardMarkup | None] | None = None
+    """What is being sent (taken from the chat's ``waiting`` when its turn comes)."""
 
 
 @dataclass(slots=True, eq=False)
@@ -87,7 +93,18 @@ class _Call:
 
 
 class _Chat:
-    __slots__ = ("chat_id", "queue", "task", "last", "waiting", "window")
+    __slots__ = (
+        "chat_id",
+        "queue",
+        "task",
+        "last",
+        "waiting",
+        "window",
+        "answers",
+        "answered",
+        "backoff",
+        "pause_until",
+    )
 
     def __init__(self, chat_id: int) -> None:
         self.chat_id = chat_id
@@ -98,6 +115,14 @@ class _Chat:
         self.last = -1e9
         self.waiting: dict[int, tuple[str, InlineKeyboardMarkup | None]] = {}
         """Slot id -> latest content for slots queued here."""
+        self.answers: deque[_Post] = deque()
+        """Answers to commands: sent after everything in :attr:`queue` (the game first)."""
+        self.answered: dict[str, float] = {}
+        """Answer text -> when it was last queued (the same answer is not repeated)."""
+        self.backoff = 0.0
+        """The pause after the last failed attempt (0 after a success)."""
+        self.pause_until = -1e9
+        """Nothing is sent to this chat before (Telegram kept failing)."""
 
 
 class Outbox:
@@ -113,8 +138,14 @@ class Outbox:
         group_fast_interval: float = 0.5,
         on_sent: Callable[[Slot], Awaitable[None]] | None = None,
         on_forbidden: Callable[[int], Awaitable[None]] | None = None,
+        retry_base: float = 1.0,
+        retry_cap: float = 60.0,
     ) -> None:
         self.bot = bot
+        self.retry_base = retry_base
+        """The first pause after Telegram failed to take a message; it doubles up to
+        ``retry_cap`` while the failures last."""
+        self.retry_cap = retry_cap
         self.private_interval = private_interval
         self.group_limit = group_limit
         self.group_window = group_window
@@ -151,6 +182,21 @@ class Outbox:
         """Send a new message (in order with everything else for that chat)."""
         chat = self._chat(chat_id)
         chat.queue.append(_Post(text, markup, done))
+        self._kick(chat)
+
+    def answer_command(self, chat_id: int, text: str) -> None:
+        """Answer a command: after the game's messages, and only with what is left of a
+        group's budget (:data:`ANSWER_SHARE`); the same answer is not queued twice within
+        :data:`ANSWER_REPEAT` seconds, so a flood of one command is answered once."""
+        chat = self._chat(chat_id)
+        now = time.monotonic()
+        for old, when in list(chat.answered.items()):
+            if when <= now - ANSWER_REPEAT:
+                del chat.answered[old]
+        if text in chat.answered:
+            return
+        chat.answered[text] = now
+        chat.answers.append(_Post(text, None))
         self._kick(chat)
 
     def delete(self, chat_id: int, message_id: int) -> None:
@@ -219,7 +265,7 @@ class Outbox:
                 chat.task.cancel()
 
     def pending(self) -> int:
-        return sum(len(c.queue) for c in self._chats.values())
+        return sum(len(c.queue) + len(c.answers) for c in self._chats.values())
 
     # ------------------------------------------------------------------ worker
 
@@ -233,6 +279,14 @@ class Outbox:
         if chat.task is None and not self._closed:
             chat.task = asyncio.create_task(self._run(chat), name=f"outbox:{chat.chat_id}")
 
+    def _wait_answer(self, chat: _Chat) -> float:
+        """Seconds before a command's answer may go: in a group only while less than
+        :data:`ANSWER_SHARE` of the window is used, so the game keeps the rest."""
+        wait = self._wait(chat)
+        if chat.chat_id > 0 or len(chat.window) < self.group_limit * ANSWER_SHARE:
+            return wait
+        return max(wait, chat.window[0] + self.group_window - time.monotonic(), 0.01)
+
     def _wait(self, chat: _Chat) -> float:
         """Seconds to wait before the next request to ``chat``.
 
@@ -242,6 +296,9 @@ class Outbox:
         then they are spread evenly over the window — and coalescing keeps the latest state.
         """
         now = time.monotonic()
+        paused = chat.pause_until - now
+        if paused > 0:
+            return paused
         if chat.chat_id > 0:
             return chat.last + self.private_interval - now
         window = chat.window
@@ -257,12 +314,12 @@ class Outbox:
 
     async def _run(self, chat: _Chat) -> None:
         try:
-            while chat.queue:
-                wait = self._wait(chat)
-                while wait > 0:
-                    await asyncio.sleep(wait)
-                    wait = self._wait(chat)
-                item = chat.queue.popleft()
+            while chat.queue or chat.answers:
+                wait = self._wait(chat) if chat.queue else self._wait_answer(chat)
+                if wait > 0:  # a game message may arrive meanwhile: it goes first
+                    await asyncio.sleep(min(wait, 0.5) if not chat.queue else wait)
+                    continue
+                item = chat.queue.popleft() if chat.queue else chat.answers.popleft()
                 try:
                     sent = await self._do(chat, item)
                 except Forbidden as exc:
@@ -278,21 +335,43 @@ class Outbox:
                         await self.on_migrated(chat.chat_id, new_id)
                     if isinstance(item, _Post):  # slots are shown again by on_migrated
                         self.post(new_id, item.text, item.markup, done=item.done)
-                except (TimedOut, NetworkError) as exc:
+                except (TimedOut, NetworkError, RetryAfter) as exc:
                     sent = True
                     if isinstance(exc, BadRequest):  # refused: a bug of ours
                         log.exception("chat %s: sending failed", chat.chat_id)
-                    else:  # Telegram kept failing: an outage, not a bug
-                        log.warning("chat %s: sending failed: %s", chat.chat_id, exc)
+                    else:  # Telegram kept failing: an outage, not a bug; it stays due
+                        self._again(chat, item, exc)
                 except Exception:
                     sent = True
                     log.exception("chat %s: sending failed", chat.chat_id)
+                else:
+                    chat.backoff = 0.0
                 if sent:
                     chat.last = time.monotonic()
                     if chat.chat_id < 0:
                         chat.window.append(chat.last)
         finally:
             chat.task = None
+
+    def _again(self, chat: _Chat, item: _Post | _Delete | _Show | _Call, exc: Exception) -> None:
+        """Telegram did not take ``item``: it stays due and goes first after a pause that
+        grows while the failures last (a message is never dropped for an outage). A slot
+        is sent with its latest content (one queued meanwhile wins)."""
+        chat.backoff = min(self.retry_cap, max(self.retry_base, chat.backoff * 2))
+        chat.pause_until = time.monotonic() + chat.backoff
+        log.warning(
+            "chat %s: Telegram did not take a message (%s); trying again in %.0f s",
+            chat.chat_id,
+            exc,
+            chat.backoff,
+        )
+        if isinstance(item, _Post):
+            chat.queue.appendleft(item)
+        elif isinstance(item, _Show) and item.content is not None:
+            key = id(item.slot)
+            if key not in chat.waiting:  # else a newer state is queued already
+                chat.waiting[key] = item.content
+                chat.queue.appendleft(_Show(item.slot))
 
     async def _do(self, chat: _Chat, item: _Post | _Delete | _Show | _Call) -> bool:
         """Perform one queued item; ``False`` if nothing was sent."""
@@ -319,7 +398,7 @@ class Outbox:
                 log.debug("chat %s: delete failed: %s", chat.chat_id, exc.message)
             return True
         slot = item.slot
-        content = chat.waiting.pop(id(slot), None)
+        content = item.content = chat.waiting.pop(id(slot), None)
         if content is None:
             return False
         text, markup = content
@@ -388,5 +467,5 @@ class Outbox:
             except (TimedOut, NetworkError) as exc:  # 5xx, timeouts, connection resets
                 if isinstance(exc, BadRequest | Forbidden) or attempt >= _MAX_ATTEMPTS:
                     raise
-                await asyncio.sleep(0.5 * attempt)
+                await asyncio.sleep(0.5 * self.retry_base * attempt)
         raise AssertionError("unreachable")

@@ -23,6 +23,7 @@ from telegram.error import TelegramError
 
 from bot.core.service import TableService
 from bot.render.callbacks import decode
+from bot.render.i18n import t
 
 from .outbox import Outbox
 from .presenter import Presenter
@@ -33,8 +34,12 @@ log = logging.getLogger(__name__)
 
 
 async def resume(service: TableService, presenter: Presenter) -> None:
-    """After a restart: show what was not shown, refresh open tables, re-arm timers."""
+    """After a restart: show what was not shown, refresh open tables, re-arm timers; tell
+    the groups whose table could not be read (set aside) that they can start anew."""
     presenter.show(await service.resume())
+    for _, chat_id in service.set_aside:
+        if chat_id is not None:
+            presenter.outbox.post(chat_id, t(service.defaults.lang, "restart.set_aside"))
 
 
 def stale_buttons(service: TableService, outbox: Outbox, query: CallbackQuery) -> None:

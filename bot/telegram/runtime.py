@@ -11,6 +11,7 @@ from telegram.ext import Application, ContextTypes
 
 from bot.core.effects import Effects
 from bot.core.model import Player
+from bot.core.names import clean_name
 from bot.core.service import TableService
 from bot.render.i18n import lang_of
 
@@ -84,7 +85,7 @@ def runtime(context: ContextTypes.DEFAULT_TYPE) -> Runtime:
 
 def player_of(user: User) -> Player:
     """Our view of a Telegram user."""
-    name = user.full_name or user.username or str(user.id)
+    name = clean_name(user.full_name) or clean_name(user.username or "")
     return Player(user.id, name, lang_of(user.language_code))
 
 

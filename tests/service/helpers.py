@@ -58,10 +58,10 @@ def of(effects: Effects, kind: type[Effect]) -> list[Effect]:
     return [e for e in effects if isinstance(e, kind)]
 
 
-async def lobby_of(service: TableService, players: int = 3) -> Table:
+async def lobby_of(service: TableService, players: int = 3, *, chat_id: int = GROUP) -> Table:
     """An open lobby with ``players`` seated (each can be written to)."""
-    await service.open_lobby(GROUP, PEOPLE[0], "Клуб")
-    table = service.open_table(GROUP)
+    await service.open_lobby(chat_id, PEOPLE[0], "Клуб")
+    table = service.open_table(chat_id)
     assert table is not None
     if players == 4:
         await service.change_setting(table.id, PEOPLE[0].user_id, "players")
@@ -71,8 +71,8 @@ async def lobby_of(service: TableService, players: int = 3) -> Table:
     return table
 
 
-async def started(service: TableService, players: int = 3) -> Table:
-    table = await lobby_of(service, players)
+async def started(service: TableService, players: int = 3, *, chat_id: int = GROUP) -> Table:
+    table = await lobby_of(service, players, chat_id=chat_id)
     await service.start(table.id, PEOPLE[0].user_id)
     return table
 

@@ -77,7 +77,14 @@ async def test_a_player_who_blocks_the_bot_is_noted_once() -> None:
         assert await service.blocked(uid) == ()  # the group was told already
         effects = await service.unblocked(PEOPLE[2])
         assert kinds(effects) == ["HandShown"] and await service.can_write(uid)
-        assert await service.unblocked(PEOPLE[2]) == ()
+        seat = table.seat_of(uid)
+        assert seat is not None
+        old = table.messages.hand_slots[seat]
+        # /start again (his buttons were lost): the hand is sent anew, as a new message
+        effects = await service.unblocked(PEOPLE[2])
+        assert kinds(effects) == ["HandShown"]
+        new = table.messages.hand_slots[seat]
+        assert new is not old and new.message_id is None and new.chat_id == uid
 
 
 async def test_message_ids_learned_after_a_send_are_saved() -> None:

@@ -1,0 +1,52 @@
+"""The smaller findings of issue 17: stop votes belong to their deal, an automatic last card
+is not shown in the next deal, a cut name cannot turn a line around, and a failed poll
+during an outage is one WARNING line."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from telegram.error import NetworkError
+
+from bot.app import PollingOutage
+from bot.core import effects as fx
+from bot.core.model import Status
+from bot.render.sheet_text import short_name
+from tests.service.helpers import PEOPLE, Clock, of, service_on, started
+
+
+async def test_votes_and_auto_notes_do_not_outlive_their_deal() -> None:
+    clock = Clock()
+    async with service_on(clock=clock) as service:
+        table = await started(service)
+        await service.vote_stop(table.id, PEOPLE[0].user_id)
+        assert table.stop_votes
+        while table.deal_no == 1:  # every move of deal 1 times out, the last card too
+            assert table.deadline is not None
+            clock.now = table.deadline + 1
+            effects = await service.timeout(table.id, table.move)
+            assert of(effects, fx.AutoPlayed)
+        assert table.deal_no == 2
+        assert table.ui.auto_note is None  # deal 2's message does not show deal 1's card
+        assert not table.stop_votes
+        [vote] = of(await service.vote_stop(table.id, PEOPLE[1].user_id), fx.StopVoted)
+        assert vote.votes == 1 and table.status is Status.PLAYING
+
+
+def test_a_cut_name_holds_no_bidi_control() -> None:
+    cut = short_name("\u202eАнна\u2067 Каренина-Вронская\u2069", 10)
+    assert cut == "Анна Каре…"
+
+
+def test_a_failed_poll_is_one_warning_line() -> None:
+    try:
+        raise NetworkError("httpx.ConnectError: connection refused")
+    except NetworkError:
+        info = sys.exc_info()
+    record = logging.LogRecord(
+        "telegram.ext.Updater", logging.ERROR, __file__, 1, "Exception happened", (), info
+    )
+    assert PollingOutage().filter(record)
+    assert record.levelno == logging.WARNING and record.exc_info is None
+    assert "\n" not in record.getMessage() and "connection refused" in record.getMessage()

@@ -1,0 +1,61 @@
+"""What a move must show is shown eventually, whatever Telegram does: messages Telegram did
+not take stay due and are sent, in their latest state, once it is back (issue 17, item 8).
+
+Time is scaled by 1/100 to keep the test short: outages of 10 s, 60 s and 5 min last 0.1,
+0.6 and 3 s, and the outbox's pauses between attempts (1 s doubling up to 60 s in
+production) start at 0.01 s and stop growing at 0.3 s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.render.callbacks import decode
+from tests.bot_helpers import code_of, open_and_start, running_bot
+from tests.hostile_helpers import ErrorLog, settle
+
+SCALED = {"group_limit": 100_000, "group_fast_interval": 0.0, "retry_base": 0.01, "retry_cap": 0.3}
+
+
+@pytest.mark.parametrize("outage", [0.1, 0.6, 3.0], ids=["10s", "60s", "5min"])
+async def test_a_move_during_an_outage_is_shown_once_telegram_is_back(
+    tmp_path: Path, outage: float
+) -> None:
+    with ErrorLog() as errors:
+        async with running_bot(tmp_path, outbox_options=SCALED) as h:
+            await open_and_start(h)
+            await settle(h)
+            table = h.table()
+            user = h.actor()
+            assert user is not None
+            hand = h.hand_message(user)
+            assert hand is not None
+            data = next(d for _, d in hand.buttons if d and code_of(d).startswith("b"))
+            h.fake.fail_when(lambda method, params: method != "getUpdates", (502, "Bad Gateway"))
+            move = table.move
+            h.fake.press(user, hand, data)
+            for _ in range(200):
+                if table.move != move:
+                    break
+                await asyncio.sleep(0.01)
+            assert table.move == move + 1  # applied and saved, not shown yet
+            await asyncio.sleep(outage)
+            failed = [c for c in h.fake.calls if not c.ok and c.method != "getUpdates"]
+            assert failed  # Telegram really refused during the outage
+            h.fake.clear_failures()
+            await settle(h, timeout=30)
+            nxt = h.actor()
+            assert nxt is not None and nxt is not user
+            new_hand = h.hand_message(nxt)
+            assert new_hand is not None and new_hand.buttons
+            for _, d in new_hand.buttons:
+                pressed = decode(d)
+                assert pressed is not None and pressed.move == table.move  # current buttons
+            group_msg = h.table_message()
+            assert group_msg is not None and user.first_name in group_msg.content
+            await h.act(lambda buttons: next(d for _, d in buttons if d))  # the game goes on
+            assert table.move == move + 2
+        assert not errors.lines(), errors.lines()

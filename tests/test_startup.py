@@ -1,0 +1,148 @@
+"""Start-up says what is wrong in one line and waits for Telegram (issue 17, item 9)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.config import Config, ConfigError
+from storage import StorageError, check_path
+from tests.bot_helpers import bot_env
+from tests.fakes import FakeBotApiServer, FakeTelegram, FloodLimits
+
+
+def _run(env: dict[str, str], timeout: float = 30) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot"], env=env, capture_output=True, text=True, timeout=timeout
+    )
+
+
+@pytest.fixture
+def served(tmp_path: Path):  # type: ignore[no-untyped-def]
+    fake = FakeTelegram(flood=FloodLimits(enabled=False))
+    server = FakeBotApiServer(fake)
+    server.start_in_thread()
+    try:
+        yield fake, bot_env(fake, server, tmp_path)
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("token", ["123:abc def", "123:abc/def", "123:abc\r\nHost: x", "abc"])
+def test_a_malformed_token_is_refused_before_any_request(served, token: str) -> None:  # type: ignore[no-untyped-def]
+    fake, env = served
+    done = _run({**env, "BOT_TOKEN": token})
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    assert "BOT_TOKEN is malformed" in lines[0] and token.strip() not in lines[0]
+    assert fake.calls == []
+
+
+def test_each_database_path_problem_has_its_own_line(served, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    fake, env = served
+    cases = {
+        str(tmp_path): "is a folder",
+        "/dev/null": "not a regular file",
+        str(tmp_path / "missing" / "db.sqlite3"): "does not exist",
+    }
+    for path, says in cases.items():
+        done = _run({**env, "DATABASE_PATH": path})
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2 and len(lines) == 1, done.stderr
+        assert says in lines[0]
+    assert fake.calls == []
+
+
+def test_permission_problems_are_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read-only folder and unreadable file (the tests may run as root, whom permissions do
+    not stop, so ``os.access`` answers as for an ordinary user)."""
+    db = tmp_path / "db.sqlite3"
+    real = os.access
+    monkeypatch.setattr(
+        os, "access", lambda p, mode: False if str(p) == str(tmp_path) else real(p, mode)
+    )
+    with pytest.raises(StorageError, match="folder of DATABASE_PATH .* is read-only"):
+        check_path(str(db))
+    db.write_bytes(b"")
+    monkeypatch.setattr(os, "access", lambda p, mode: str(p) != str(db) or mode != os.R_OK)
+    with pytest.raises(StorageError, match="cannot be read"):
+        check_path(str(db))
+    monkeypatch.setattr(os, "access", lambda p, mode: str(p) != str(db) or mode != os.W_OK)
+    with pytest.raises(StorageError, match="is read-only"):
+        check_path(str(db))
+    monkeypatch.setattr(os, "access", real)
+    check_path(str(db))
+
+
+@pytest.mark.parametrize(
+    "defaults",
+    [
+        '{"players": 7}',
+        '{"players": true}',
+        '{"turn_time": -5}',
+        '{"turn_time": 100000}',
+        '{"pulka": 0}',
+        '{"lang": "de"}',
+        '{"sheet": "png"}',
+        '{"colour": "red"}',
+        '{"options": []}',
+        "[]",
+    ],
+)
+def test_test_settings_are_validated(defaults: str) -> None:
+    with pytest.raises(ConfigError, match="PREFERANS_DEFAULTS"):
+        Config.from_env({"BOT_TOKEN": "1:x", "PREFERANS_DEFAULTS": defaults})
+
+
+def test_good_test_settings_pass() -> None:
+    cfg = Config.from_env(
+        {"BOT_TOKEN": "1:x", "PREFERANS_DEFAULTS": '{"pulka": 2, "turn_time": 0, "players": 4}'}
+    )
+    assert cfg.table_defaults["players"] == 4
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_an_unreachable_api_is_waited_for(tmp_path: Path) -> None:
+    fake = FakeTelegram(flood=FloodLimits(enabled=False))
+    port = _free_port()
+    env = {
+        **os.environ,
+        "BOT_TOKEN": fake.token,
+        "TELEGRAM_API_URL": f"http://127.0.0.1:{port}",
+        "DATABASE_PATH": str(tmp_path / "db.sqlite3"),
+        "PYTHONPATH": str(Path.cwd()),
+    }
+    log = tmp_path / "bot.log"
+    with log.open("w") as out:
+        bot = subprocess.Popen([sys.executable, "-m", "bot"], env=env, stderr=out, text=True)
+    server = None
+    try:
+        deadline = time.monotonic() + 30
+        while log.read_text().count("cannot be reached") < 2 and time.monotonic() < deadline:
+            assert bot.poll() is None, log.read_text()
+            time.sleep(0.1)
+        text = log.read_text()
+        assert text.count("cannot be reached") >= 2 and "Traceback" not in text, text
+        assert all("WARNING" in line for line in text.splitlines() if "cannot be reached" in line)
+        server = FakeBotApiServer(fake, port=port)
+        server.start_in_thread()
+        deadline = time.monotonic() + 30
+        while not fake.calls_to("getUpdates") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert fake.calls_to("getUpdates"), log.read_text()  # it started once Telegram was back
+    finally:
+        bot.terminate()
+        bot.wait(timeout=30)
+        if server is not None:
+            server.stop()
