@@ -122,6 +122,15 @@ class TableService:
         old = await self._writer.load_last(chat_id, self.tables)
         return (old, old.game) if old is not None and old.game is not None else None
 
+    async def chat_lang(self, chat_id: int) -> str | None:
+        """The language of the chat's open or most recent table (``None``: never had one)."""
+        table = self.open_table(chat_id)
+        if table is not None:
+            return table.settings.lang
+        row = await self.storage.last_table(chat_id)
+        lang = row.settings.get("lang") if row is not None else None
+        return lang if isinstance(lang, str) else None
+
     def live_record(self, table: Table) -> dict[str, Any] | None:
         """The public record of a game in play (its current deal left out), for /export."""
         if table.status != Status.PLAYING or table.game is None:

@@ -66,7 +66,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if user is None or chat is None:
         return
     if chat.type != ChatType.PRIVATE:
-        rt.outbox.post(chat.id, t(group_lang(rt, update), "help"))
+        rt.outbox.post(chat.id, t(await group_lang(rt, update), "help"))
         return
     player = player_of(user)
     await rt.service.remember_user(player, private_ok=True)
@@ -82,7 +82,7 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     rt = runtime(context)
     chat = update.effective_chat
     if chat is not None:
-        rt.outbox.post(chat.id, t(group_lang(rt, update), "help"))
+        rt.outbox.post(chat.id, t(await group_lang(rt, update), "help"))
 
 
 async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -93,7 +93,7 @@ async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         return
     table = rt.service.open_table(chat.id)
     settings = table.settings if table is not None else rt.service.defaults
-    rt.outbox.post(chat.id, rules_text(settings, group_lang(rt, update)))
+    rt.outbox.post(chat.id, rules_text(settings, await group_lang(rt, update)))
 
 
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -125,7 +125,7 @@ async def pulka_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         return
     found = await rt.service.last_game(chat.id)
     if found is None:
-        rt.outbox.post(chat.id, t(group_lang(rt, update), "no_table"))
+        rt.outbox.post(chat.id, t(await group_lang(rt, update), "no_table"))
         return
     table, game = found
     message = update.effective_message
@@ -139,7 +139,7 @@ async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     user = update.effective_user
     if chat is None or user is None:
         return
-    lang = group_lang(rt, update)
+    lang = await group_lang(rt, update)
     table = rt.service.open_table(chat.id)
     if table is None:
         rt.outbox.post(chat.id, t(lang, "stop.not_playing"))

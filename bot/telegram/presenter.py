@@ -22,7 +22,7 @@ from bot.preferans.views import public_view, seat_view
 from bot.render import keyboards
 from bot.render.i18n import t
 from bot.render.lobby import CLOSED_KEYS, lobby_text
-from bot.render.results import result_text, settlement_text
+from bot.render.results import result_text, settlement_text, sheet_before
 from bot.render.table import hand_text, table_text
 from bot.render.text import action_text, name, short_name_html, title_of
 
@@ -178,7 +178,8 @@ class Presenter:
         table = e.table
         deal = e.finished.deal
         lang = table.settings.lang
-        result = result_text(table, e.finished, e.deal_no, lang)
+        before = sheet_before(table.game, e.finished) if table.game is not None else None
+        result = result_text(table, e.finished, e.deal_no, lang, before)
         if deal is not None:
             if e.table_slot is not None:
                 text = table_text(table, public_view(deal), e.deal_no, note=result)
@@ -187,7 +188,7 @@ class Presenter:
                 player = table.player(seat)
                 if player is None:
                     continue
-                note = result_text(table, e.finished, e.deal_no, player.lang)
+                note = result_text(table, e.finished, e.deal_no, player.lang, before)
                 auto = e.auto.get(seat)
                 if auto is not None:
                     what = action_text(auto, player.lang, private=True)
