@@ -26,7 +26,7 @@ from storage import Storage, StorageError
 from . import chats, lobby, play, restart
 from .codec import settings_json, state_json
 from .effects import Effect, Effects, LobbyShown, MustStartPrivate, Remind, TimerChanged
-from .model import Player, Slot, Status, Table, TableSettings
+from .model import NOTIFY_MODES, Player, Slot, Status, Table, TableSettings
 from .persist import Writer
 from .play import AlreadyDone, Choose, Rejected
 from .restart import Shown
@@ -58,6 +58,7 @@ class TableService:
         self.defaults = defaults or TableSettings()
         self.lobby_ttl = lobby_ttl
         self.tables: dict[int, Table] = {}
+        self._notify: dict[int, str] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._writer = Writer(storage)
 
@@ -148,6 +149,21 @@ class TableService:
 
     async def remember_user(self, player: Player, *, private_ok: bool | None = None) -> None:
         await self.storage.save_user(player.user_id, player.name, player.lang, private_ok)
+
+    async def notify_mode(self, user_id: int) -> str:
+        """The player's turn-notification setting (:data:`NOTIFY_MODES`), cached."""
+        mode = self._notify.get(user_id)
+        if mode is None:
+            mode = self._notify[user_id] = await self.storage.notify_mode(user_id)
+        return mode
+
+    async def set_notify_mode(self, player: Player, mode: str) -> None:
+        """Store the player's turn-notification setting."""
+        if mode not in NOTIFY_MODES:
+            raise Rejected("err.illegal")
+        await self.remember_user(player)
+        await self.storage.set_notify_mode(player.user_id, mode)
+        self._notify[player.user_id] = mode
 
     async def can_write(self, user_id: int) -> bool:
         row = await self.storage.user(user_id)

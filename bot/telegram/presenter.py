@@ -33,6 +33,10 @@ __all__ = ["Presenter"]
 
 log = logging.getLogger(__name__)
 
+ACTIVE_SECONDS = 20.0
+"""A player who acted this recently is still looking at his hand: the turn passing to him
+needs no notifying message (the silent edit of his hand message is enough)."""
+
 
 class Presenter:
     """Shows what changed."""
@@ -118,10 +122,12 @@ class Presenter:
                 self.show_deal(table)
         elif isinstance(e, fx.Remind):
             self._remind(e)
+        elif isinstance(e, fx.TurnPassed):
+            self._turn_passed(e)
         elif isinstance(e, fx.TimerChanged):
             self.arm(table)
-        # MustStartPrivate is answered by the button or the command; TurnPassed and
-        # AutoPlayed show through the deal's messages.
+        # MustStartPrivate is answered by the button or the command; AutoPlayed shows
+        # through the deal's messages.
 
     # ------------------------------------------------------------------ messages
 
@@ -221,11 +227,37 @@ class Presenter:
             return
         self.show_hand(table, e.seat)  # sends it again if it never got through
         text = t(player.lang, "remind", name=name(table, e.seat), n=e.seconds)
+        self._notify(table, player.user_id, text, ("always", "slow"))
+
+    def _turn_passed(self, e: fx.TurnPassed) -> None:
+        """A notifying message for the player whose turn it is now, unless he acted moments
+        ago (he is still looking) or does not want it."""
+        table = e.table
+        player = table.player(e.seat)
+        if player is None or (e.idle is not None and e.idle < ACTIVE_SECONDS):
+            return
+        text = t(player.lang, "turn.notify", title=title_of(table), n=table.deal_no)
+        self._notify(table, player.user_id, text, ("always",))
+
+    def _notify(self, table: Table, user_id: int, text: str, modes: tuple[str, ...]) -> None:
+        """Post ``text`` to ``user_id`` if his setting is one of ``modes`` and nobody moved
+        meanwhile; it replaces the table's previous notification and goes once he moved."""
+        move = table.move
 
         async def remember(message_id: int) -> None:
-            self.service.reminder_sent(table, Slot(player.user_id, message_id))
+            if table.move != move:  # he moved before it went out: it is already stale
+                self.outbox.delete(user_id, message_id)
+                return
+            self._clear_reminder(table)
+            self.service.reminder_sent(table, Slot(user_id, message_id))
 
-        self.outbox.post(player.user_id, text, done=lambda msg: remember(msg.message_id))
+        async def run() -> bool:
+            if table.move != move or await self.service.notify_mode(user_id) not in modes:
+                return False
+            self.outbox.post(user_id, text, done=lambda msg: remember(msg.message_id))
+            return False  # the post is paced as a request of its own
+
+        self.outbox.call(user_id, run)
 
     def _clear_reminder(self, table: Table) -> None:
         old = self.service.reminder_sent(table, None)
