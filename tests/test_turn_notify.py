@@ -112,3 +112,19 @@ async def test_requests_per_deal_before_and_after(tmp_path: Path) -> None:
     assert 0 < pings["slow"] <= presses["slow"]
     assert figures["slow"]["sendMessage"] - pings["slow"] <= 4
     assert pings["fast"] <= 3  # only turns of players who had not acted yet
+
+
+async def test_pulka_in_private_shows_the_players_running_table(tmp_path: Path) -> None:
+    clock = FakeClock()
+    async with running_bot(tmp_path, clock=clock, defaults=NO_TIMER) as h:
+        anna = h.users[0]
+        await h.say(anna, "/pulka", chat=anna)
+        reply = h.fake.last_bot_message(anna)
+        assert reply is not None and "no running or finished game" in reply.content
+        await open_and_start(h)
+        await _play_one_deal(h, clock, pause=2)
+        await h.say(anna, "/pulka", chat=anna)
+        reply = h.fake.last_bot_message(anna)
+        assert reply is not None
+        assert "Pulka" in reply.content and all(u.first_name in reply.content for u in h.users)
+        assert "deals: 1" in reply.content

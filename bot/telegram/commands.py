@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import html
 import logging
 from typing import Any
 
@@ -14,10 +15,14 @@ from bot.core import effects as fx
 from bot.core.model import Player
 from bot.core.service import Rejected
 from bot.preferans.cards import Seat
+from bot.preferans.game import Game
 from bot.render.callbacks import from_base36
 from bot.render.i18n import t
+from bot.render.results import pulka_text
 from bot.render.rules import rules_text
+from bot.render.sheet_text import sheet_text
 from bot.render.text import title_of
+from storage import archive
 
 from .membership import is_member
 from .runtime import Runtime, group_lang, is_group, player_of, runtime
@@ -121,7 +126,11 @@ async def pulka_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     """Show the pulka (the running score) of the chat's game."""
     rt = runtime(context)
     chat = update.effective_chat
+    user = update.effective_user
     if chat is None:
+        return
+    if chat.type == ChatType.PRIVATE and user is not None:
+        rt.outbox.post(chat.id, await _private_pulka(rt, player_of(user)))
         return
     found = await rt.service.last_game(chat.id)
     if found is None:
@@ -130,6 +139,19 @@ async def pulka_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     table, game = found
     message = update.effective_message
     rt.sheets.pulka(table, game, after=message.message_id if message is not None else 0)
+
+
+async def _private_pulka(rt: Runtime, player: Player) -> str:
+    """The sheet of the player's running table, else of his last finished game (as text:
+    the picture belongs to the group)."""
+    for table in rt.service.tables_of(player.user_id):
+        if table.game is not None:
+            return pulka_text(table, table.game, player.lang)
+    found = await archive.last_record(rt.service.storage, user_id=player.user_id)
+    if found is None:
+        return t(player.lang, "pulka.none")
+    game = Game.from_record(found[1])
+    return f"<pre>{html.escape(sheet_text(game, player.lang))}</pre>"
 
 
 async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
