@@ -156,7 +156,9 @@ def public_block(
     return lines
 
 
-def table_text(table: Table, pv: PublicView, deal_no: int, *, note: str | None = None) -> str:
+def table_text(
+    table: Table, pv: PublicView, deal_no: int, *, note: str | None = None, ended: str | None = None
+) -> str:
     """The group's table message of a deal: public information only."""
     lang = table.settings.lang
     lines = [
@@ -170,7 +172,9 @@ def table_text(table: Table, pv: PublicView, deal_no: int, *, note: str | None =
     ]
     lines += public_block(table, pv, lang)
     act = actor_line(table, pv, lang)
-    if act:
+    if ended:  # the game ended in the middle of the deal: nobody is to act any more
+        lines.append(ended)
+    elif act:
         lines.append(f"⏳ {act}" if table.settings.turn_time else act)
     elif pv.phase is Phase.DONE:
         lines.append(t(lang, "deal.done"))
@@ -190,7 +194,13 @@ _PROMPTS = {
 
 
 def hand_text(
-    table: Table, sv: SeatView, deal_no: int, lang: str, *, note: str | None = None
+    table: Table,
+    sv: SeatView,
+    deal_no: int,
+    lang: str,
+    *,
+    note: str | None = None,
+    ended: str | None = None,
 ) -> str:
     """A player's private hand message: his cards, the public table and his prompt."""
     pv = sv.public
@@ -208,7 +218,9 @@ def hand_text(
         )
     shown_above = frozenset({int(sv.seat), *(int(s) for s in sv.controlled)})
     lines += public_block(table, pv, lang, skip_open=shown_above)
-    if sv.my_turn:
+    if ended:  # the game ended in the middle of the deal: nobody is to act any more
+        lines.append(ended)
+    elif sv.my_turn:
         if pv.phase is Phase.PLAY and pv.to_act is not None and pv.to_act != sv.seat:
             lines.append(t(lang, "hand.play_for", name=name(table, pv.to_act)))
         else:

@@ -13,6 +13,8 @@ import dataclasses
 import logging
 from collections.abc import Callable
 
+from telegram import InlineKeyboardMarkup
+
 from bot.core import effects as fx
 from bot.core.effects import Effects
 from bot.core.model import Slot, Status, Table
@@ -50,6 +52,8 @@ class Presenter:
         self.service = service
         self.outbox = outbox
         self.sheets = sheets
+        self._live_buttons: dict[int, list[tuple[Slot, str]]] = {}
+        """Group messages whose buttons end with the game, per table (not stored)."""
         self.arm: Callable[[Table], None] = lambda table: None
         """Re-arms a table's timer (the scheduler's, set when the parts are wired)."""
 
@@ -68,6 +72,10 @@ class Presenter:
             self.outbox.show(e.slot, text, None)
             if e.status == Status.PLAYING:
                 self._confirm(table, Shown("lobby"))
+            else:  # cancelled or expired: the seated players are told privately
+                for _, player in table.seated():
+                    text = t(player.lang, "end.lobby_closed", title=title_of(table))
+                    self.outbox.post(player.user_id, text)
         elif isinstance(e, fx.Seated):
             text = t(e.player.lang, "start.seated", title=title_of(table), seat=e.seat + 1)
             self.outbox.post(e.player.user_id, text)
@@ -87,9 +95,10 @@ class Presenter:
             if game is not None and game.settlement() is not None:
                 self.outbox.post(table.chat_id, settlement_text(table, game, lang))
             self._confirm(table, Shown("settlement"))
+            self._game_ended(table)
         elif isinstance(e, fx.SeatReplaceable):
-            self.outbox.post(
-                table.chat_id,
+            self._post_buttons(
+                table,
                 t(lang, "timeout.replace", name=name(table, e.seat)),
                 keyboards.take_keyboard(table, e.seat),
             )
@@ -101,7 +110,7 @@ class Presenter:
             self.outbox.post(e.player.user_id, text)
         elif isinstance(e, fx.StopVoted):
             text = t(lang, "stop.vote", name=name(table, e.seat), votes=e.votes, need=e.need)
-            self.outbox.post(table.chat_id, text, keyboards.stop_keyboard(table))
+            self._post_buttons(table, text, keyboards.stop_keyboard(table))
         elif isinstance(e, fx.PlayerBlocked):
             self.outbox.post(table.chat_id, t(lang, "blocked", name=short_name_html(e.name)))
         elif isinstance(e, fx.Paused):
@@ -211,14 +220,41 @@ class Presenter:
         if deal is None:
             return
         if table.messages.table_slot is not None:
-            text = table_text(table, public_view(deal), table.deal_no)
+            ended = t(table.settings.lang, "end.stopped")
+            text = table_text(table, public_view(deal), table.deal_no, ended=ended)
             self.outbox.show(table.messages.table_slot, text, None)
         for seat, player in table.seated():
             slot = table.messages.hand_slots.get(seat)
             if slot is None:
                 continue
             sv = dataclasses.replace(seat_view(deal, seat), legal=())
-            self.outbox.show(slot, hand_text(table, sv, table.deal_no, player.lang), None)
+            ended = t(player.lang, "end.stopped")
+            text = hand_text(table, sv, table.deal_no, player.lang, ended=ended)
+            self.outbox.show(slot, text, None)
+
+    def _post_buttons(self, table: Table, text: str, markup: InlineKeyboardMarkup) -> None:
+        """Post a group message with buttons that only make sense while the game runs
+        (stop vote, take a seat): they are taken away when it ends."""
+
+        async def remember(message_id: int) -> None:
+            self._live_buttons.setdefault(table.id, []).append(
+                (Slot(table.chat_id, message_id), text)
+            )
+
+        self.outbox.post(table.chat_id, text, markup, done=lambda m: remember(m.message_id))
+
+    def _game_ended(self, table: Table) -> None:
+        """Take the buttons off the stop-vote and seat messages; tell each player privately."""
+        lang = table.settings.lang
+        key = "end.finished" if table.game is not None and table.game.finished else "end.stopped"
+        for slot, text in self._live_buttons.pop(table.id, []):
+            self.outbox.show(slot, text + "\n\n" + t(lang, key), None)
+        game = table.game
+        if game is None or game.settlement() is None:
+            return
+        for _, player in table.seated():
+            text = title_of(table) + "\n" + settlement_text(table, game, player.lang)
+            self.outbox.post(player.user_id, text)
 
     def _remind(self, e: fx.Remind) -> None:
         table = e.table
