@@ -147,3 +147,32 @@ def test_sheet_numbers_use_the_languages_decimal_separator() -> None:
     assert "0,33" in ru and "+317,78" in ru and "." not in ru
     assert "0.33" in en and "+317.78" in en
     assert set(LANGS) == {"ru", "en"}
+
+
+def test_a_finished_deal_is_reviewed_in_full_and_a_live_one_never() -> None:
+    from bot.render.table import review_text
+
+    for players, seed in ((3, 1), (4, 2)):
+        table = _table(players)
+        game = Game(table.settings.rules(), NAMES[:players])
+        rng = random.Random(seed)
+        deal = game.start_deal(rng)
+        with pytest.raises(ValueError):
+            review_text(table, deal, "ru")
+        while not deal.is_over:
+            game.apply(rng.choice(deal.legal_actions()))
+        text = review_text(table, deal, "ru")
+        assert text.startswith("<b>Расклад сдачи</b>")
+        record = deal.to_json()
+        # every card of the deal: 30 in the hands, 2 in the talon
+        ranks = sum(len(h) for h in record["hands"]) + len(record["talon"])
+        assert ranks == 32
+        for seat, hand in enumerate(record["hands"]):
+            if hand:
+                assert NAMES[seat] in text
+        assert "Прикуп:" in text
+        assert ("Снос:" in text) == bool(deal.discard)
+        tricks = deal.outcome().tricks
+        if tricks is not None:
+            first = next(s for s, h in enumerate(record["hands"]) if h)
+            assert f"{NAMES[first]}: {tricks[first]} взят" in text

@@ -128,3 +128,17 @@ async def test_pulka_in_private_shows_the_players_running_table(tmp_path: Path) 
         assert reply is not None
         assert "Pulka" in reply.content and all(u.first_name in reply.content for u in h.users)
         assert "deals: 1" in reply.content
+
+
+async def test_each_hand_message_reviews_the_finished_deal(tmp_path: Path) -> None:
+    clock = FakeClock()
+    async with running_bot(tmp_path, clock=clock, defaults=NO_TIMER) as h:
+        await open_and_start(h)
+        hands = {u.id: h.hand_message(u) for u in h.users}
+        await _play_one_deal(h, clock, pause=2)
+        for user in h.users:
+            old = hands[user.id]
+            assert old is not None
+            done = h.fake.message(user, old.message_id)
+            assert "The deal in full" in done.content and "Talon:" in done.content
+            assert all(u.first_name in done.content for u in h.users) and not done.buttons

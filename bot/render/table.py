@@ -10,9 +10,9 @@ from collections.abc import Iterable
 
 from bot.core.model import Table
 from bot.preferans.actions import Whist
-from bot.preferans.cards import Seat
+from bot.preferans.cards import Seat, parse_card
 from bot.preferans.contracts import Contract
-from bot.preferans.deal import Phase, TrickCard
+from bot.preferans.deal import Deal, Phase, TrickCard
 from bot.preferans.outcome import DealKind, WhistAnswer
 from bot.preferans.policy import sits_out
 from bot.preferans.views import PublicView, SeatView
@@ -20,7 +20,7 @@ from bot.render.i18n import t
 
 from .text import card, cards, contract, convention_title, hand_lines, name, title_of
 
-__all__ = ["actor_line", "public_block", "table_text", "hand_text"]
+__all__ = ["actor_line", "public_block", "table_text", "hand_text", "review_text"]
 
 
 def _auction_line(table: Table, pv: PublicView, lang: str) -> str | None:
@@ -235,4 +235,25 @@ def hand_text(
             lines.append(t(lang, "deal.done"))
     if note:
         lines.append(note)
+    return "\n\n".join(lines)
+
+
+def review_text(table: Table, deal: Deal, lang: str) -> str:
+    """A finished deal in full for its players: every hand as dealt with the tricks it
+    took, the talon and the discard (only once the deal is over: no card is secret then)."""
+    if not deal.is_over:
+        raise ValueError("a deal is shown in full only once it is over")
+    record = deal.to_json()
+    tricks = deal.outcome().tricks
+    lines = [f"<b>{t(lang, 'review.title')}</b>"]
+    for seat, codes in enumerate(record["hands"]):
+        if not codes:
+            continue  # the 4-player dealer holds no cards
+        taken = t(lang, "n.tricks", count=tricks[seat]) if tricks is not None else ""
+        head = f"{name(table, seat)}: {taken}" if taken else name(table, seat)
+        hand = [parse_card(c) for c in codes]
+        lines.append(head + "\n" + "\n".join(hand_lines(hand)))
+    lines.append(f"{t(lang, 'deal.talon')}: {cards(parse_card(c) for c in record['talon'])}")
+    if deal.discard:
+        lines.append(t(lang, "review.discard", cards=cards(deal.discard)))
     return "\n\n".join(lines)

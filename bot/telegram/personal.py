@@ -61,9 +61,14 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
 async def notify_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """A choice pressed: store it and tick it."""
     query = update.callback_query
-    if query is None or query.data is None:
+    if query is None:
         return
     rt = runtime(context)
+    if query.data is None or query.data[-1] not in _CODES.values():
+        # not ours after all (PTB lets a query without string data through a pattern):
+        # answered as the catch-all answers it
+        await rt.outbox.answer(query, t(player_of(query.from_user).lang, "err.stale"), alert=True)
+        return
     player = player_of(query.from_user)
     code = query.data[-1]
     mode = next(m for m, c in _CODES.items() if c == code)

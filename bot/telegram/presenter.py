@@ -25,7 +25,7 @@ from bot.render import keyboards
 from bot.render.i18n import t
 from bot.render.lobby import CLOSED_KEYS, lobby_text
 from bot.render.results import result_text, settlement_text, sheet_before
-from bot.render.table import hand_text, table_text
+from bot.render.table import hand_text, review_text, table_text
 from bot.render.text import action_text, name, short_name_html, title_of
 
 from .outbox import Outbox
@@ -204,6 +204,7 @@ class Presenter:
                 if player is None:
                     continue
                 note = result_text(table, e.finished, e.deal_no, player.lang, before)
+                note = review_text(table, deal, player.lang) + "\n\n" + note
                 auto = e.auto.get(seat)
                 if auto is not None:
                     what = action_text(auto, player.lang, private=True)
