@@ -26,7 +26,7 @@ from bot.core.codec import settings_from_json
 from bot.core.model import TableSettings
 from bot.core.service import LOBBY_TTL, TableService
 from bot.render.i18n import t
-from bot.telegram import buttons, commands, history, membership
+from bot.telegram import buttons, commands, history, membership, personal
 from bot.telegram.outbox import Outbox
 from bot.telegram.recovery import resume
 from bot.telegram.runtime import KEY, Runtime
@@ -44,7 +44,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-COMMANDS = (*commands.COMMANDS, *history.COMMANDS)
+COMMANDS = (*commands.COMMANDS, *history.COMMANDS, *personal.COMMANDS)
 
 
 HTTP_CONNECTIONS = 32
@@ -165,6 +165,7 @@ def build_application(
 
     commands.add_handlers(application)
     history.add_handlers(application)
+    personal.add_handlers(application)
     buttons.add_handlers(application)
     application.add_handler(ChatMemberHandler(membership.my_chat_member))  # my_chat_member
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, membership.migrated))

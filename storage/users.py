@@ -51,6 +51,21 @@ class UserStore(Database):
                 (int(ok), time.time(), user_id),
             )
 
+    async def notify_mode(self, user_id: int) -> str:
+        """The user's turn-notification setting ('always' for a user we do not know)."""
+        sql = "SELECT notify FROM users WHERE user_id = ?"
+        async with self._db.execute(sql, (user_id,)) as cur:
+            row = await cur.fetchone()
+        return str(row[0]) if row is not None else "always"
+
+    async def set_notify_mode(self, user_id: int, mode: str) -> None:
+        """Store the user's turn-notification setting ('always', 'slow' or 'never')."""
+        async with self._write:
+            await self._db.execute(
+                "UPDATE users SET notify = ?, updated_at = ? WHERE user_id = ?",
+                (mode, time.time(), user_id),
+            )
+
     async def user(self, user_id: int) -> UserRow | None:
         async with self._db.execute(
             "SELECT user_id, name, lang, private_ok FROM users WHERE user_id = ?", (user_id,)

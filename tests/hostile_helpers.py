@@ -156,6 +156,8 @@ class PrivacyWatch:
             return
         allowed = public_cards(deal)
         seat = table.seat_of(chat_id) if chat_id > 0 else None
+        if seat is not None and deal.is_over:
+            return  # privacy covers live deals: a finished deal is shown in full to its players
         if seat is not None and seat < deal.players:
             allowed |= set(deal.hand(Seat(seat)))
             if deal.declarer == seat and _before_first_lead(deal):

@@ -219,7 +219,15 @@ async def test_stop_by_vote_settles_the_game(tmp_path) -> None:
         assert "Game stopped" in texts[-1]
         assert h.table().status == "over" and h.table().game.stopped
         for user in h.users[:3]:
-            assert not h.hand_message(user).buttons
+            hand = h.hand_message(user)
+            assert not hand.buttons
+            assert "The game is stopped" in hand.content and "⏳" not in hand.content
+            # told privately: the settlement after the frozen hand
+            assert "Game stopped" in h.private(user)[-1].content
+        table_msg = h.table_message()
+        assert "The game is stopped" in table_msg.content and not table_msg.buttons
+        vote = h.fake.message(h.group.id, vote.message_id)
+        assert not vote.buttons and "The game is stopped" in vote.content
         await h.say(h.users[0], "/pulka")  # the sheet picture, the settlement as its caption
         sheet = h.fake.last_bot_message(h.group)
         assert sheet.media is not None and "Game stopped" in sheet.content

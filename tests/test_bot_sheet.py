@@ -15,7 +15,7 @@ from bot.core.codec import load_state, settings_from_json, settings_json, state_
 from bot.core.model import Table, TableSettings
 from bot.render.keyboards import settings_keyboard
 from bot.render.picture.layout import sheet_layout
-from bot.render.results import result_text
+from bot.render.results import result_text, sheet_before
 from bot.telegram import sheet as sheet_messages
 from bot.telegram.sheet import caption_length
 from tests.bot_helpers import (
@@ -68,7 +68,9 @@ def expected_size(table: Table) -> tuple[int, int]:
 def last_result(table: Table) -> str:
     game = table.game
     n = len(game.finished_deals)
-    return _plain(result_text(table, game.finished_deals[-1], n, table.settings.lang))
+    finished = game.finished_deals[-1]
+    before = sheet_before(game, finished)
+    return _plain(result_text(table, finished, n, table.settings.lang, before))
 
 
 async def test_after_each_deal_one_sheet_picture_replaces_the_previous(tmp_path: Path) -> None:

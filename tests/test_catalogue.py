@@ -84,7 +84,7 @@ def test_plural_entries_have_every_form_of_their_language() -> None:
             assert entry.count in placeholders(entry.forms[0]), f"{lang}: {key}"
             # The same number selects the form in every language.
             assert catalogue("ru").entries[key].count == entry.count
-    assert {"n.tricks", "n.whists", "res.made", "res.failed", "res.misere_fail"} <= plural_keys
+    assert {"n.tricks", "n.whists"} <= plural_keys
 
 
 def test_plural_forms_header_agrees_with_cldr() -> None:
@@ -162,19 +162,26 @@ def test_english_plurals() -> None:
 
 def test_deal_results_agree_with_the_number_of_tricks() -> None:
     def made(lang: str, k: int) -> str:
-        return t(lang, "res.made", n=3, name="Вера", contract="7♥", k=k)
+        tricks = t(lang, "n.tricks", count=k)
+        return t(lang, "res.made", n=3, name="Вера", contract="7♥", tricks=tricks)
 
-    assert made("ru", 7) == "Сдача 3: Вера сыграл 7♥ (7 взяток)."
-    assert made("en", 7) == "Deal 3: Вера made 7♥ (7 tricks)."
-    failed = t("ru", "res.failed", n=1, name="Б", contract="6♠", k=4, u=2)
-    assert failed == "Сдача 1: Б без 2 на 6♠ (4 взятки)."
-    misere = [t("ru", "res.misere_fail", n=2, name="А", k=k) for k in (1, 3, 5)]
-    assert misere == [
-        "Сдача 2: А не сыграл мизер: 1 взятка.",
-        "Сдача 2: А не сыграл мизер: 3 взятки.",
-        "Сдача 2: А не сыграл мизер: 5 взяток.",
+    assert made("ru", 7) == "Сдача 3: Вера — 7♥, 7 взяток, сыграно."
+    assert made("en", 7) == "Deal 3: Вера — 7♥, 7 tricks, made."
+    under = t("ru", "res.under.2")
+    tricks = t("ru", "n.tricks", count=4)
+    failed = t("ru", "res.failed", n=1, name="Б", contract="6♠", tricks=tricks, under=under)
+    assert failed == "Сдача 1: Б — 6♠, 4 взятки, без двух."
+    misere = [
+        t("ru", "res.misere_fail", n=2, name="А", tricks=t("ru", "n.tricks", count=k))
+        for k in (1, 3, 5)
     ]
-    assert t("en", "res.misere_fail", n=2, name="A", k=1).endswith(": 1 trick.")
+    assert misere == [
+        "Сдача 2: А — мизер, 1 взятка, не сыгран.",
+        "Сдача 2: А — мизер, 3 взятки, не сыгран.",
+        "Сдача 2: А — мизер, 5 взяток, не сыгран.",
+    ]
+    unders = [t("ru", f"res.under.{u}") for u in (1, 3, 10)]
+    assert unders == ["без одной", "без трёх", "без десяти"]
 
 
 # ----------------------------------------------------------------------------- numbers

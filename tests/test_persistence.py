@@ -462,7 +462,7 @@ async def test_history_stats_top_and_export_of_a_finished_game(tmp_path) -> None
         record = json.loads(doc.media.data)
         assert record == game.to_record()
         assert Game.from_record(record).settlement() == game.settlement()
-        assert "bot.replay" in doc.content
+        assert "preferans-record/1" in doc.content and "python" not in doc.content
         # /history: the game with everybody's result
         await h.say(anna, "/history")
         text = h.group_texts()[-1]

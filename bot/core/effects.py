@@ -101,6 +101,8 @@ class TurnPassed:
 
     table: Table
     seat: Seat
+    idle: float | None = None
+    """Seconds since ``seat`` last acted (``None``: not in this session)."""
 
 
 @dataclass(frozen=True, slots=True)

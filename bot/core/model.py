@@ -25,6 +25,7 @@ __all__ = [
     "SETTING_CHOICES",
     "TABLE_KEYS",
     "SHEET_MODES",
+    "NOTIFY_MODES",
     "Player",
     "Holder",
     "Press",
@@ -77,6 +78,11 @@ TABLE_KEYS = ("players", "convention", "pulka", "turn_time", "lang", "sheet", "r
 """Settings of the table itself; the other keys of :data:`SETTING_CHOICES` are rules options."""
 SHEET_MODES = ("picture", "text", "both")
 """How the group gets the pulka sheet: a picture, the monospace text, or both."""
+
+
+NOTIFY_MODES = ("always", "slow", "never")
+"""A player's turn notifications: whenever the turn passes to him (unless he acted moments
+ago), only the reminder before his time runs out, or none."""
 
 
 @dataclass(slots=True)
@@ -216,6 +222,9 @@ class TableUi:
     """The last automatic action, noted in the group's table message (not stored)."""
     hand_auto: dict[Seat, Action] = field(default_factory=dict)
     """Automatic actions noted in each seat's hand message until he acts (not stored)."""
+    acted_at: dict[Seat, float] = field(default_factory=dict)
+    """When each seat last pressed a button (the service's clock; not stored): a player
+    who acted moments ago is still looking and needs no turn notification."""
 
 
 @dataclass(slots=True, eq=False)

@@ -261,6 +261,7 @@ def _accepted(
 ) -> list[Effect]:
     table.timeouts[seat] = 0
     table.recent = [*table.recent, press][-RECENT_PRESSES:]
+    table.ui.acted_at[seat] = now
     return _apply(table, action, now, seed, auto=False)
 
 
@@ -347,7 +348,8 @@ def _apply(
     effects += [DealShown(table), TimerChanged(table)]
     nxt = game.current.actor
     if nxt is not None and nxt != actor:
-        effects.append(TurnPassed(table, nxt))
+        since = ui.acted_at.get(nxt)
+        effects.append(TurnPassed(table, nxt, None if since is None else now - since))
     return effects
 
 

@@ -28,7 +28,7 @@ from storage import Storage, StorageError
 from . import chats, lobby, play, restart, robots
 from .codec import settings_json, state_json
 from .effects import Effect, Effects, LobbyShown, MustStartPrivate, Remind, TimerChanged
-from .model import Player, Slot, Status, Table, TableSettings
+from .model import NOTIFY_MODES, Player, Slot, Status, Table, TableSettings
 from .names import StandIn, named
 from .persist import SAVE_RETRY, NotSaved, Writer
 from .play import AlreadyDone, Choose, Rejected
@@ -67,6 +67,7 @@ class TableService:
         self.stand_in = stand_in
         """Names a seated player whose name shows nothing (the adapter's catalogue text)."""
         self.tables: dict[int, Table] = {}
+        self._notify: dict[int, str] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._writer = Writer(storage)
         self.set_aside: list[tuple[int, int | None]] = []
@@ -150,6 +151,15 @@ class TableService:
         old = await self._writer.load_last(chat_id, self.tables)
         return (old, old.game) if old is not None and old.game is not None else None
 
+    async def chat_lang(self, chat_id: int) -> str | None:
+        """The language of the chat's open or most recent table (``None``: never had one)."""
+        table = self.open_table(chat_id)
+        if table is not None:
+            return table.settings.lang
+        row = await self.storage.last_table(chat_id)
+        lang = row.settings.get("lang") if row is not None else None
+        return lang if isinstance(lang, str) else None
+
     def live_record(self, table: Table) -> dict[str, Any] | None:
         """The public record of a game in play (its current deal left out), for /export."""
         if table.status != Status.PLAYING or table.game is None:
@@ -167,6 +177,21 @@ class TableService:
 
     async def remember_user(self, player: Player, *, private_ok: bool | None = None) -> None:
         await self.storage.save_user(player.user_id, player.name, player.lang, private_ok)
+
+    async def notify_mode(self, user_id: int) -> str:
+        """The player's turn-notification setting (:data:`NOTIFY_MODES`), cached."""
+        mode = self._notify.get(user_id)
+        if mode is None:
+            mode = self._notify[user_id] = await self.storage.notify_mode(user_id)
+        return mode
+
+    async def set_notify_mode(self, player: Player, mode: str) -> None:
+        """Store the player's turn-notification setting."""
+        if mode not in NOTIFY_MODES:
+            raise Rejected("err.illegal")
+        await self.remember_user(player)
+        await self.storage.set_notify_mode(player.user_id, mode)
+        self._notify[player.user_id] = mode
 
     async def can_write(self, user_id: int) -> bool:
         row = await self.storage.user(user_id)

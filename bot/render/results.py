@@ -6,31 +6,89 @@ import html
 from fractions import Fraction
 
 from bot.core.model import Table
+from bot.preferans.cards import Seat
 from bot.preferans.game import FinishedDeal, Game
-from bot.preferans.outcome import DealKind, WhistAnswer
-from bot.preferans.policy import made
-from bot.render.i18n import t
-from bot.render.sheet_text import fmt_number, sheet_table, short_name
+from bot.preferans.outcome import DealKind, DealOutcome, WhistAnswer
+from bot.preferans.policy import made, sits_out
+from bot.preferans.scoring import Sheet
+from bot.render.i18n import number, t
+from bot.render.sheet_text import sheet_table, short_name
 
 from .text import NAME_WIDTH, contract, name
 
-__all__ = ["result_text", "pulka_text", "settlement_text", "sheet_title"]
+__all__ = [
+    "result_text",
+    "sheet_before",
+    "sheet_entries",
+    "pulka_text",
+    "settlement_text",
+    "sheet_title",
+]
 
 
-def result_text(table: Table, finished: FinishedDeal, deal_no: int, lang: str) -> str:
-    """A short line about a finished deal."""
-    o = finished.outcome
+def result_text(
+    table: Table, finished: FinishedDeal, deal_no: int, lang: str, before: Sheet | None = None
+) -> str:
+    """A deal's result: what was played, then what was written on the sheet (``before`` is
+    the sheet before the deal; without it the entries are left out)."""
+    head = _result_head(table, finished.outcome, deal_no, lang)
+    if before is None:
+        return head
+    entries = sheet_entries(table, before, finished.sheet, lang)
+    if not entries:
+        return head
+    return head + "\n" + t(lang, "res.written", entries=entries)
+
+
+def sheet_before(game: Game, finished: FinishedDeal) -> Sheet:
+    """The sheet as it stood before ``finished`` was scored."""
+    for i, f in enumerate(game.finished_deals):
+        if f is finished:
+            return game.finished_deals[i - 1].sheet if i else Sheet.empty(game.players)
+    raise ValueError("the deal is not one of the game's")
+
+
+def sheet_entries(table: Table, before: Sheet, after: Sheet, lang: str) -> str:
+    """What a deal wrote, per player in seat order: "Борис — пуля +4; Вера — висты → Борис +12"."""
+    parts = []
+    for i in range(after.players):
+        mine = []
+        if after.pulka[i] != before.pulka[i]:
+            v = number(lang, after.pulka[i] - before.pulka[i], signed=True)
+            mine.append(t(lang, "res.e.pulka", v=v))
+        if after.gora[i] != before.gora[i]:
+            v = number(lang, after.gora[i] - before.gora[i], signed=True)
+            mine.append(t(lang, "res.e.gora", v=v))
+        for j in range(after.players):
+            if after.whists[i][j] != before.whists[i][j]:
+                v = number(lang, after.whists[i][j] - before.whists[i][j], signed=True)
+                mine.append(t(lang, "res.e.whists", name=name(table, j), v=v))
+        if mine:
+            parts.append(t(lang, "res.e.player", name=name(table, i), entries=", ".join(mine)))
+    return "; ".join(parts)
+
+
+def _seat_tricks(table: Table, o: DealOutcome, lang: str) -> str:
+    """Tricks per player in seat order, as the table message counts them."""
+    tricks = o.tricks or ()
+    return ", ".join(
+        f"{name(table, s)} {tricks[s]}"
+        for s in map(Seat, range(o.players))
+        if tricks and not (sits_out(o.players, o.dealer, s) and tricks[s] == 0)
+    )
+
+
+def _result_head(table: Table, o: DealOutcome, deal_no: int, lang: str) -> str:
     if o.kind is DealKind.ALL_PASS:
-        tricks = o.tricks or ()
-        parts = [f"{name(table, s)} {tricks[s]}" for s in o.active if tricks]
-        return t(lang, "res.allpass", n=deal_no, tricks=", ".join(parts))
+        return t(lang, "res.allpass", n=deal_no, tricks=_seat_tricks(table, o, lang))
     assert o.declarer is not None and o.contract is not None
-
     who = name(table, o.declarer)
     if o.kind is DealKind.MISERE:
         k = o.tricks[o.declarer] if o.tricks else 0
-        key = "res.misere_made" if made(o) else "res.misere_fail"
-        return t(lang, key, n=deal_no, name=who, k=k)
+        if made(o):
+            return t(lang, "res.misere_made", n=deal_no, name=who)
+        tricks = t(lang, "n.tricks", count=k)
+        return t(lang, "res.misere_fail", n=deal_no, name=who, tricks=tricks)
     c = contract(o.contract, lang)
     if o.tricks is None:
         if any(a is WhistAnswer.HALF for a in o.whists.values()):
@@ -42,9 +100,11 @@ def result_text(table: Table, finished: FinishedDeal, deal_no: int, lang: str) -
             why = t(lang, "res.why.pass")
         return t(lang, "res.unplayed", n=deal_no, name=who, contract=c, why=why)
     k = o.tricks[o.declarer]
+    tricks = t(lang, "n.tricks", count=k)
     if made(o):
-        return t(lang, "res.made", n=deal_no, name=who, contract=c, k=k)
-    return t(lang, "res.failed", n=deal_no, name=who, contract=c, k=k, u=o.contract.level - k)
+        return t(lang, "res.made", n=deal_no, name=who, contract=c, tricks=tricks)
+    under = t(lang, f"res.under.{o.contract.level - k}")
+    return t(lang, "res.failed", n=deal_no, name=who, contract=c, tricks=tricks, under=under)
 
 
 def _names(table: Table, game: Game) -> list[str]:
@@ -71,10 +131,9 @@ def settlement_text(table: Table, game: Game, lang: str) -> str:
     medals = ["🥇", "🥈", "🥉", "4."]
     for place, i in enumerate(order):
         v: Fraction = settlement[i]
-        sign = "+" if v > 0 else ""
         lines.append(
             f"{medals[place]} {html.escape(short_name(names[i], NAME_WIDTH))}: "
-            f"<b>{sign}{fmt_number(v)}</b>"
+            f"<b>{number(lang, v, signed=True)}</b>"
         )
     return "\n".join(lines)
 

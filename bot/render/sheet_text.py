@@ -7,7 +7,7 @@ from fractions import Fraction
 from bot.core.names import BIDI_CONTROLS
 from bot.preferans.game import Game
 from bot.preferans.scoring import Sheet
-from bot.render.i18n import t
+from bot.render.i18n import number, t
 
 __all__ = ["sheet_text", "sheet_table", "fmt_number", "short_name"]
 
@@ -39,11 +39,10 @@ def sheet_table(
         header.append(t(lang, "sheet.result"))
     rows = []
     for i in range(n):
-        row = [short[i], fmt_number(sheet.pulka[i]), fmt_number(sheet.gora[i])]
-        row += ["·" if i == j else fmt_number(sheet.whists[i][j]) for j in range(n)]
+        row = [short[i], number(lang, sheet.pulka[i]), number(lang, sheet.gora[i])]
+        row += ["·" if i == j else number(lang, sheet.whists[i][j]) for j in range(n)]
         if settlement is not None:
-            v = settlement[i]
-            row.append(("+" if v > 0 else "") + fmt_number(v))
+            row.append(number(lang, settlement[i], signed=True))
         rows.append(row)
     widths = [max(len(r[c]) for r in [header, *rows]) for c in range(len(header))]
     lines = []
@@ -74,5 +73,5 @@ def sheet_text(game: Game, lang: str = "ru") -> str:
         lines.append(t(lang, "sheet.settlement"))
         for i in order:
             v = settlement[i]
-            lines.append(f"  {game.names[i]}: {'+' if v > 0 else ''}{fmt_number(v)}")
+            lines.append(f"  {game.names[i]}: {number(lang, v, signed=True)}")
     return "\n".join(lines)

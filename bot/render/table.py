@@ -10,9 +10,9 @@ from collections.abc import Iterable
 
 from bot.core.model import Table
 from bot.preferans.actions import Whist
-from bot.preferans.cards import Seat
+from bot.preferans.cards import Seat, parse_card
 from bot.preferans.contracts import Contract
-from bot.preferans.deal import Phase, TrickCard
+from bot.preferans.deal import Deal, Phase, TrickCard
 from bot.preferans.outcome import DealKind, WhistAnswer
 from bot.preferans.policy import sits_out
 from bot.preferans.views import PublicView, SeatView
@@ -20,7 +20,7 @@ from bot.render.i18n import t
 
 from .text import card, cards, contract, convention_title, hand_lines, name, title_of
 
-__all__ = ["actor_line", "public_block", "table_text", "hand_text"]
+__all__ = ["actor_line", "public_block", "table_text", "hand_text", "review_text"]
 
 
 def _auction_line(table: Table, pv: PublicView, lang: str) -> str | None:
@@ -156,7 +156,9 @@ def public_block(
     return lines
 
 
-def table_text(table: Table, pv: PublicView, deal_no: int, *, note: str | None = None) -> str:
+def table_text(
+    table: Table, pv: PublicView, deal_no: int, *, note: str | None = None, ended: str | None = None
+) -> str:
     """The group's table message of a deal: public information only."""
     lang = table.settings.lang
     lines = [
@@ -170,7 +172,9 @@ def table_text(table: Table, pv: PublicView, deal_no: int, *, note: str | None =
     ]
     lines += public_block(table, pv, lang)
     act = actor_line(table, pv, lang)
-    if act:
+    if ended:  # the game ended in the middle of the deal: nobody is to act any more
+        lines.append(ended)
+    elif act:
         lines.append(f"⏳ {act}" if table.settings.turn_time else act)
     elif pv.phase is Phase.DONE:
         lines.append(t(lang, "deal.done"))
@@ -190,7 +194,13 @@ _PROMPTS = {
 
 
 def hand_text(
-    table: Table, sv: SeatView, deal_no: int, lang: str, *, note: str | None = None
+    table: Table,
+    sv: SeatView,
+    deal_no: int,
+    lang: str,
+    *,
+    note: str | None = None,
+    ended: str | None = None,
 ) -> str:
     """A player's private hand message: his cards, the public table and his prompt."""
     pv = sv.public
@@ -208,7 +218,9 @@ def hand_text(
         )
     shown_above = frozenset({int(sv.seat), *(int(s) for s in sv.controlled)})
     lines += public_block(table, pv, lang, skip_open=shown_above)
-    if sv.my_turn:
+    if ended:  # the game ended in the middle of the deal: nobody is to act any more
+        lines.append(ended)
+    elif sv.my_turn:
         if pv.phase is Phase.PLAY and pv.to_act is not None and pv.to_act != sv.seat:
             lines.append(t(lang, "hand.play_for", name=name(table, pv.to_act)))
         else:
@@ -223,4 +235,25 @@ def hand_text(
             lines.append(t(lang, "deal.done"))
     if note:
         lines.append(note)
+    return "\n\n".join(lines)
+
+
+def review_text(table: Table, deal: Deal, lang: str) -> str:
+    """A finished deal in full for its players: every hand as dealt with the tricks it
+    took, the talon and the discard (only once the deal is over: no card is secret then)."""
+    if not deal.is_over:
+        raise ValueError("a deal is shown in full only once it is over")
+    record = deal.to_json()
+    tricks = deal.outcome().tricks
+    lines = [f"<b>{t(lang, 'review.title')}</b>"]
+    for seat, codes in enumerate(record["hands"]):
+        if not codes:
+            continue  # the 4-player dealer holds no cards
+        taken = t(lang, "n.tricks", count=tricks[seat]) if tricks is not None else ""
+        head = f"{name(table, seat)}: {taken}" if taken else name(table, seat)
+        hand = [parse_card(c) for c in codes]
+        lines.append(head + "\n" + "\n".join(hand_lines(hand)))
+    lines.append(f"{t(lang, 'deal.talon')}: {cards(parse_card(c) for c in record['talon'])}")
+    if deal.discard:
+        lines.append(t(lang, "review.discard", cards=cards(deal.discard)))
     return "\n\n".join(lines)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import html
 import logging
 from typing import Any
 
@@ -14,10 +15,14 @@ from bot.core import effects as fx
 from bot.core.model import Player
 from bot.core.service import Rejected
 from bot.preferans.cards import Seat
+from bot.preferans.game import Game
 from bot.render.callbacks import from_base36
 from bot.render.i18n import t
+from bot.render.results import pulka_text
 from bot.render.rules import rules_text
+from bot.render.sheet_text import sheet_text
 from bot.render.text import title_of
+from storage import archive
 
 from .membership import is_member
 from .runtime import Runtime, group_lang, is_group, player_of, runtime
@@ -66,7 +71,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if user is None or chat is None:
         return
     if chat.type != ChatType.PRIVATE:
-        rt.outbox.answer_command(chat.id, t(group_lang(rt, update), "help"))
+        rt.outbox.answer_command(chat.id, t(await group_lang(rt, update), "help"))
         return
     player = player_of(user)
     await rt.service.remember_user(player, private_ok=True)
@@ -82,7 +87,7 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     rt = runtime(context)
     chat = update.effective_chat
     if chat is not None:
-        rt.outbox.answer_command(chat.id, t(group_lang(rt, update), "help"))
+        rt.outbox.answer_command(chat.id, t(await group_lang(rt, update), "help"))
 
 
 async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -93,7 +98,7 @@ async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         return
     table = rt.service.open_table(chat.id)
     settings = table.settings if table is not None else rt.service.defaults
-    rt.outbox.answer_command(chat.id, rules_text(settings, group_lang(rt, update)))
+    rt.outbox.answer_command(chat.id, rules_text(settings, await group_lang(rt, update)))
 
 
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -121,15 +126,32 @@ async def pulka_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     """Show the pulka (the running score) of the chat's game."""
     rt = runtime(context)
     chat = update.effective_chat
+    user = update.effective_user
     if chat is None:
+        return
+    if chat.type == ChatType.PRIVATE and user is not None:
+        rt.outbox.post(chat.id, await _private_pulka(rt, player_of(user)))
         return
     found = await rt.service.last_game(chat.id)
     if found is None:
-        rt.outbox.answer_command(chat.id, t(group_lang(rt, update), "no_table"))
+        rt.outbox.answer_command(chat.id, t(await group_lang(rt, update), "no_table"))
         return
     table, game = found
     message = update.effective_message
     rt.sheets.pulka(table, game, after=message.message_id if message is not None else 0)
+
+
+async def _private_pulka(rt: Runtime, player: Player) -> str:
+    """The sheet of the player's running table, else of his last finished game (as text:
+    the picture belongs to the group)."""
+    for table in rt.service.tables_of(player.user_id):
+        if table.game is not None:
+            return pulka_text(table, table.game, player.lang)
+    found = await archive.last_record(rt.service.storage, user_id=player.user_id)
+    if found is None:
+        return t(player.lang, "pulka.none")
+    game = Game.from_record(found[1])
+    return f"<pre>{html.escape(sheet_text(game, player.lang))}</pre>"
 
 
 async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -139,7 +161,7 @@ async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     user = update.effective_user
     if chat is None or user is None:
         return
-    lang = group_lang(rt, update)
+    lang = await group_lang(rt, update)
     table = rt.service.open_table(chat.id)
     if table is None:
         rt.outbox.answer_command(chat.id, t(lang, "stop.not_playing"))

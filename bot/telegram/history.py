@@ -11,6 +11,7 @@ import datetime
 import html
 import json
 import logging
+from decimal import Decimal
 from typing import Any
 
 from telegram import Chat, InputFile, Update, User
@@ -18,7 +19,7 @@ from telegram.constants import ParseMode
 from telegram.ext import Application, CommandHandler, ContextTypes
 
 from bot.preferans.game import Game
-from bot.render.i18n import t
+from bot.render.i18n import number, t
 from bot.render.sheet_text import short_name
 from storage import archive
 
@@ -43,7 +44,7 @@ TOP_LIMIT = 10
 NAME_WIDTH = 20
 
 
-def _in_group(
+async def _in_group(
     update: Update, context: ContextTypes.DEFAULT_TYPE
 ) -> tuple[Runtime, Chat, str] | None:
     """(runtime, chat, language) of a group-only command; elsewhere it says so."""
@@ -51,18 +52,16 @@ def _in_group(
     chat = update.effective_chat
     if chat is None:
         return None
-    lang = group_lang(rt, update)
+    lang = await group_lang(rt, update)
     if not is_group(update):
         rt.outbox.answer_command(chat.id, t(lang, "only_group"))
         return None
     return rt, chat, lang
 
 
-def _signed(value: float) -> str:
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    if text in ("-0", ""):
-        text = "0"
-    return ("+" + text) if value > 0.004 else text
+def _signed(lang: str, value: float, *, signed: bool = True) -> str:
+    """A stored result as the language writes it ("+318,67"), two decimals at most."""
+    return number(lang, Decimal(str(round(value, 2))) + 0, signed=signed)
 
 
 def _name(name: str) -> str:
@@ -83,7 +82,7 @@ def _convention(code: str, lang: str) -> str:
 
 async def history_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """The group's last games with their results."""
-    where = _in_group(update, context)
+    where = await _in_group(update, context)
     if where is None:
         return
     rt, chat, lang = where
@@ -108,7 +107,8 @@ async def history_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
             )
         )
         if g.results:
-            lines.append(" · ".join(f"{_name(name)} {_signed(v)}" for _, name, v in g.results))
+            results = (f"{_name(name)} {_signed(lang, v)}" for _, name, v in g.results)
+            lines.append(" · ".join(results))
     rt.outbox.answer_command(chat.id, "\n".join(lines))
 
 
@@ -127,8 +127,8 @@ def _stats_line(lang: str, s: archive.Totals) -> str:
         failed=s.contracts_failed,
         mmade=s.miseres_made,
         mfailed=s.miseres_failed,
-        net=_signed(s.net_whists),
-        written=_signed(s.whists_written).lstrip("+"),
+        net=_signed(lang, s.net_whists),
+        written=_signed(lang, s.whists_written, signed=False),
     )
 
 
@@ -148,7 +148,7 @@ async def stats_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     user = _target(update)
     if chat is None or user is None:
         return
-    lang = group_lang(rt, update)
+    lang = await group_lang(rt, update)
     storage = rt.service.storage
     overall = await archive.totals(storage, user.id)
     name = overall.name if overall.games else (user.full_name or user.username or str(user.id))
@@ -164,7 +164,7 @@ async def stats_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
 
 async def top_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """The group's players by net whists."""
-    where = _in_group(update, context)
+    where = await _in_group(update, context)
     if where is None:
         return
     rt, chat, lang = where
@@ -178,7 +178,7 @@ async def top_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         if title and rows:
             lines += ["", t(lang, title)]  # people and computer players are ranked apart
         for n, s in enumerate(rows, start=1):
-            net = _signed(s.net_whists)
+            net = _signed(lang, s.net_whists)
             lines.append(t(lang, "top.line", n=n, name=_name(s.name), net=net, games=s.games))
     rt.outbox.answer_command(chat.id, "\n".join(lines))
 
@@ -217,7 +217,7 @@ async def export_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     chat = update.effective_chat
     if chat is None:
         return
-    lang = group_lang(rt, update)
+    lang = await group_lang(rt, update)
     found = await _record_for(rt, update)
     if found is None:
         rt.outbox.answer_command(chat.id, t(lang, "export.none"))
@@ -232,7 +232,6 @@ async def export_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         convention=_convention(str(rules.get("convention", "")), lang),
         pulka=rules.get("pulka", "?"),
         deals=_scored_deals(record),
-        file=file_name,
     )
     bot = context.bot
     chat_id = chat.id

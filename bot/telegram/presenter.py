@@ -13,6 +13,8 @@ import dataclasses
 import logging
 from collections.abc import Callable
 
+from telegram import InlineKeyboardMarkup
+
 from bot.core import effects as fx
 from bot.core.effects import Effects
 from bot.core.model import Slot, Status, Table
@@ -22,8 +24,8 @@ from bot.preferans.views import public_view, seat_view
 from bot.render import keyboards
 from bot.render.i18n import t
 from bot.render.lobby import CLOSED_KEYS, lobby_text
-from bot.render.results import result_text, settlement_text
-from bot.render.table import hand_text, table_text
+from bot.render.results import result_text, settlement_text, sheet_before
+from bot.render.table import hand_text, review_text, table_text
 from bot.render.text import action_text, name, short_name_html, title_of
 
 from .outbox import Outbox
@@ -32,6 +34,10 @@ from .sheet import SheetMessages
 __all__ = ["Presenter"]
 
 log = logging.getLogger(__name__)
+
+ACTIVE_SECONDS = 20.0
+"""A player who acted this recently is still looking at his hand: the turn passing to him
+needs no notifying message (the silent edit of his hand message is enough)."""
 
 
 class Presenter:
@@ -46,6 +52,8 @@ class Presenter:
         self.service = service
         self.outbox = outbox
         self.sheets = sheets
+        self._live_buttons: dict[int, list[tuple[Slot, str]]] = {}
+        """Group messages whose buttons end with the game, per table (not stored)."""
         self.arm: Callable[[Table], None] = lambda table: None
         """Re-arms a table's timer (the scheduler's, set when the parts are wired)."""
 
@@ -64,6 +72,10 @@ class Presenter:
             self.outbox.show(e.slot, text, None)
             if e.status == Status.PLAYING:
                 self._confirm(table, Shown("lobby"))
+            else:  # cancelled or expired: the seated players are told privately
+                for _, player in table.seated():
+                    text = t(player.lang, "end.lobby_closed", title=title_of(table))
+                    self.outbox.post(player.user_id, text)
         elif isinstance(e, fx.Seated):
             text = t(e.player.lang, "start.seated", title=title_of(table), seat=e.seat + 1)
             self.outbox.post(e.player.user_id, text)
@@ -83,9 +95,10 @@ class Presenter:
             if game is not None and game.settlement() is not None:
                 self.outbox.post(table.chat_id, settlement_text(table, game, lang))
             self._confirm(table, Shown("settlement"))
+            self._game_ended(table)
         elif isinstance(e, fx.SeatReplaceable):
-            self.outbox.post(
-                table.chat_id,
+            self._post_buttons(
+                table,
                 t(lang, "timeout.replace", name=name(table, e.seat)),
                 keyboards.take_keyboard(table, e.seat),
             )
@@ -102,7 +115,7 @@ class Presenter:
             self.outbox.post(e.player.user_id, text)
         elif isinstance(e, fx.StopVoted):
             text = t(lang, "stop.vote", name=name(table, e.seat), votes=e.votes, need=e.need)
-            self.outbox.post(table.chat_id, text, keyboards.stop_keyboard(table))
+            self._post_buttons(table, text, keyboards.stop_keyboard(table))
         elif isinstance(e, fx.PlayerBlocked):
             self.outbox.post(table.chat_id, t(lang, "blocked", name=short_name_html(e.name)))
         elif isinstance(e, fx.Paused):
@@ -125,10 +138,12 @@ class Presenter:
                 self.show_deal(table)
         elif isinstance(e, fx.Remind):
             self._remind(e)
+        elif isinstance(e, fx.TurnPassed):
+            self._turn_passed(e)
         elif isinstance(e, fx.TimerChanged):
             self.arm(table)
-        # MustStartPrivate is answered by the button or the command; TurnPassed and
-        # AutoPlayed show through the deal's messages.
+        # MustStartPrivate is answered by the button or the command; AutoPlayed shows
+        # through the deal's messages.
 
     # ------------------------------------------------------------------ messages
 
@@ -185,7 +200,8 @@ class Presenter:
         table = e.table
         deal = e.finished.deal
         lang = table.settings.lang
-        result = result_text(table, e.finished, e.deal_no, lang)
+        before = sheet_before(table.game, e.finished) if table.game is not None else None
+        result = result_text(table, e.finished, e.deal_no, lang, before)
         if deal is not None:
             if e.table_slot is not None:
                 text = table_text(table, public_view(deal), e.deal_no, note=result)
@@ -194,7 +210,8 @@ class Presenter:
                 player = table.player(seat)
                 if player is None:
                     continue
-                note = result_text(table, e.finished, e.deal_no, player.lang)
+                note = result_text(table, e.finished, e.deal_no, player.lang, before)
+                note = review_text(table, deal, player.lang) + "\n\n" + note
                 auto = e.auto.get(seat)
                 if auto is not None:
                     what = action_text(auto, player.lang, private=True)
@@ -211,14 +228,41 @@ class Presenter:
         if deal is None:
             return
         if table.messages.table_slot is not None:
-            text = table_text(table, public_view(deal), table.deal_no)
+            ended = t(table.settings.lang, "end.stopped")
+            text = table_text(table, public_view(deal), table.deal_no, ended=ended)
             self.outbox.show(table.messages.table_slot, text, None)
         for seat, player in table.seated():
             slot = table.messages.hand_slots.get(seat)
             if slot is None:
                 continue
             sv = dataclasses.replace(seat_view(deal, seat), legal=())
-            self.outbox.show(slot, hand_text(table, sv, table.deal_no, player.lang), None)
+            ended = t(player.lang, "end.stopped")
+            text = hand_text(table, sv, table.deal_no, player.lang, ended=ended)
+            self.outbox.show(slot, text, None)
+
+    def _post_buttons(self, table: Table, text: str, markup: InlineKeyboardMarkup) -> None:
+        """Post a group message with buttons that only make sense while the game runs
+        (stop vote, take a seat): they are taken away when it ends."""
+
+        async def remember(message_id: int) -> None:
+            self._live_buttons.setdefault(table.id, []).append(
+                (Slot(table.chat_id, message_id), text)
+            )
+
+        self.outbox.post(table.chat_id, text, markup, done=lambda m: remember(m.message_id))
+
+    def _game_ended(self, table: Table) -> None:
+        """Take the buttons off the stop-vote and seat messages; tell each player privately."""
+        lang = table.settings.lang
+        key = "end.finished" if table.game is not None and table.game.finished else "end.stopped"
+        for slot, text in self._live_buttons.pop(table.id, []):
+            self.outbox.show(slot, text + "\n\n" + t(lang, key), None)
+        game = table.game
+        if game is None or game.settlement() is None:
+            return
+        for _, player in table.seated():
+            text = title_of(table) + "\n" + settlement_text(table, game, player.lang)
+            self.outbox.post(player.user_id, text)
 
     def _remind(self, e: fx.Remind) -> None:
         table = e.table
@@ -227,11 +271,37 @@ class Presenter:
             return
         self.show_hand(table, e.seat)  # sends it again if it never got through
         text = t(player.lang, "remind", name=name(table, e.seat), n=e.seconds)
+        self._notify(table, player.user_id, text, ("always", "slow"))
+
+    def _turn_passed(self, e: fx.TurnPassed) -> None:
+        """A notifying message for the player whose turn it is now, unless he acted moments
+        ago (he is still looking) or does not want it."""
+        table = e.table
+        player = table.player(e.seat)
+        if player is None or (e.idle is not None and e.idle < ACTIVE_SECONDS):
+            return
+        text = t(player.lang, "turn.notify", title=title_of(table), n=table.deal_no)
+        self._notify(table, player.user_id, text, ("always",))
+
+    def _notify(self, table: Table, user_id: int, text: str, modes: tuple[str, ...]) -> None:
+        """Post ``text`` to ``user_id`` if his setting is one of ``modes`` and nobody moved
+        meanwhile; it replaces the table's previous notification and goes once he moved."""
+        move = table.move
 
         async def remember(message_id: int) -> None:
-            self.service.reminder_sent(table, Slot(player.user_id, message_id))
+            if table.move != move:  # he moved before it went out: it is already stale
+                self.outbox.delete(user_id, message_id)
+                return
+            self._clear_reminder(table)
+            self.service.reminder_sent(table, Slot(user_id, message_id))
 
-        self.outbox.post(player.user_id, text, done=lambda msg: remember(msg.message_id))
+        async def run() -> bool:
+            if table.move != move or await self.service.notify_mode(user_id) not in modes:
+                return False
+            self.outbox.post(user_id, text, done=lambda msg: remember(msg.message_id))
+            return False  # the post is paced as a request of its own
+
+        self.outbox.call(user_id, run)
 
     def _clear_reminder(self, table: Table) -> None:
         old = self.service.reminder_sent(table, None)

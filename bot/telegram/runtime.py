@@ -89,12 +89,12 @@ def player_of(user: User) -> Player:
     return Player(user.id, name, lang_of(user.language_code))
 
 
-def group_lang(rt: Runtime, update: Update) -> str:
-    """The language to answer in: the chat's table's, else the user's."""
+async def group_lang(rt: Runtime, update: Update) -> str:
+    """The language to answer in: the chat's (open or last) table's, else the user's."""
     chat = update.effective_chat
-    table = rt.service.open_table(chat.id) if chat is not None else None
-    if table is not None:
-        return table.settings.lang
+    lang = await rt.service.chat_lang(chat.id) if chat is not None else None
+    if lang is not None:
+        return lang
     user = update.effective_user
     return lang_of(user.language_code if user else None)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core import effects as fx
-from bot.core.model import Status
+from bot.core.model import Player, Status
 from bot.core.service import AlreadyDone, Rejected
 from tests.service.helpers import (
     GROUP,
@@ -114,3 +114,17 @@ async def test_cancel_by_the_owner_and_expiry_by_the_clock() -> None:
         assert service.forget(second.id) and service.get(second.id) is None
         with pytest.raises(Rejected, match="err.stale"):
             await service.sit(second.id, PEOPLE[1])
+
+
+async def test_the_chat_keeps_its_tables_language_after_the_table_closes() -> None:
+    """/history, /stats, /top and /stop answer in the group's language, not the caller's."""
+    async with service_on() as service:
+        assert await service.chat_lang(GROUP) is None
+        english = Player(5, "Ed", "en")
+        await service.open_lobby(GROUP, english, "Club")
+        table = service.open_table(GROUP)
+        assert table is not None and await service.chat_lang(GROUP) == "en"
+        await service.cancel(table.id, english.user_id)
+        assert service.open_table(GROUP) is None
+        assert await service.chat_lang(GROUP) == "en"
+        assert await service.chat_lang(GROUP - 1) is None

@@ -25,6 +25,7 @@ from tests.service.helpers import (
 )
 
 PASS = picking(lambda a: isinstance(a, Bid) and a.contract is None)
+FIRST = picking(lambda a: isinstance(a, Bid))
 
 
 async def test_a_move_is_applied_saved_and_passes_the_turn() -> None:
@@ -150,3 +151,30 @@ async def test_a_stop_vote_needs_a_majority_and_archives_the_game() -> None:
         assert not service.forget(table.id)  # the settlement is still to be shown
         await service.shown(table, Shown("settlement"))
         assert service.forget(table.id)
+
+
+async def test_turn_passed_says_how_long_the_next_player_has_been_idle() -> None:
+    """The presenter pings only a player who has not acted moments ago."""
+    clock = Clock()
+    async with service_on(clock=clock) as service:
+        table = await started(service)
+        idles = []
+        for _ in range(4):  # bid 6♠, pass, pass around the table and back
+            clock.advance(7)
+            _, player = actor(table)
+            effects = await service.act(table.id, player.user_id, table.move, "b", FIRST)
+            idles += [e.idle for e in of(effects, fx.TurnPassed)]
+        assert idles[:2] == [None, None]  # the others have not acted yet
+        assert [i for i in idles[2:] if i is not None] and all(
+            i == 14 for i in idles[2:] if i is not None
+        )  # three seats, 7 s a move: the next one acted two moves ago
+
+
+async def test_the_notification_setting_is_kept_per_user() -> None:
+    async with service_on() as service:
+        assert await service.notify_mode(PEOPLE[0].user_id) == "always"
+        await service.set_notify_mode(PEOPLE[0], "slow")
+        assert await service.notify_mode(PEOPLE[0].user_id) == "slow"
+        assert await service.storage.notify_mode(PEOPLE[0].user_id) == "slow"
+        with pytest.raises(Rejected):
+            await service.set_notify_mode(PEOPLE[0], "loud")

@@ -1,0 +1,144 @@
+"""Turn notifications through the fake Bot API: who is pinged, when the ping goes away, the
+per-player setting, and what it costs in requests per deal."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from bot.core.model import Player, TableSettings
+from tests.bot_helpers import (
+    FakeClock,
+    Harness,
+    open_and_start,
+    running_bot,
+    simple_policy,
+    take_turn,
+)
+
+NO_TIMER = TableSettings(turn_time=0, pulka=10)
+POLICY = simple_policy({1: ["b6S"]}, whist="wW")
+
+
+def _pings(h: Harness) -> list[tuple[int, int, bool]]:
+    """(chat, message id, deleted) of every turn notification sent."""
+    out = []
+    for call in h.fake.calls_to("sendMessage"):
+        text = str(call.params.get("text", ""))
+        if "Your turn" in text and call.response is not None:
+            mid = int(call.response["result"]["message_id"])
+            chat = int(call.params["chat_id"])
+            out.append((chat, mid, h.fake.message(chat, mid).deleted))
+    return out
+
+
+async def _play_one_deal(h: Harness, clock: FakeClock, pause: float) -> Counter[str]:
+    """Play the current deal with ``pause`` seconds of thought before every move; the Bot
+    API requests it took, by method."""
+    before = len(h.fake.calls)
+    deal_no = h.table().deal_no
+    for _ in range(200):
+        table = h.table()
+        if table.game is None or table.deal_no != deal_no:
+            break
+        clock.advance(pause)
+        user, _ = await take_turn(h, POLICY)
+        nxt = h.actor()
+        if nxt is not None and nxt is not user and h.table().deal_no == deal_no:
+            live = [(c, m) for c, m, deleted in _pings(h) if not deleted]
+            assert all(c == nxt.id for c, _ in live), "a stale notification was left"
+    await h.idle()
+    return Counter(c.method for c in h.fake.calls[before:])
+
+
+async def test_a_slow_turn_brings_one_notification_that_goes_once_he_moved(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock()
+    async with running_bot(tmp_path, clock=clock, defaults=NO_TIMER) as h:
+        await open_and_start(h)
+        await _play_one_deal(h, clock, pause=30)
+        pings = _pings(h)
+        assert len(pings) > 5  # every turn after a slow move of someone else
+        # at most the current actor's notification is still there
+        assert sum(not deleted for _, _, deleted in pings) <= 1
+
+
+async def test_an_active_player_is_not_pinged_and_never_means_never(tmp_path: Path) -> None:
+    clock = FakeClock()
+    async with running_bot(tmp_path, clock=clock, defaults=NO_TIMER) as h:
+        await open_and_start(h)
+        # everyone has acted within moments: only the first turn of each can ping
+        await _play_one_deal(h, clock, pause=2)
+        assert len(_pings(h)) <= 3
+        # Boris chooses "never" in private
+        boris = h.users[1]
+        await h.say(boris, "/settings", chat=boris)
+        menu = h.fake.last_bot_message(boris)
+        assert menu is not None and "Turn notifications" in menu.content
+        data = next(d for label, d in menu.buttons if d and label.endswith("never"))
+        answer = await h.press(boris, menu, data)
+        assert answer.get("text") == "Saved."
+        menu = h.fake.message(menu.chat_id, menu.message_id)
+        assert any(label == "✅ never" for label, _ in menu.buttons)
+        assert await h.service.notify_mode(boris.id) == "never"
+        start = len(_pings(h))
+        await _play_one_deal(h, clock, pause=30)
+        chats = {c for c, _, _ in _pings(h)[start:]}
+        assert chats and boris.id not in chats
+
+
+async def test_requests_per_deal_before_and_after(tmp_path: Path) -> None:
+    """Prints the Bot API requests of one deal: without notifications (as before), with
+    slow players (each pinged) and with players acting quickly (nobody pinged)."""
+    figures = {}
+    runs = (("before", 30.0, "never"), ("slow", 30.0, "always"), ("fast", 2.0, "always"))
+    for label, pause, mode in runs:
+        clock = FakeClock()
+        (tmp_path / label).mkdir()
+        async with running_bot(tmp_path / label, clock=clock, defaults=NO_TIMER) as h:
+            await open_and_start(h)
+            for user in h.users:
+                await h.service.set_notify_mode(Player(user.id, user.first_name, "en"), mode)
+            counts = await _play_one_deal(h, clock, pause)
+            figures[label] = counts
+    sent = {k: sum(n for m, n in v.items() if m != "getUpdates") for k, v in figures.items()}
+    presses = {k: v["answerCallbackQuery"] for k, v in figures.items()}
+    pings = {k: v["deleteMessage"] for k, v in figures.items()}
+    print("\nrequests per deal:", {k: dict(v) for k, v in figures.items()})
+    print("sent (no getUpdates):", sent, "presses:", presses)
+    # a notification costs a sendMessage and, once he moved, a deleteMessage
+    assert pings["before"] == 0 and figures["before"]["sendMessage"] <= 4
+    assert 0 < pings["slow"] <= presses["slow"]
+    assert figures["slow"]["sendMessage"] - pings["slow"] <= 4
+    assert pings["fast"] <= 3  # only turns of players who had not acted yet
+
+
+async def test_pulka_in_private_shows_the_players_running_table(tmp_path: Path) -> None:
+    clock = FakeClock()
+    async with running_bot(tmp_path, clock=clock, defaults=NO_TIMER) as h:
+        anna = h.users[0]
+        await h.say(anna, "/pulka", chat=anna)
+        reply = h.fake.last_bot_message(anna)
+        assert reply is not None and "no running or finished game" in reply.content
+        await open_and_start(h)
+        await _play_one_deal(h, clock, pause=2)
+        await h.say(anna, "/pulka", chat=anna)
+        reply = h.fake.last_bot_message(anna)
+        assert reply is not None
+        assert "Pulka" in reply.content and all(u.first_name in reply.content for u in h.users)
+        assert "deals: 1" in reply.content
+
+
+async def test_each_hand_message_reviews_the_finished_deal(tmp_path: Path) -> None:
+    clock = FakeClock()
+    async with running_bot(tmp_path, clock=clock, defaults=NO_TIMER) as h:
+        await open_and_start(h)
+        hands = {u.id: h.hand_message(u) for u in h.users}
+        await _play_one_deal(h, clock, pause=2)
+        for user in h.users:
+            old = hands[user.id]
+            assert old is not None
+            done = h.fake.message(user, old.message_id)
+            assert "The deal in full" in done.content and "Talon:" in done.content
+            assert all(u.first_name in done.content for u in h.users) and not done.buttons
