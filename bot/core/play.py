@@ -17,18 +17,12 @@ from typing import Any
 
 from bot.preferans.actions import (
     Action,
-    Bid,
-    ChooseDefence,
-    Declare,
     Discard,
     IllegalAction,
-    Play,
-    Whist,
 )
 from bot.preferans.cards import Card, Seat
 from bot.preferans.game import Game
-from bot.preferans.outcome import Defence, WhistAnswer
-from bot.preferans.policy import REPLACE_AFTER, replaceable
+from bot.preferans.policy import REPLACE_AFTER, auto_action, replaceable
 from bot.preferans.views import SeatView, seat_view
 
 from .effects import (
@@ -96,41 +90,6 @@ class AlreadyDone(Rejected):
 
     def __init__(self) -> None:
         super().__init__("ok.already")
-
-
-def auto_action(view: SeatView) -> Action:
-    """The safe action for a player who ran out of time, picked from ``view.legal``.
-
-    Pass in the auction and whisting; closed defence; the lowest legal card; a declarer
-    discards his two lowest cards and names the contract he bid.
-    """
-    legal = view.legal
-    if not legal:
-        raise ValueError("nothing to do")
-    first = legal[0]
-    if isinstance(first, Bid):
-        return next((a for a in legal if isinstance(a, Bid) and a.contract is None), first)
-    if isinstance(first, Whist):
-        return next(
-            (a for a in legal if isinstance(a, Whist) and a.answer is WhistAnswer.PASS), first
-        )
-    if isinstance(first, ChooseDefence):
-        return next(
-            (a for a in legal if isinstance(a, ChooseDefence) and a.defence is Defence.CLOSED),
-            first,
-        )
-    if isinstance(first, Declare):
-        bid = view.public.bid
-        return next((a for a in legal if isinstance(a, Declare) and a.contract == bid), first)
-    if isinstance(first, Discard):
-        return min(
-            (a for a in legal if isinstance(a, Discard)),
-            key=lambda a: sorted((int(c.rank), int(c.suit)) for c in a.cards),
-        )
-    return min(
-        (a for a in legal if isinstance(a, Play)),
-        key=lambda a: (int(a.card.rank), int(a.card.suit)),
-    )
 
 
 # ---------------------------------------------------------------------- deals

@@ -9,9 +9,14 @@ made by :func:`bot.preferans.robot.choose` from the seat's view only, off the lo
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import random
+
 from bot.preferans.actions import Action, Bid, Discard, Play, Whist
 from bot.preferans.cards import Seat
-from bot.preferans.policy import replaceable
+from bot.preferans.policy import auto_action, replaceable
+from bot.preferans.robot import Budget, choose
 from bot.preferans.views import SeatView, seat_view
 
 from . import play
@@ -28,6 +33,7 @@ __all__ = [
     "remove_robot",
     "renamed",
     "robot_to_act",
+    "decide",
     "apply_robot",
     "pause",
     "check_replace",
@@ -35,6 +41,8 @@ __all__ = [
     "check_back",
     "take_back",
 ]
+
+log = logging.getLogger(__name__)
 
 ROBOT_NAMES = {
     "ru": ("🤖 Пётр", "🤖 Ольга", "🤖 Фёдор", "🤖 Анна"),
@@ -192,3 +200,21 @@ def take_back(table: Table, seat: Seat, player: Player) -> list[Effect]:
     old_name = _swap(table, seat, player)
     table.messages.hand_slots[seat] = Slot(player.user_id)
     return [SeatTaken(table, seat, old_name, player), DealShown(table), TimerChanged(table)]
+
+
+async def decide(table: Table, move: int, budget: Budget) -> Action | None:
+    """What the computer player to act at ``move`` plays (``None``: none is to act).
+
+    Decided from a snapshot of its seat's view only, in a worker thread (a decision may take
+    a second), seeded by the table and the move so a restart decides the same.
+    """
+    found = robot_to_act(table) if table.move == move else None
+    if found is None:
+        return None
+    view = found[1]
+    rng = random.Random(f"{table.seed}:robot:{move}")
+    try:
+        return await asyncio.to_thread(choose, view, rng, budget=budget)
+    except Exception:  # a player bug must not stall the table: play the safe action
+        log.exception("table %s: the computer player failed at move %s", table.id, move)
+        return auto_action(view)

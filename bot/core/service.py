@@ -13,25 +13,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 import time
 from collections.abc import Callable, Iterable
 from functools import partial
-from typing import Any
 
 from bot.preferans.cards import Card, Seat
-from bot.preferans.game import Game
-from bot.preferans.policy import public_record
-from bot.preferans.robot import STRONG, Budget, choose
+from bot.preferans.robot import STRONG, Budget
 from storage import Storage, StorageError
 
 from . import chats, lobby, play, restart, robots
 from .codec import settings_json, state_json
 from .effects import Effect, Effects, LobbyShown, MustStartPrivate, Remind, TimerChanged
-from .model import NOTIFY_MODES, Player, Slot, Status, Table, TableSettings
+from .model import Player, Slot, Status, Table, TableSettings
 from .names import StandIn, named
-from .persist import SAVE_RETRY, NotSaved, Writer
+from .persist import SAVE_RETRY, NotSaved
 from .play import AlreadyDone, Choose, Rejected
+from .registry import TableRegistry
 from .restart import Shown
 
 __all__ = ["TableService", "Rejected", "AlreadyDone", "Choose", "Shown", "LOBBY_TTL"]
@@ -42,7 +39,7 @@ LOBBY_TTL = 30 * 60
 """Seconds an unstarted lobby stays open."""
 
 
-class TableService:
+class TableService(TableRegistry):
     """All tables of the bot and every change to them."""
 
     def __init__(
@@ -56,7 +53,7 @@ class TableService:
         robot_budget: Budget = STRONG,
         stand_in: StandIn = lambda lang, number: f"#{number}",
     ) -> None:
-        self.storage = storage
+        super().__init__(storage)
         self.seed = seed
         """A fixed base for the tables' deal seeds (tests); ``None``: random per table."""
         self.clock = clock
@@ -66,10 +63,6 @@ class TableService:
         """How hard computer players think over their cards."""
         self.stand_in = stand_in
         """Names a seated player whose name shows nothing (the adapter's catalogue text)."""
-        self.tables: dict[int, Table] = {}
-        self._notify: dict[int, str] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._writer = Writer(storage)
         self.set_aside: list[tuple[int, int | None]] = []
         """Tables the last :meth:`resume` could not read: (table id, chat id if known)."""
 
@@ -111,91 +104,6 @@ class TableService:
             retry = self.clock() + SAVE_RETRY
             table.deadline = max(table.deadline or retry, retry)
             return (TimerChanged(table),)
-
-    def _table(self, table_id: int) -> Table:
-        table = self.tables.get(table_id)
-        if table is None:
-            raise Rejected("err.stale")
-        return table
-
-    def _pressed(self, table_id: int) -> Table:
-        """The table a player's press or command changes: not while it is paused."""
-        table = self._table(table_id)
-        if table.paused:
-            raise Rejected("err.paused")
-        return table
-
-    # ------------------------------------------------------------------ reading
-
-    def get(self, table_id: int) -> Table | None:
-        return self.tables.get(table_id)
-
-    def open_table(self, chat_id: int) -> Table | None:
-        """The chat's table in the lobby or in play."""
-        for table in self.tables.values():
-            if table.chat_id == chat_id and table.status.open:
-                return table
-        return None
-
-    def tables_of(self, user_id: int) -> list[Table]:
-        """Open tables where ``user_id`` sits."""
-        return [
-            tb for tb in self.tables.values() if tb.status.open and tb.seat_of(user_id) is not None
-        ]
-
-    async def last_game(self, chat_id: int) -> tuple[Table, Game] | None:
-        """The chat's current or most recent game (for ``/pulka``)."""
-        table = self.open_table(chat_id)
-        if table is not None and table.game is not None:
-            return table, table.game
-        old = await self._writer.load_last(chat_id, self.tables)
-        return (old, old.game) if old is not None and old.game is not None else None
-
-    async def chat_lang(self, chat_id: int) -> str | None:
-        """The language of the chat's open or most recent table (``None``: never had one)."""
-        table = self.open_table(chat_id)
-        if table is not None:
-            return table.settings.lang
-        row = await self.storage.last_table(chat_id)
-        lang = row.settings.get("lang") if row is not None else None
-        return lang if isinstance(lang, str) else None
-
-    def live_record(self, table: Table) -> dict[str, Any] | None:
-        """The public record of a game in play (its current deal left out), for /export."""
-        if table.status != Status.PLAYING or table.game is None:
-            return None
-        return public_record(table.game)
-
-    def joinable(self, table_id: int) -> Table:
-        """The table a deep link names, unless it cannot be joined now."""
-        table = self._table(table_id)
-        if table.paused:
-            raise Rejected("err.paused")
-        return table
-
-    # ------------------------------------------------------------------ users
-
-    async def remember_user(self, player: Player, *, private_ok: bool | None = None) -> None:
-        await self.storage.save_user(player.user_id, player.name, player.lang, private_ok)
-
-    async def notify_mode(self, user_id: int) -> str:
-        """The player's turn-notification setting (:data:`NOTIFY_MODES`), cached."""
-        mode = self._notify.get(user_id)
-        if mode is None:
-            mode = self._notify[user_id] = await self.storage.notify_mode(user_id)
-        return mode
-
-    async def set_notify_mode(self, player: Player, mode: str) -> None:
-        """Store the player's turn-notification setting."""
-        if mode not in NOTIFY_MODES:
-            raise Rejected("err.illegal")
-        await self.remember_user(player)
-        await self.storage.set_notify_mode(player.user_id, mode)
-        self._notify[player.user_id] = mode
-
-    async def can_write(self, user_id: int) -> bool:
-        row = await self.storage.user(user_id)
-        return bool(row and row.private_ok)
 
     async def blocked(self, user_id: int) -> Effects:
         """The user blocked the bot: we cannot write to him any more."""
@@ -367,18 +275,9 @@ class TableService:
         move on meanwhile.
         """
         table = self.tables.get(table_id)
-        if table is None or table.move != move:
+        action = None if table is None else await robots.decide(table, move, self.robot_budget)
+        if table is None or action is None:
             return ()
-        found = robots.robot_to_act(table)
-        if found is None:
-            return ()
-        view = found[1]
-        rng = random.Random(f"{table.seed}:robot:{move}")  # the same choice after a restart
-        try:
-            action = await asyncio.to_thread(choose, view, rng, budget=self.robot_budget)
-        except Exception:  # a player bug must not stall the table: play the safe action
-            log.exception("table %s: the computer player failed at move %s", table_id, move)
-            action = play.auto_action(view)
         with contextlib.suppress(Rejected):  # the table was closed meanwhile
             return await self._change(
                 table, lambda tb: robots.apply_robot(tb, move, action, self.clock(), self.seed)
@@ -404,9 +303,6 @@ class TableService:
         return await self._change(table, lambda tb: robots.take_back(tb, seat, player))
 
     # ------------------------------------------------------------------ the group
-
-    def _in_chat(self, chat_id: int) -> list[Table]:
-        return [tb for tb in list(self.tables.values()) if tb.chat_id == chat_id]
 
     async def group_lost(self, chat_id: int) -> Effects:
         """The bot cannot write to the group any more: pause its open tables."""
@@ -472,20 +368,6 @@ class TableService:
         """Save what the Telegram side reports (a table forgotten meanwhile keeps nothing)."""
         with contextlib.suppress(Rejected):
             await self._change(table, change, save=True)
-
-    def forget(self, table_id: int) -> bool:
-        """Drop a closed table from memory (its rows stay); ``False`` while it is not done
-        (open, busy, or something of it still to be shown)."""
-        table = self.tables.get(table_id)
-        if table is None:
-            return True
-        lock = self._locks.get(table_id)
-        if table.status.open or (lock and lock.locked()) or table.unshown.anything:
-            return False
-        del self.tables[table_id]
-        self._locks.pop(table_id, None)
-        self._writer.forget(table_id)
-        return True
 
     # ------------------------------------------------------------------ restart
 

@@ -10,13 +10,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .actions import Action, Bid, ChooseDefence, Declare, Discard, Play, Whist
 from .cards import Seat
 from .contracts import LADDER, MISERE
 from .conventions import Rules
 from .game import Game
-from .outcome import DealKind, DealOutcome
+from .outcome import DealKind, DealOutcome, Defence, WhistAnswer
+from .views import SeatView
 
 __all__ = [
+    "auto_action",
     "REPLACE_AFTER",
     "made",
     "sits_out",
@@ -110,4 +113,39 @@ def rules_numbers(rules: Rules) -> RulesNumbers:
         whist_responsibility=rules.whist_responsibility,
         end_rule=conv.end_rule,
         helps=conv.helps,
+    )
+
+
+def auto_action(view: SeatView) -> Action:
+    """The safe action for a player who ran out of time, picked from ``view.legal``.
+
+    Pass in the auction and whisting; closed defence; the lowest legal card; a declarer
+    discards his two lowest cards and names the contract he bid.
+    """
+    legal = view.legal
+    if not legal:
+        raise ValueError("nothing to do")
+    first = legal[0]
+    if isinstance(first, Bid):
+        return next((a for a in legal if isinstance(a, Bid) and a.contract is None), first)
+    if isinstance(first, Whist):
+        return next(
+            (a for a in legal if isinstance(a, Whist) and a.answer is WhistAnswer.PASS), first
+        )
+    if isinstance(first, ChooseDefence):
+        return next(
+            (a for a in legal if isinstance(a, ChooseDefence) and a.defence is Defence.CLOSED),
+            first,
+        )
+    if isinstance(first, Declare):
+        bid = view.public.bid
+        return next((a for a in legal if isinstance(a, Declare) and a.contract == bid), first)
+    if isinstance(first, Discard):
+        return min(
+            (a for a in legal if isinstance(a, Discard)),
+            key=lambda a: sorted((int(c.rank), int(c.suit)) for c in a.cards),
+        )
+    return min(
+        (a for a in legal if isinstance(a, Play)),
+        key=lambda a: (int(a.card.rank), int(a.card.suit)),
     )

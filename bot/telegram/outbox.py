@@ -22,9 +22,8 @@ import asyncio
 import logging
 import time
 import warnings
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 from telegram import CallbackQuery, InlineKeyboardMarkup, LinkPreviewOptions, Message
@@ -41,6 +40,8 @@ from telegram.error import (
 
 from bot.core.model import Slot
 
+from .queue import Call, ChatQueue, Delete, Post, Show, message_gone, not_modified
+
 __all__ = ["Outbox", "message_gone", "not_modified"]
 
 log = logging.getLogger(__name__)
@@ -51,78 +52,6 @@ ANSWER_SHARE = 0.25
 """The share of a group's message budget commands' answers may use."""
 ANSWER_REPEAT = 30.0
 """Seconds within which the same answer to a command is not sent again to a chat."""
-
-
-_GONE = ("not found", "can't be edited", "cant be edited")
-
-
-def not_modified(exc: BadRequest) -> bool:
-    """Telegram refused an edit that would change nothing: the message shows it already."""
-    return "not modified" in exc.message.lower()
-
-
-def message_gone(exc: BadRequest, *more: str) -> bool:
-    """Telegram refused an edit because the message cannot be edited any more (deleted, too
-    old; or for one of ``more`` reasons): it must be sent anew."""
-    low = exc.message.lower()
-    return any(s in low for s in (*_GONE, *more))
-
-
-@dataclass(slots=True)
-class _Post:
-    text: str
-    markup: InlineKeyboardMarkup | None
-    done: Callable[[Message], Awaitable[None]] | None = None
-
-
-@dataclass(slots=True)
-class _Delete:
-    message_id: int
-
-
-@dataclass(slots=True, eq=False)
-class _Show:
-    slot: Slot
-    content: tuple[str, InlineKeyboardMarkup | None] | None = None
-    """What is being sent (taken from the chat's ``waiting`` when its turn comes)."""
-
-
-@dataclass(slots=True, eq=False)
-class _Call:
-    run: Callable[[], Awaitable[bool]]
-
-
-class _Chat:
-    __slots__ = (
-        "chat_id",
-        "queue",
-        "task",
-        "last",
-        "waiting",
-        "window",
-        "answers",
-        "answered",
-        "backoff",
-        "pause_until",
-    )
-
-    def __init__(self, chat_id: int) -> None:
-        self.chat_id = chat_id
-        self.window: deque[float] = deque()
-        """When recent requests to this (group) chat were made."""
-        self.queue: deque[_Post | _Delete | _Show | _Call] = deque()
-        self.task: asyncio.Task[None] | None = None
-        self.last = -1e9
-        self.waiting: dict[int, tuple[str, InlineKeyboardMarkup | None]] = {}
-        """Slot id -> latest content for slots queued here."""
-        self.answers: deque[_Post] = deque()
-        """Answers to commands: sent after everything in :attr:`queue` (the game first)."""
-        self.answered: dict[str, float] = {}
-        """Answer text -> when it was last queued (the same answer is not repeated)."""
-        self.backoff = 0.0
-        """The pause after the last failed attempt (0 after a success)."""
-        self.pause_until = -1e9
-        """Nothing is sent to this chat before (Telegram kept failing)."""
 
 
 class Outbox:
@@ -154,7 +83,7 @@ class Outbox:
         self.on_forbidden = on_forbidden
         self.on_migrated: Callable[[int, int], Awaitable[None]] | None = None
         """Called with (old, new) chat id when a group turned out to be a supergroup now."""
-        self._chats: dict[int, _Chat] = {}
+        self._chats: dict[int, ChatQueue] = {}
         self._shown: OrderedDict[tuple[int, int], str] = OrderedDict()
         self._closed = False
         self.newest: dict[int, int] = {}
@@ -167,7 +96,7 @@ class Outbox:
         chat = self._chat(slot.chat_id)
         key = id(slot)
         if key not in chat.waiting:
-            chat.queue.append(_Show(slot))
+            chat.queue.append(Show(slot))
         chat.waiting[key] = (text, markup)
         self._kick(chat)
 
@@ -181,7 +110,7 @@ class Outbox:
     ) -> None:
         """Send a new message (in order with everything else for that chat)."""
         chat = self._chat(chat_id)
-        chat.queue.append(_Post(text, markup, done))
+        chat.queue.append(Post(text, markup, done))
         self._kick(chat)
 
     def answer_command(self, chat_id: int, text: str) -> None:
@@ -196,19 +125,19 @@ class Outbox:
         if text in chat.answered:
             return
         chat.answered[text] = now
-        chat.answers.append(_Post(text, None))
+        chat.answers.append(Post(text, None))
         self._kick(chat)
 
     def delete(self, chat_id: int, message_id: int) -> None:
         chat = self._chat(chat_id)
-        chat.queue.append(_Delete(message_id))
+        chat.queue.append(Delete(message_id))
         self._kick(chat)
 
     def call(self, chat_id: int, run: Callable[[], Awaitable[bool]]) -> None:
         """Run ``run`` in ``chat_id``'s worker, in order with its messages and paced like one;
         it returns whether it made a request. Wrap its Bot API calls in :meth:`retry`."""
         chat = self._chat(chat_id)
-        chat.queue.append(_Call(run))
+        chat.queue.append(Call(run))
         self._kick(chat)
 
     def note_sent(self, chat_id: int, message_id: int) -> None:
@@ -269,17 +198,17 @@ class Outbox:
 
     # ------------------------------------------------------------------ worker
 
-    def _chat(self, chat_id: int) -> _Chat:
+    def _chat(self, chat_id: int) -> ChatQueue:
         chat = self._chats.get(chat_id)
         if chat is None:
-            chat = self._chats[chat_id] = _Chat(chat_id)
+            chat = self._chats[chat_id] = ChatQueue(chat_id)
         return chat
 
-    def _kick(self, chat: _Chat) -> None:
+    def _kick(self, chat: ChatQueue) -> None:
         if chat.task is None and not self._closed:
             chat.task = asyncio.create_task(self._run(chat), name=f"outbox:{chat.chat_id}")
 
-    def _wait_answer(self, chat: _Chat) -> float:
+    def _wait_answer(self, chat: ChatQueue) -> float:
         """Seconds before a command's answer may go: in a group only while less than
         :data:`ANSWER_SHARE` of the window is used, so the game keeps the rest."""
         wait = self._wait(chat)
@@ -287,7 +216,7 @@ class Outbox:
             return wait
         return max(wait, chat.window[0] + self.group_window - time.monotonic(), 0.01)
 
-    def _wait(self, chat: _Chat) -> float:
+    def _wait(self, chat: ChatQueue) -> float:
         """Seconds to wait before the next request to ``chat``.
 
         Private chats: one request per ``private_interval``. Groups: never more than
@@ -312,7 +241,7 @@ class Outbox:
             interval = self.group_window / max(1, self.group_limit - self.group_limit // 2)
         return chat.last + interval - now
 
-    async def _run(self, chat: _Chat) -> None:
+    async def _run(self, chat: ChatQueue) -> None:
         try:
             while chat.queue or chat.answers:
                 wait = self._wait(chat) if chat.queue else self._wait_answer(chat)
@@ -333,7 +262,7 @@ class Outbox:
                     log.info("chat %s: migrated to %s", chat.chat_id, new_id)
                     if self.on_migrated is not None:
                         await self.on_migrated(chat.chat_id, new_id)
-                    if isinstance(item, _Post):  # slots are shown again by on_migrated
+                    if isinstance(item, Post):  # slots are shown again by on_migrated
                         self.post(new_id, item.text, item.markup, done=item.done)
                 except (TimedOut, NetworkError, RetryAfter) as exc:
                     sent = True
@@ -353,7 +282,7 @@ class Outbox:
         finally:
             chat.task = None
 
-    def _again(self, chat: _Chat, item: _Post | _Delete | _Show | _Call, exc: Exception) -> None:
+    def _again(self, chat: ChatQueue, item: Post | Delete | Show | Call, exc: Exception) -> None:
         """Telegram did not take ``item``: it stays due and goes first after a pause that
         grows while the failures last (a message is never dropped for an outage). A slot
         is sent with its latest content (one queued meanwhile wins)."""
@@ -365,19 +294,19 @@ class Outbox:
             exc,
             chat.backoff,
         )
-        if isinstance(item, _Post):
+        if isinstance(item, Post):
             chat.queue.appendleft(item)
-        elif isinstance(item, _Show) and item.content is not None:
+        elif isinstance(item, Show) and item.content is not None:
             key = id(item.slot)
             if key not in chat.waiting:  # else a newer state is queued already
                 chat.waiting[key] = item.content
-                chat.queue.appendleft(_Show(item.slot))
+                chat.queue.appendleft(Show(item.slot))
 
-    async def _do(self, chat: _Chat, item: _Post | _Delete | _Show | _Call) -> bool:
+    async def _do(self, chat: ChatQueue, item: Post | Delete | Show | Call) -> bool:
         """Perform one queued item; ``False`` if nothing was sent."""
-        if isinstance(item, _Call):
+        if isinstance(item, Call):
             return await item.run()
-        if isinstance(item, _Post):
+        if isinstance(item, Post):
             msg = await self._retry(
                 lambda: self.bot.send_message(
                     chat.chat_id,
@@ -391,7 +320,7 @@ class Outbox:
             if item.done is not None:
                 await item.done(msg)
             return True
-        if isinstance(item, _Delete):
+        if isinstance(item, Delete):
             try:
                 await self._retry(lambda: self.bot.delete_message(chat.chat_id, item.message_id))
             except BadRequest as exc:

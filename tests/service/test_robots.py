@@ -92,7 +92,7 @@ async def test_a_computer_player_decides_from_its_seat_view_only(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     seen: list[tuple[SeatView, SeatView]] = []
-    from bot.core import service as service_module
+    from bot.core import robots as service_module
 
     real = service_module.choose
 

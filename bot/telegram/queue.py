@@ -1,0 +1,89 @@
+"""What waits in a chat's outgoing queue (:mod:`bot.telegram.outbox`), and how Telegram's
+refusals of an edit are told apart."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from telegram import InlineKeyboardMarkup, Message
+from telegram.error import BadRequest
+
+from bot.core.model import Slot
+
+__all__ = ["Post", "Delete", "Show", "Call", "ChatQueue", "message_gone", "not_modified"]
+
+_GONE = ("not found", "can't be edited", "cant be edited")
+
+
+def not_modified(exc: BadRequest) -> bool:
+    """Telegram refused an edit that would change nothing: the message shows it already."""
+    return "not modified" in exc.message.lower()
+
+
+def message_gone(exc: BadRequest, *more: str) -> bool:
+    """Telegram refused an edit because the message cannot be edited any more (deleted, too
+    old; or for one of ``more`` reasons): it must be sent anew."""
+    low = exc.message.lower()
+    return any(s in low for s in (*_GONE, *more))
+
+
+@dataclass(slots=True)
+class Post:
+    text: str
+    markup: InlineKeyboardMarkup | None
+    done: Callable[[Message], Awaitable[None]] | None = None
+
+
+@dataclass(slots=True)
+class Delete:
+    message_id: int
+
+
+@dataclass(slots=True, eq=False)
+class Show:
+    slot: Slot
+    content: tuple[str, InlineKeyboardMarkup | None] | None = None
+    """What is being sent (taken from the chat's ``waiting`` when its turn comes)."""
+
+
+@dataclass(slots=True, eq=False)
+class Call:
+    run: Callable[[], Awaitable[bool]]
+
+
+class ChatQueue:
+    """One chat's queue, pacing window and state after failures."""
+
+    __slots__ = (
+        "chat_id",
+        "queue",
+        "task",
+        "last",
+        "waiting",
+        "window",
+        "answers",
+        "answered",
+        "backoff",
+        "pause_until",
+    )
+
+    def __init__(self, chat_id: int) -> None:
+        self.chat_id = chat_id
+        self.window: deque[float] = deque()
+        """When recent requests to this (group) chat were made."""
+        self.queue: deque[Post | Delete | Show | Call] = deque()
+        self.task: asyncio.Task[None] | None = None
+        self.last = -1e9
+        self.waiting: dict[int, tuple[str, InlineKeyboardMarkup | None]] = {}
+        """Slot id -> latest content for slots queued here."""
+        self.answers: deque[Post] = deque()
+        """Answers to commands: sent after everything in :attr:`queue` (the game first)."""
+        self.answered: dict[str, float] = {}
+        """Answer text -> when it was last queued (the same answer is not repeated)."""
+        self.backoff = 0.0
+        """The pause after the last failed attempt (0 after a success)."""
+        self.pause_until = -1e9
+        """Nothing is sent to this chat before (Telegram kept failing)."""
