@@ -17,7 +17,8 @@ from telegram import InlineKeyboardMarkup
 
 from bot.core import effects as fx
 from bot.core.effects import Effects
-from bot.core.model import Slot, Status, Table
+from bot.core.model import Player, Slot, Status, Table
+from bot.core.robots import is_robot
 from bot.core.service import Shown, TableService
 from bot.preferans.cards import Seat
 from bot.preferans.views import public_view, seat_view
@@ -74,8 +75,7 @@ class Presenter:
                 self._confirm(table, Shown("lobby"))
             else:  # cancelled or expired: the seated players are told privately
                 for _, player in table.seated():
-                    text = t(player.lang, "end.lobby_closed", title=title_of(table))
-                    self.outbox.post(player.user_id, text)
+                    self._tell(player, t(player.lang, "end.lobby_closed", title=title_of(table)))
         elif isinstance(e, fx.Seated):
             text = t(e.player.lang, "start.seated", title=title_of(table), seat=e.seat + 1)
             self.outbox.post(e.player.user_id, text)
@@ -121,10 +121,7 @@ class Presenter:
         elif isinstance(e, fx.Paused):
             if table.status == Status.PLAYING:
                 for _, player in table.seated():
-                    if player.user_id < 0:
-                        continue  # a computer player has no private chat
-                    text = t(player.lang, "paused.private", title=title_of(table))
-                    self.outbox.post(player.user_id, text)
+                    self._tell(player, t(player.lang, "paused.private", title=title_of(table)))
         elif isinstance(e, fx.Resumed):
             if table.status == Status.LOBBY:
                 self.show_lobby(table)
@@ -261,7 +258,12 @@ class Presenter:
         if game is None or game.settlement() is None:
             return
         for _, player in table.seated():
-            text = title_of(table) + "\n" + settlement_text(table, game, player.lang)
+            self._tell(player, title_of(table) + "\n" + settlement_text(table, game, player.lang))
+
+    def _tell(self, player: Player, text: str) -> None:
+        """A private message to a seated player; a computer player has no chat (its negative
+        id would name a group)."""
+        if not is_robot(player):
             self.outbox.post(player.user_id, text)
 
     def _remind(self, e: fx.Remind) -> None:
@@ -286,6 +288,8 @@ class Presenter:
     def _notify(self, table: Table, user_id: int, text: str, modes: tuple[str, ...]) -> None:
         """Post ``text`` to ``user_id`` if his setting is one of ``modes`` and nobody moved
         meanwhile; it replaces the table's previous notification and goes once he moved."""
+        if user_id < 0:  # a computer player: no chat to notify
+            return
         move = table.move
 
         async def remember(message_id: int) -> None:

@@ -35,7 +35,7 @@ from bot.render.picture.model import Layout, TextEntry
 from bot.render.picture.png import encode_png
 from bot.render.picture.totals import running_totals, sequence_text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RECORDS = ROOT / "tests" / "records"
 IMAGES = ROOT / "tests" / "images"
 

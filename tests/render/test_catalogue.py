@@ -23,7 +23,7 @@ from babel.messages.pofile import read_po
 from bot.render import i18n
 from bot.render.i18n import LANGS, catalogue, lang_of, number, plural_category, t
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PLURAL_PROBES = (0, 1, 2, 5, 11, 12, 14, 21, 22, 25, 101, 111)
 
 

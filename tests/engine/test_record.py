@@ -19,7 +19,7 @@ from bot.preferans.game import Game
 from bot.preferans.record import RecordError
 from bot.replay import replay_json
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def play_game(

@@ -11,7 +11,7 @@ from typing import Any
 from bot.preferans.game import Game
 from bot.replay import replay_json
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RECORD_FORMAT = ROOT / "docs" / "record-format.md"
 
 

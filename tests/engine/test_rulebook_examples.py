@@ -35,7 +35,7 @@ from typing import Any
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "tests" / "records" / "examples"
 TOLERANCE = 0.01
 

@@ -15,7 +15,7 @@ import pytest
 from bot.preferans.record import START_LIMIT
 from bot.replay import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "tests" / "records" / "example.json"
 
 
