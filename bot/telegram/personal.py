@@ -52,7 +52,7 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         return
     player = player_of(user)
     if is_group(update):
-        rt.outbox.post(chat.id, t(player.lang, "notify.in_private"))
+        rt.outbox.answer_command(chat.id, t(player.lang, "notify.in_private"))
         return
     mode = await rt.service.notify_mode(user.id)
     rt.outbox.post(chat.id, settings_text(player.lang, mode), notify_keyboard(player.lang, mode))
