@@ -26,7 +26,7 @@ __all__ = [
 T_WHISTS = 0.30
 T_PULKA = 0.52
 T_GORA = 0.78
-CIRCLE = 0.20  # circle radius as a fraction of the rectangle's half height
+CIRCLE = 0.22  # circle radius as a fraction of the rectangle's half height
 ASPECT = {3: 0.85, 4: 0.85}
 """Height of the ruled rectangle over its width, by players."""
 

@@ -266,6 +266,8 @@ def _centre(b: _Builder, frame: Frame, convention: str, size: int) -> None:
     cx, cy = frame.cx, frame.cy
     radius = CIRCLE * frame.b
     conv_size = b.px(TYPE.convention)
+    while conv_size > b.px(18) and text_width(convention, conv_size) > radius * 1.7:
+        conv_size -= 1  # "Ленинградка" whole rather than cut, down to 18 px
     text = fit_label(convention, radius * 1.7, conv_size)
     b.text(
         "convention", text, (cx, cy - radius * 0.55), size=conv_size, color=CENTRE, align="centre"
