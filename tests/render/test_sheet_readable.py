@@ -15,7 +15,7 @@ import pytest
 
 from bot.render.picture.fonts import fit_sequence, font_of
 from bot.render.picture.layout import sheet_layout
-from bot.render.picture.model import TextEntry
+from bot.render.picture.model import Layout, TextEntry
 from bot.render.picture.totals import sequence_text
 from tests.render.test_sheet_picture import CASES, Case
 
@@ -30,9 +30,14 @@ def preview_height(entry: TextEntry, glyphs: str, width: int) -> float:
     return (y1 - y0) * PREVIEW / width
 
 
+@pytest.fixture(scope="module")
+def drawn() -> dict[str, Layout]:
+    return {c.name: sheet_layout(c.game(), c.lang, width=c.width) for c in CASES}
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_digits_and_labels_read_at_preview_width(case: Case) -> None:
-    layout = sheet_layout(case.game(), case.lang, width=case.width)
+def test_digits_and_labels_read_at_preview_width(case: Case, drawn: dict[str, Layout]) -> None:
+    layout = drawn[case.name]
     entries = layout.of_kind("pulka", "gora", "whists")
     labels = layout.of_kind("label")
     assert entries and labels
@@ -43,10 +48,9 @@ def test_digits_and_labels_read_at_preview_width(case: Case) -> None:
     assert label >= 7, f"labels {label:.1f} px in preview"
 
 
-def test_sheet_fills_a_phone_preview() -> None:
+def test_sheet_fills_a_phone_preview(drawn: dict[str, Layout]) -> None:
     """The ruled sheet is nearly as wide as the picture and not a flat strip."""
-    for case in CASES:
-        layout = sheet_layout(case.game(), case.lang, width=case.width)
+    for layout in drawn.values():
         x0, y0, x1, y1 = layout.sheet_box
         assert x1 - x0 >= 0.85 * layout.width
         assert (y1 - y0) >= 0.8 * (x1 - x0)

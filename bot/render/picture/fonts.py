@@ -118,16 +118,31 @@ def fit_sequence(tokens: Sequence[str], w: int, h: int, sizes: Sequence[int]) ->
             return None
         return lines
 
+    def most_kept(size: int) -> int | None:
+        """The most latest totals that fit at ``size`` (fewer always fit if more do, so a
+        binary search: a long game's entry is fitted in a few tries)."""
+        lo, hi = 1, len(tokens) - 1
+        found: int | None = None
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            if attempt(size, mid) is None:
+                hi = mid - 1
+            else:
+                found, lo = mid, mid + 1
+        return found
+
     large, small = sizes[:_LARGE_SIZES], sizes[_LARGE_SIZES:]
     for group in (large, small):
         for size in group:
             lines = attempt(size, len(tokens))
             if lines is not None:
                 return "\n".join(lines), size
-        # As many of the latest totals as the group's sizes can show, at the biggest.
-        for keep in range(len(tokens) - 1, 0, -1):
+        # As many of the latest totals as the group's sizes can show (the smallest shows
+        # the most), at the biggest size that shows as many.
+        most = most_kept(min(group)) if group else None
+        if most is not None:
             for size in group:
-                lines = attempt(size, keep)
+                lines = attempt(size, most)
                 if lines is not None:
                     return "\n".join(lines), size
     size = min(sizes)
