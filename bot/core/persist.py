@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import fields
+from functools import partial
 from typing import Any
 
 from bot.preferans.game import Game
@@ -16,10 +17,20 @@ from bot.stats import game_rows
 from storage import GameArchive, PlayerRow, Storage
 
 from .codec import holder_row, settings_json, state_json, table_from_row
+from .effects import Effect, Effects
 from .model import Holder, Status, Table, TableSettings
 from .play import Rejected
 
-__all__ = ["Writer", "Snapshot", "NotSaved", "SAVE_RETRY", "archive_of"]
+__all__ = [
+    "Writer",
+    "Snapshot",
+    "NotSaved",
+    "PartlySaved",
+    "SAVE_RETRY",
+    "archive_of",
+    "stored",
+    "each",
+]
 
 SAVE_RETRY = 5.0
 """Seconds before a timer whose change could not be saved tries again."""
@@ -33,6 +44,50 @@ class NotSaved(Rejected):
 
 
 log = logging.getLogger(__name__)
+
+Redo = Callable[[], Awaitable[Effects]]
+Change = Callable[[Table], Iterable[Effect]]
+
+
+class PartlySaved(NotSaved):
+    """A chat's event (the bot removed or added, a group migrated, the bot blocked) that
+    nobody pressed, so nobody can press again: what was saved has its ``effects`` to show,
+    the rest was undone and ``redo`` applies it again (the caller decides when)."""
+
+    def __init__(self, effects: Effects, redo: Redo) -> None:
+        super().__init__()
+        self.effects = effects
+        self.redo = redo
+
+
+async def stored(write: Awaitable[None], redo: Redo) -> None:
+    """An event's own write before any table changes; if it fails, nothing changed and the
+    whole event is to be done again (one ERROR line, no traceback)."""
+    try:
+        await write
+    except Exception as exc:
+        log.error("a chat's event is not saved, to be done again: %s", exc)
+        raise PartlySaved((), redo) from None
+
+
+async def each(
+    apply: Callable[[Table, Change], Awaitable[Effects]], tables: Iterable[Table], change: Change
+) -> Effects:
+    """``change`` to every table by ``apply`` (the service's locked and saved change), one
+    by one: a table that cannot be saved is left as it was and the others go on; then
+    :class:`PartlySaved` redoes it for the tables left."""
+    out: list[Effect] = []
+    left: list[Table] = []
+    for table in tables:
+        try:
+            out += await apply(table, change)
+        except NotSaved:
+            left.append(table)
+        except Rejected:
+            pass  # closed and forgotten meanwhile: nothing left to change
+    if left:
+        raise PartlySaved(tuple(out), partial(each, apply, left, change))
+    return tuple(out)
 
 
 def archive_of(

@@ -26,7 +26,7 @@ from .codec import settings_json, state_json
 from .effects import Effect, Effects, LobbyShown, MustStartPrivate, Remind, TimerChanged
 from .model import Player, Slot, Status, Table, TableSettings
 from .names import StandIn, named
-from .persist import SAVE_RETRY, NotSaved
+from .persist import SAVE_RETRY, NotSaved, each, stored
 from .play import AlreadyDone, Choose, Rejected
 from .registry import TableRegistry
 from .restart import Shown
@@ -105,21 +105,21 @@ class TableService(TableRegistry):
             table.deadline = max(table.deadline or retry, retry)
             return (TimerChanged(table),)
 
+    # The chats' events below change each table on its own: one that cannot be saved is
+    # undone and PartlySaved carries the others' effects and the redo of the rest.
+
     async def blocked(self, user_id: int) -> Effects:
         """The user blocked the bot: we cannot write to him any more."""
-        await self.storage.set_private_ok(user_id, False)
-        out: list[Effect] = []
-        for table in self.tables_of(user_id):
-            out += await self._change(table, lambda tb: chats.blocked(tb, user_id))
-        return tuple(out)
+        await stored(self.storage.set_private_ok(user_id, False), partial(self.blocked, user_id))
+        return await each(
+            self._change, self.tables_of(user_id), partial(chats.blocked, user_id=user_id)
+        )
 
     async def unblocked(self, player: Player) -> Effects:
         """The user opened his private chat (again): his hands are sent anew."""
-        await self.remember_user(player, private_ok=True)
-        out: list[Effect] = []
-        for table in self.tables_of(player.user_id):
-            out += await self._change(table, lambda tb: chats.unblocked(tb, player.user_id))
-        return tuple(out)
+        await stored(self.remember_user(player, private_ok=True), partial(self.unblocked, player))
+        change = partial(chats.unblocked, user_id=player.user_id)
+        return await each(self._change, self.tables_of(player.user_id), change)
 
     # ------------------------------------------------------------------ the lobby
 
@@ -306,32 +306,30 @@ class TableService(TableRegistry):
 
     async def group_lost(self, chat_id: int) -> Effects:
         """The bot cannot write to the group any more: pause its open tables."""
-        out: list[Effect] = []
-        for table in self._in_chat(chat_id):
-            paused = await self._change(table, chats.pause)
-            if paused:
-                log.info("table %s paused: the bot left chat %s", table.id, chat_id)
-            out += paused
-        return tuple(out)
+        tables = self._in_chat(chat_id)
+        if tables:
+            log.info("tables %s pause: the bot left chat %s", [tb.id for tb in tables], chat_id)
+        return await each(self._change, tables, chats.pause)
 
     async def group_back(self, chat_id: int) -> Effects:
         """The bot is in the group again: resume its paused tables."""
-        out: list[Effect] = []
-        for table in self._in_chat(chat_id):
-            out += await self._change(table, lambda tb: chats.resume(tb, self.clock()))
-        return tuple(out)
+        return await each(self._change, self._in_chat(chat_id), self._resume)
+
+    def _resume(self, table: Table) -> list[Effect]:
+        return chats.resume(table, self.clock())
 
     async def migrate(self, old_chat_id: int, new_chat_id: int) -> Effects:
         """The group became a supergroup: its tables and stored history move along."""
         moved = self._in_chat(old_chat_id)
         if old_chat_id == new_chat_id or not moved:
             return ()
-        await self.storage.move_chat(old_chat_id, new_chat_id)
-        out: list[Effect] = []
-        for table in moved:
-            log.info("table %s moved from chat %s to %s", table.id, old_chat_id, new_chat_id)
-            out += await self._change(table, lambda tb: chats.move_chat(tb, new_chat_id), save=True)
-        return tuple(out)
+        redo = partial(self.migrate, old_chat_id, new_chat_id)
+        await stored(self.storage.move_chat(old_chat_id, new_chat_id), redo)
+        log.info(
+            "tables %s move from chat %s to %s", [tb.id for tb in moved], old_chat_id, new_chat_id
+        )
+        change = partial(chats.move_chat, new_chat_id=new_chat_id)
+        return await each(partial(self._change, save=True), moved, change)
 
     # ------------------------------------------------------------------ what was shown
 

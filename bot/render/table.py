@@ -201,10 +201,12 @@ def hand_text(
     *,
     note: str | None = None,
     ended: str | None = None,
+    others: Iterable[Table] = (),
 ) -> str:
-    """A player's private hand message: his cards, the public table and his prompt."""
+    """A player's private hand message: his cards, the public table and his prompt
+    (``others``: the player's other open tables, see :func:`title_of`)."""
     pv = sv.public
-    title = title_of(table)
+    title = title_of(table, others)
     lines = [t(lang, "hand.title", n=deal_no, title=title)]
     if sv.hand:
         lines.append(t(lang, "hand.yours") + "\n<b>" + "\n".join(hand_lines(sv.hand)) + "</b>")

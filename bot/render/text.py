@@ -101,6 +101,18 @@ def action_text(action: object, lang: str, *, private: bool = False) -> str:
     return str(action)
 
 
-def title_of(table: Table) -> str:
-    """The group's title for a private message: shortened and HTML-escaped."""
+def title_of(table: Table, others: Iterable[Table] = ()) -> str:
+    """The group's title for a private message: shortened and HTML-escaped.
+
+    ``others`` are the player's other open tables: when one of them shows the same title
+    (two groups named alike), the table's number follows it, so that his hand messages
+    tell the two apart ("Друзья #12", "Друзья #15"); otherwise the title alone reads best.
+    """
+    shown = _title(table)
+    if any(o.id != table.id and _title(o) == shown for o in others) and table.title:
+        return f"{shown} #{table.id}"
+    return shown
+
+
+def _title(table: Table) -> str:
     return html.escape(short_name(table.title, 24)) if table.title else f"#{table.id}"

@@ -45,7 +45,8 @@ async def _deep_link(rt: Runtime, player: Player, payload: str) -> str:
             effects = await rt.service.sit(table.id, player)
             rt.show(tuple(e for e in effects if not isinstance(e, fx.Seated)))
             seat = next(e.seat for e in effects if isinstance(e, fx.Seated))
-            return t(player.lang, "start.seated", title=title_of(table), seat=seat + 1)
+            title = title_of(table, rt.service.tables_of(player.user_id))
+            return t(player.lang, "start.seated", title=title, seat=seat + 1)
         if payload.startswith("r"):
             tid, _, seat_text = payload[1:].partition("_")
             table = rt.service.joinable(from_base36(tid))

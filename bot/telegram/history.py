@@ -21,6 +21,7 @@ from telegram.ext import Application, CommandHandler, ContextTypes
 from bot.preferans.game import Game
 from bot.render.i18n import number, t
 from bot.render.sheet_text import short_name
+from bot.render.text import title_of
 from storage import archive
 
 from .runtime import Runtime, group_lang, is_group, runtime
@@ -186,7 +187,13 @@ async def top_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
 # ---------------------------------------------------------------------- /export
 
 
-async def _record_for(rt: Runtime, update: Update) -> tuple[int, dict[str, Any]] | None:
+Found = tuple[int, dict[str, Any], str | None]
+"""A record to export: the table's id, the record, and in private the group's title."""
+
+
+async def _records_for(rt: Runtime, update: Update) -> list[Found]:
+    """The group's current or last game; in private every running game of the player (he
+    may sit at tables in several groups), else his last finished one."""
     chat = update.effective_chat
     user = update.effective_user
     service = rt.service
@@ -194,54 +201,75 @@ async def _record_for(rt: Runtime, update: Update) -> tuple[int, dict[str, Any]]
         table = service.open_table(chat.id)
         live = service.live_record(table) if table is not None else None
         if table is not None and live is not None:
-            return table.id, live
+            return [(table.id, live, None)]
         found = await archive.last_record(service.storage, chat_id=chat.id)
         if found is not None:
-            return found
+            return [(*found, None)]
         row = await service.storage.last_table(chat.id)  # a game the archive does not hold
         if row is not None and row.record and row.status == "over":
-            return row.id, row.record
-        return None
+            return [(row.id, row.record, None)]
+        return []
     if user is None:
-        return None
-    for table in service.tables_of(user.id):
+        return []
+    tables = service.tables_of(user.id)
+    running: list[Found] = []
+    for table in sorted(tables, key=lambda tb: tb.id):
         live = service.live_record(table)
         if live is not None:
-            return table.id, live
-    return await archive.last_record(service.storage, user_id=user.id)
+            running.append((table.id, live, title_of(table, tables)))
+    if running:
+        return running
+    found = await archive.last_record(service.storage, user_id=user.id)
+    return [(*found, None)] if found is not None else []
 
 
 async def export_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Send the record of the current or last game as a ``preferans-record/1`` file."""
+    """Send the record of the current or last game as a ``preferans-record/1`` file; in
+    private one file for each game the player is in, captioned with its group."""
     rt = runtime(context)
     chat = update.effective_chat
     if chat is None:
         return
     lang = await group_lang(rt, update)
-    found = await _record_for(rt, update)
-    if found is None:
+    found = await _records_for(rt, update)
+    if not found:
         rt.outbox.answer_command(chat.id, t(lang, "export.none"))
         return
-    table_id, record = found
+    for table_id, record, title in found:
+        _send_record(rt, context, chat.id, lang, table_id, record, title)
+
+
+def _send_record(
+    rt: Runtime,
+    context: ContextTypes.DEFAULT_TYPE,
+    chat_id: int,
+    lang: str,
+    table_id: int,
+    record: dict[str, Any],
+    title: str | None,
+) -> None:
     data = json.dumps(record, ensure_ascii=False, indent=1).encode()
     file_name = f"pulka-{table_id}.json"
     rules = record.get("rules", {})
-    caption = t(
-        lang,
-        "export.caption",
-        convention=_convention(str(rules.get("convention", "")), lang),
-        pulka=rules.get("pulka", "?"),
-        deals=_scored_deals(record),
+    caption = html.escape(
+        t(
+            lang,
+            "export.caption",
+            convention=_convention(str(rules.get("convention", "")), lang),
+            pulka=rules.get("pulka", "?"),
+            deals=_scored_deals(record),
+        )
     )
+    if title is not None:  # title_of is HTML already
+        caption = f"<b>{title}</b>\n{caption}"
     bot = context.bot
-    chat_id = chat.id
 
     async def send() -> bool:
         await rt.outbox.retry(
             lambda: bot.send_document(
                 chat_id,
                 InputFile(data, filename=file_name),
-                caption=html.escape(caption),
+                caption=caption,
                 parse_mode=ParseMode.HTML,
             )
         )

@@ -6,12 +6,15 @@ migration to a supergroup. What they change is decided by the core
 - A group upgraded to a supergroup: its tables move to the new chat id.
 - A player blocks the bot (``my_chat_member`` in his private chat): handled as a
   ``Forbidden`` answer is; unblocking lets the bot write to him again and resends his hand.
+- A change that cannot be saved is undone, logged in one line and applied again later
+  (:meth:`~bot.telegram.runtime.Runtime.apply`), never a traceback in the error handler.
 - Who may sit down or take a seat through a deep link: members of the table's group only.
 """
 
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Any
 
 from telegram import Update
@@ -41,14 +44,14 @@ async def my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if chat.type == ChatType.PRIVATE:
         if status in _GONE:
             log.info("user %s blocked the bot", chat.id)
-            rt.show(await rt.service.blocked(chat.id))
+            await rt.apply(partial(rt.service.blocked, chat.id))
         elif status in _IN:
-            rt.show(await rt.service.unblocked(player_of(change.from_user)))
+            await rt.apply(partial(rt.service.unblocked, player_of(change.from_user)))
         return
     if status in _GONE:
-        rt.show(await rt.service.group_lost(chat.id))
+        await rt.apply(partial(rt.service.group_lost, chat.id))
     elif status in _IN or getattr(change.new_chat_member, "is_member", False):
-        rt.show(await rt.service.group_back(chat.id))
+        await rt.apply(partial(rt.service.group_back, chat.id))
 
 
 async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

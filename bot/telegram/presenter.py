@@ -75,9 +75,11 @@ class Presenter:
                 self._confirm(table, Shown("lobby"))
             else:  # cancelled or expired: the seated players are told privately
                 for _, player in table.seated():
-                    self._tell(player, t(player.lang, "end.lobby_closed", title=title_of(table)))
+                    title = title_of(table, self._others(player))
+                    self._tell(player, t(player.lang, "end.lobby_closed", title=title))
         elif isinstance(e, fx.Seated):
-            text = t(e.player.lang, "start.seated", title=title_of(table), seat=e.seat + 1)
+            title = title_of(table, self._others(e.player))
+            text = t(e.player.lang, "start.seated", title=title, seat=e.seat + 1)
             self.outbox.post(e.player.user_id, text)
         elif isinstance(e, fx.DealShown):
             self._clear_reminder(table)
@@ -111,7 +113,8 @@ class Presenter:
             old = short_name_html(e.old_name)
             new = name(table, e.seat)
             self.outbox.post(table.chat_id, t(lang, "replaced", new=new, old=old))
-            text = t(e.player.lang, "start.took", title=title_of(table), seat=e.seat + 1)
+            title = title_of(table, self._others(e.player))
+            text = t(e.player.lang, "start.took", title=title, seat=e.seat + 1)
             self.outbox.post(e.player.user_id, text)
         elif isinstance(e, fx.StopVoted):
             text = t(lang, "stop.vote", name=name(table, e.seat), votes=e.votes, need=e.need)
@@ -121,7 +124,8 @@ class Presenter:
         elif isinstance(e, fx.Paused):
             if table.status == Status.PLAYING:
                 for _, player in table.seated():
-                    self._tell(player, t(player.lang, "paused.private", title=title_of(table)))
+                    title = title_of(table, self._others(player))
+                    self._tell(player, t(player.lang, "paused.private", title=title))
         elif isinstance(e, fx.Resumed):
             if table.status == Status.LOBBY:
                 self.show_lobby(table)
@@ -179,7 +183,9 @@ class Presenter:
             if mine is not None:
                 what = action_text(mine, player.lang, private=True)
                 hand_note = t(player.lang, "hand.auto", what=what)
-            text = hand_text(table, sv, table.deal_no, player.lang, note=hand_note)
+            text = hand_text(
+                table, sv, table.deal_no, player.lang, note=hand_note, others=self._others(player)
+            )
             self.outbox.show(hand_slot, text, keyboards.actions_keyboard(table, sv, player.lang))
 
     def show_hand(self, table: Table, seat: Seat) -> None:
@@ -189,7 +195,7 @@ class Presenter:
         if game is None or game.current is None or player is None or slot is None:
             return
         sv = seat_view(game.current, seat)
-        text = hand_text(table, sv, table.deal_no, player.lang)
+        text = hand_text(table, sv, table.deal_no, player.lang, others=self._others(player))
         self.outbox.show(slot, text, keyboards.actions_keyboard(table, sv, player.lang))
 
     def _show_ended(self, e: fx.DealEnded) -> None:
@@ -214,7 +220,9 @@ class Presenter:
                     what = action_text(auto, player.lang, private=True)
                     note = t(player.lang, "hand.auto", what=what) + "\n\n" + note
                 sv = seat_view(deal, seat)
-                self.outbox.show(slot, hand_text(table, sv, e.deal_no, player.lang, note=note))
+                others = self._others(player)
+                text = hand_text(table, sv, e.deal_no, player.lang, note=note, others=others)
+                self.outbox.show(slot, text)
         self.sheets.deal_ended(table, result, e.table_slot)
         self._confirm(table, Shown("end", e.deal_no))
 
@@ -234,7 +242,8 @@ class Presenter:
                 continue
             sv = dataclasses.replace(seat_view(deal, seat), legal=())
             ended = t(player.lang, "end.stopped")
-            text = hand_text(table, sv, table.deal_no, player.lang, ended=ended)
+            others = self._others(player)
+            text = hand_text(table, sv, table.deal_no, player.lang, ended=ended, others=others)
             self.outbox.show(slot, text, None)
 
     def _post_buttons(self, table: Table, text: str, markup: InlineKeyboardMarkup) -> None:
@@ -258,7 +267,12 @@ class Presenter:
         if game is None or game.settlement() is None:
             return
         for _, player in table.seated():
-            self._tell(player, title_of(table) + "\n" + settlement_text(table, game, player.lang))
+            title = title_of(table, self._others(player))
+            self._tell(player, title + "\n" + settlement_text(table, game, player.lang))
+
+    def _others(self, player: Player) -> list[Table]:
+        """The player's open tables, to tell two groups of the same title apart."""
+        return self.service.tables_of(player.user_id)
 
     def _tell(self, player: Player, text: str) -> None:
         """A private message to a seated player; a computer player has no chat (its negative
@@ -282,7 +296,8 @@ class Presenter:
         player = table.player(e.seat)
         if player is None or (e.idle is not None and e.idle < ACTIVE_SECONDS):
             return
-        text = t(player.lang, "turn.notify", title=title_of(table), n=table.deal_no)
+        title = title_of(table, self._others(player))
+        text = t(player.lang, "turn.notify", title=title, n=table.deal_no)
         self._notify(table, player.user_id, text, ("always",))
 
     def _notify(self, table: Table, user_id: int, text: str, modes: tuple[str, ...]) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from telegram import Update, User
@@ -12,6 +14,7 @@ from telegram.ext import Application, ContextTypes
 from bot.core.effects import Effects
 from bot.core.model import Player
 from bot.core.names import clean_name
+from bot.core.persist import SAVE_RETRY, PartlySaved
 from bot.core.service import TableService
 from bot.render.i18n import lang_of
 
@@ -24,6 +27,8 @@ __all__ = ["Runtime", "runtime", "player_of", "group_lang", "is_group", "KEY"]
 
 KEY = "rt"
 """The key of the :class:`Runtime` in ``Application.bot_data``."""
+EVENT_RETRY_MAX = 300.0
+"""Longest wait, in seconds, before a chat's event that could not be saved is tried again."""
 
 
 @dataclass(eq=False)
@@ -71,12 +76,33 @@ class Runtime:
         """Telegram refused to write to a chat: a player blocked the bot, or the bot left a
         group."""
         if chat_id <= 0:
-            self.show(await self.service.group_lost(chat_id))
+            await self.apply(partial(self.service.group_lost, chat_id))
         else:
-            self.show(await self.service.blocked(chat_id))
+            await self.apply(partial(self.service.blocked, chat_id))
 
     async def on_migrated(self, old_chat_id: int, new_chat_id: int) -> None:
-        self.show(await self.service.migrate(old_chat_id, new_chat_id))
+        await self.apply(partial(self.service.migrate, old_chat_id, new_chat_id))
+
+    async def apply(
+        self, event: Callable[[], Awaitable[Effects]], wait: float = SAVE_RETRY
+    ) -> None:
+        """Apply a chat's event (nobody pressed anything) and show it. What could not be
+        saved was undone and logged by the service in one line; it is applied again after
+        ``wait`` seconds, doubling up to :data:`EVENT_RETRY_MAX`, until it is saved."""
+        try:
+            effects = await event()
+        except PartlySaved as exc:
+            self.show(exc.effects)
+            jq = self.app.job_queue
+            if jq is not None:
+                redo, later = exc.redo, min(wait * 2, EVENT_RETRY_MAX)
+
+                async def again(_: Any) -> None:
+                    await self.apply(redo, later)
+
+                jq.run_once(again, wait, name="chat-event-retry")
+            return
+        self.show(effects)
 
 
 def runtime(context: ContextTypes.DEFAULT_TYPE) -> Runtime:

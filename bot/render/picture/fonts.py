@@ -35,8 +35,8 @@ _BOLD = "DejaVuSans-Bold.ttf"
 ELLIPSIS = "…"
 """Marks earlier totals left out of a long entry."""
 _LARGE_SIZES = 3
-"""An entry is written whole in one of the first sizes, else its latest totals after
-"…" in one of them; only then are the smaller sizes tried, the same way."""
+"""An entry is written whole in one of the first sizes, else as many of its latest totals
+as one of them holds after "…"; only then are the smaller sizes tried, the same way."""
 
 
 @cache
@@ -100,8 +100,10 @@ def fit_sequence(tokens: Sequence[str], w: int, h: int, sizes: Sequence[int]) ->
     """The text and size that fit ``tokens`` into a ``w`` × ``h`` cell.
 
     ``sizes`` run from the biggest down. Every total at the biggest of the large sizes
-    that holds them all; otherwise the latest totals after a leading "…"; then the same
-    with the small sizes; as a last resort the latest total alone at the smallest size.
+    that holds them all; otherwise as many of the latest totals as one of the large sizes
+    holds, after a leading "…" (more history at a smaller size beats a bigger size); then
+    the same with the small sizes; as a last resort the latest total alone at the smallest
+    size.
     """
 
     def attempt(size: int, keep: int) -> list[str] | None:
@@ -116,20 +118,38 @@ def fit_sequence(tokens: Sequence[str], w: int, h: int, sizes: Sequence[int]) ->
             return None
         return lines
 
+    def most_kept(size: int) -> int | None:
+        """The most latest totals that fit at ``size`` (fewer always fit if more do, so a
+        binary search: a long game's entry is fitted in a few tries)."""
+        lo, hi = 1, len(tokens) - 1
+        found: int | None = None
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            if attempt(size, mid) is None:
+                hi = mid - 1
+            else:
+                found, lo = mid, mid + 1
+        return found
+
     large, small = sizes[:_LARGE_SIZES], sizes[_LARGE_SIZES:]
     for group in (large, small):
         for size in group:
             lines = attempt(size, len(tokens))
             if lines is not None:
                 return "\n".join(lines), size
-        for size in group:
-            for keep in range(len(tokens) - 1, 0, -1):
-                lines = attempt(size, keep)
+        # As many of the latest totals as the group's sizes can show (the smallest shows
+        # the most), at the biggest size that shows as many.
+        most = most_kept(min(group)) if group else None
+        if most is not None:
+            for size in group:
+                lines = attempt(size, most)
                 if lines is not None:
                     return "\n".join(lines), size
     size = min(sizes)
     last = (ELLIPSIS if len(tokens) > 1 else "") + tokens[-1]
-    return last, size
+    # A huge number in a narrow cell is broken between its digits rather than overflow.
+    lines = _wrap(list(last), w, size) if text_width(last, size) > w else None
+    return ("\n".join(lines) if lines else last), size
 
 
 def fit_label(text: str, width: float, size: int, bold: bool = False) -> str:

@@ -11,6 +11,7 @@ __all__ = [
     "T_PULKA",
     "T_GORA",
     "CIRCLE",
+    "ASPECT",
     "Frame",
     "Cells",
     "to_point",
@@ -22,10 +23,12 @@ __all__ = [
 
 # Strip boundaries as a fraction of the way from the edge to the centre (frames are
 # similar rectangles, so their corners lie on the diagonals).
-T_WHISTS = 0.29
-T_PULKA = 0.46
-T_GORA = 0.70
-CIRCLE = 0.25  # circle radius as a fraction of the rectangle's half height
+T_WHISTS = 0.30
+T_PULKA = 0.52
+T_GORA = 0.78
+CIRCLE = 0.22  # circle radius as a fraction of the rectangle's half height
+ASPECT = {3: 0.85, 4: 0.85}
+"""Height of the ruled rectangle over its width, by players."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from bot.preferans.game import Game
 from bot.preferans.scoring import Sheet
-from bot.render.i18n import t
+from bot.render.i18n import number, t
 from bot.render.picture.fonts import (
     ELLIPSIS,
     fit_label,
@@ -35,6 +35,7 @@ from bot.render.picture.fonts import (
     turned_length,
 )
 from bot.render.picture.geometry import (
+    ASPECT,
     CIRCLE,
     T_PULKA,
     T_WHISTS,
@@ -52,6 +53,7 @@ from bot.render.picture.model import (
     INK,
     LABEL,
     NAME,
+    TYPE,
     Box,
     Circle,
     Color,
@@ -60,12 +62,10 @@ from bot.render.picture.model import (
     Point,
     TextEntry,
 )
-from bot.render.picture.totals import number_text, running_totals, sequence_text
+from bot.render.picture.totals import running_totals, sequence_text
 from bot.render.sheet_text import short_name
 
 __all__ = ["sheet_layout"]
-
-_ENTRY_SIZES = (19, 17, 15, 13, 11, 9)
 
 
 class _Builder:
@@ -151,17 +151,17 @@ def _entry_in_cell(
     *,
     label: str | None = None,
 ) -> None:
-    pad = b.px(5)
+    pad = b.px(7)
     x0, y0, x1, y1 = cell
-    x0, y0, x1, y1 = x0 + pad, y0 + pad, x1 - pad, y1 - pad
+    x0, y0, x1, y1 = x0 + pad, y0 + pad - b.px(2), x1 - pad, y1 - pad
     if label is not None:
-        size = max(9, b.px(11))
+        size = max(9, b.px(TYPE.label))
         text = fit_label(label, x1 - x0, size)
         b.text("label", text, (x0, y0), size=size, seat=seat, target=target, color=LABEL, box=cell)
-        y0 += line_height(size) + b.px(1)
+        y0 += line_height(size)
     if not totals:
         return
-    sizes = sorted({max(7, b.px(s)) for s in _ENTRY_SIZES}, reverse=True)
+    sizes = sorted({max(7, b.px(s)) for s in TYPE.entries}, reverse=True)
     text, size = fit_sequence(sequence_text(totals), x1 - x0, y1 - y0, sizes)
     b.text(kind, text, (x0, y0), size=size, seat=seat, target=target, box=cell)
 
@@ -230,7 +230,7 @@ def _running_entries(
 
 def _names(b: _Builder, frame: Frame, names: list[str], band: int, side: int) -> None:
     """Each player's name by his edge of the sheet (four players: the side names turned)."""
-    size = b.px(18)
+    size = b.px(TYPE.name)
     n = len(names)
 
     def put(seat: int, xc: float, ytop: float, room: float, angle: int = 0) -> None:
@@ -265,12 +265,14 @@ def _centre(b: _Builder, frame: Frame, convention: str, size: int) -> None:
     """The convention and the pulka size in the circle."""
     cx, cy = frame.cx, frame.cy
     radius = CIRCLE * frame.b
-    conv_size = b.px(15)
+    conv_size = b.px(TYPE.convention)
+    while conv_size > b.px(18) and text_width(convention, conv_size) > radius * 1.7:
+        conv_size -= 1  # "Ленинградка" whole rather than cut, down to 18 px
     text = fit_label(convention, radius * 1.7, conv_size)
     b.text(
         "convention", text, (cx, cy - radius * 0.55), size=conv_size, color=CENTRE, align="centre"
     )
-    num_size = b.px(34)
+    num_size = b.px(TYPE.size)
     while num_size > 10 and text_width(str(size), num_size, True) > radius * 1.6:
         num_size -= 2
     b.text(
@@ -295,17 +297,15 @@ def _settlement(
         "settlement_title",
         t(lang, "sheet.settlement"),
         (x, y),
-        size=b.px(18),
+        size=b.px(TYPE.settlement_title),
         bold=True,
         color=NAME,
     )
-    y += b.px(28)
-    decimal = "," if lang == "ru" else "."
-    size = b.px(17)
+    y += line_height(b.px(TYPE.settlement_title)) + b.px(4)
+    size = b.px(TYPE.settlement)
     order = sorted(range(game.players), key=lambda i: (-settlement[i], i))
-    values = {
-        s: ("+" if settlement[s] > 0 else "") + number_text(settlement[s], decimal) for s in order
-    }
+    # Written as the texts write it: "+17,33" in Russian, "+17.33" in English.
+    values = {s: number(lang, settlement[s], signed=True) for s in order}
     value_w = max(text_width(v, size, True) for v in values.values())
     gap = b.px(24)
     labels = {
@@ -326,7 +326,7 @@ def _settlement(
             color=NAME,
             align="right",
         )
-        y += b.px(24)
+        y += line_height(size)
     return y + b.px(6)
 
 
@@ -338,7 +338,7 @@ def sheet_layout(game: Game, lang: str = "ru", *, width: int = DEFAULT_WIDTH) ->
     b = _Builder(width / DEFAULT_WIDTH)
     px = b.px
     margin = px(20)
-    side = px(32) if n == 4 else 0  # room for the turned names of the side players
+    side = line_height(px(TYPE.name)) if n == 4 else 0  # the turned names of the side players
     names = [" ".join(name.split()) for name in game.names]
 
     # Title: convention, pulka size, deals played; then finished / stopped.
@@ -354,28 +354,28 @@ def sheet_layout(game: Game, lang: str = "ru", *, width: int = DEFAULT_WIDTH) ->
     y = margin
     b.text(
         "title",
-        fit_label(title, width - 2 * margin, px(22), True),
+        fit_label(title, width - 2 * margin, px(TYPE.title), True),
         (margin, y),
-        size=px(22),
+        size=px(TYPE.title),
         bold=True,
         color=NAME,
     )
-    y += px(32)
+    y += line_height(px(TYPE.title))
     if game.over:
         status = t(lang, "sheet.finished" if game.finished else "sheet.stopped")
         b.text(
             "status",
-            fit_label(status, width - 2 * margin, px(16)),
+            fit_label(status, width - 2 * margin, px(TYPE.status)),
             (margin, y),
-            size=px(16),
+            size=px(TYPE.status),
             color=CENTRE,
         )
-        y += px(24)
-    band = px(30)  # the names above and under the sheet
+        y += line_height(px(TYPE.status))
+    band = line_height(px(TYPE.name)) + px(6)  # the names above and under the sheet
     y += band
 
     x0, x1 = margin + side, width - margin - side
-    frame = Frame(x0, y, x1, y + (x1 - x0) * (0.64 if n == 3 else 0.72))
+    frame = Frame(x0, y, x1, y + (x1 - x0) * ASPECT[n])
     cells, polys = _rules(b, frame, n)
     _running_entries(b, game, cells, names, lang)
     _names(b, frame, names, band, side)

@@ -15,6 +15,8 @@ __all__ = [
     "NAME",
     "LABEL",
     "CENTRE",
+    "TYPE",
+    "Type",
     "TextEntry",
     "Line",
     "Circle",
@@ -32,8 +34,33 @@ PAPER: Color = (255, 253, 244)
 RULE: Color = (52, 58, 74)
 INK: Color = (22, 46, 140)
 NAME: Color = (24, 24, 28)
-LABEL: Color = (128, 128, 136)
+LABEL: Color = (84, 84, 96)
+"""Dark enough to read on a phone's preview: the "→ name" labels carry the whists' meaning."""
 CENTRE: Color = (120, 20, 30)
+
+
+@dataclass(frozen=True, slots=True)
+class Type:
+    """Font sizes in pixels at :data:`DEFAULT_WIDTH` (they scale with the width).
+
+    Chosen for a phone: Telegram previews a picture about 400 pixels wide, so every size
+    here is shown at 0.4 of it -- entries at 40 (at least 24 in a crowded cell) read as
+    16 (9.6), the "→ name" labels at 24 as 9.6.
+    """
+
+    title: int = 36
+    status: int = 28
+    name: int = 34
+    label: int = 24
+    entries: tuple[int, ...] = (40, 34, 28, 24, 20, 16)
+    """Running entries, biggest first; see :func:`~bot.render.picture.fonts.fit_sequence`."""
+    convention: int = 26
+    size: int = 64
+    settlement_title: int = 32
+    settlement: int = 30
+
+
+TYPE = Type()
 
 
 @dataclass(frozen=True, slots=True)
