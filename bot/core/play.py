@@ -65,7 +65,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 RECENT_PRESSES = 12
-"""Accepted presses remembered per table to recognise a repeated one."""
+"""People's accepted presses remembered per table to recognise a repeated one."""
 
 Choose = Callable[[Sequence[Action]], Action | None]
 """Picks the pressed action among the legal ones (the adapter knows what was pressed)."""
@@ -219,7 +219,10 @@ def _accepted(
     table: Table, seat: Seat, press: Press, action: Action, now: float, seed: int | None
 ) -> list[Effect]:
     table.timeouts[seat] = 0
-    table.recent = [*table.recent, press][-RECENT_PRESSES:]
+    if press.user_id > 0:
+        # only people press again after a restart; a computer player's moves (negative id,
+        # bot.core.robots) would push their presses out of this short memory
+        table.recent = [*table.recent, press][-RECENT_PRESSES:]
     table.ui.acted_at[seat] = now
     return _apply(table, action, now, seed, auto=False)
 

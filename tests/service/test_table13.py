@@ -1,0 +1,64 @@
+"""The smaller points of issue 13 through the core service: a person's press is remembered
+however many moves the computer players make, /rules states the chat's table, a misère is
+declared for the declarer, and what must be cleaned up survives a restart."""
+
+from __future__ import annotations
+
+from bot.core import robots
+from bot.core.model import Table
+from bot.core.service import AlreadyDone, TableService
+from bot.preferans.actions import Action
+from bot.preferans.policy import auto_action
+from bot.preferans.views import seat_view
+from tests.service.helpers import GROUP, PEOPLE, service_on
+
+OWNER = PEOPLE[0]
+
+
+async def _with_robots(service: TableService) -> Table:
+    """The owner and two computer players, started."""
+    await service.open_lobby(GROUP, OWNER, "Клуб")
+    table = service.open_table(GROUP)
+    assert table is not None
+    await service.remember_user(OWNER, private_ok=True)
+    await service.sit(table.id, OWNER)
+    for _ in range(2):
+        await service.add_robot(table.id, OWNER.user_id)
+    await service.start(table.id, OWNER.user_id)
+    return table
+
+
+def _safe(table: Table) -> Action:
+    assert table.game is not None and table.game.current is not None
+    seat = table.game.current.actor
+    assert seat is not None
+    return auto_action(seat_view(table.game.current, seat))
+
+
+async def test_computer_moves_do_not_push_a_persons_press_out_of_memory() -> None:
+    async with service_on() as service:
+        table = await _with_robots(service)
+        first: tuple[int, str] | None = None
+        robot_moves = presses = 0
+        while robot_moves < 14:
+            found = robots.robot_to_act(table)
+            if found is not None:  # the safe move stands in for the computer's decision
+                action = _safe(table)
+                await service._change(
+                    table, lambda tb, a=action: robots.apply_robot(tb, tb.move, a, 0.0, None)
+                )
+                robot_moves += 1
+                continue
+            move, key = table.move, f"press{presses}"
+            action = _safe(table)
+            await service.act(table.id, OWNER.user_id, move, key, lambda legal, a=action: a)
+            presses += 1
+            first = first or (move, key)
+        assert first is not None and presses < 12
+        try:
+            await service.act(table.id, OWNER.user_id, first[0], first[1], lambda legal: None)
+        except AlreadyDone:
+            pass
+        else:
+            raise AssertionError("the repeated press was not recognised")
+        assert all(p.user_id > 0 for p in table.recent)
