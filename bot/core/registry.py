@@ -6,13 +6,15 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 from bot.preferans.game import Game
 from bot.preferans.policy import public_record
 from storage import Storage
 
-from .model import NOTIFY_MODES, Player, Status, Table
+from .codec import settings_from_json
+from .model import NOTIFY_MODES, Player, Status, Table, TableSettings
 from .persist import Writer
 from .play import Rejected
 
@@ -28,6 +30,8 @@ class TableRegistry:
         self._notify: dict[int, str] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._writer = Writer(storage)
+        self.defaults = TableSettings()
+        """A new table's settings (the service sets them)."""
 
     def _table(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
@@ -76,6 +80,21 @@ class TableRegistry:
         row = await self.storage.last_table(chat_id)
         lang = row.settings.get("lang") if row is not None else None
         return lang if isinstance(lang, str) else None
+
+    async def rules_settings(self, chat_id: int, user_id: int | None = None) -> TableSettings:
+        """The settings ``/rules`` states in ``chat_id``: its open table's, else its last
+        table's (a game that just ended); in a private chat (``user_id``) the player's
+        running table's; the bot's defaults only where no table ever was."""
+        table = self.open_table(chat_id)
+        if table is None and user_id is not None:
+            table = next(iter(self.tables_of(user_id)), None)
+        if table is not None:
+            return table.settings
+        row = await self.storage.last_table(chat_id)
+        if row is not None:
+            with contextlib.suppress(ValueError, TypeError):  # an unreadable row: defaults
+                return settings_from_json(row.settings)
+        return self.defaults
 
     def live_record(self, table: Table) -> dict[str, Any] | None:
         """The public record of a game in play (its current deal left out), for /export."""

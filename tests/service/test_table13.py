@@ -4,13 +4,17 @@ declared for the declarer, and what must be cleaned up survives a restart."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.core import robots
+from bot.core.codec import settings_json
 from bot.core.model import Table
 from bot.core.service import AlreadyDone, TableService
 from bot.preferans.actions import Action
 from bot.preferans.policy import auto_action
 from bot.preferans.views import seat_view
-from tests.service.helpers import GROUP, PEOPLE, service_on
+from bot.render.rules import rules_text
+from tests.service.helpers import GROUP, PEOPLE, lobby_of, service_on
 
 OWNER = PEOPLE[0]
 
@@ -62,3 +66,25 @@ async def test_computer_moves_do_not_push_a_persons_press_out_of_memory() -> Non
         else:
             raise AssertionError("the repeated press was not recognised")
         assert all(p.user_id > 0 for p in table.recent)
+
+
+async def test_rules_state_the_chats_table_during_and_after_the_game(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    async with service_on(path) as service:
+        table = await lobby_of(service)
+        await service.change_setting(table.id, OWNER.user_id, "convention")
+        await service.change_setting(table.id, OWNER.user_id, "stalingrad")
+        chosen = table.settings.copy()
+        assert (chosen.convention, chosen.options) != ("sochi", {})
+        await service.start(table.id, OWNER.user_id)
+        for chat, user in ((GROUP, None), (OWNER.user_id, OWNER.user_id)):
+            assert settings_json(await service.rules_settings(chat, user)) == settings_json(chosen)
+        await service.vote_stop(table.id, PEOPLE[0].user_id)
+        await service.vote_stop(table.id, PEOPLE[1].user_id)
+        assert service.open_table(GROUP) is None
+    async with service_on(path) as service:  # read from the stored table
+        after = await service.rules_settings(GROUP)
+        assert settings_json(after) == settings_json(chosen)
+        assert rules_text(after, "ru") == rules_text(chosen, "ru")
+        assert rules_text(after, "ru") != rules_text(service.defaults, "ru")
+        assert await service.rules_settings(-5) is service.defaults  # never had a table
