@@ -220,6 +220,9 @@ class TableUi:
     """The lobby shows the settings keyboard (not stored)."""
     auto_note: AutoMove | None = None
     """The last automatic action, noted in the group's table message (not stored)."""
+    forced: AutoMove | None = None
+    """A declaration made for a declarer who had no choice (the engine's
+    ``forced_declaration``), noted in the deal's messages until the next move (not stored)."""
     hand_auto: dict[Seat, Action] = field(default_factory=dict)
     """Automatic actions noted in each seat's hand message until he acts (not stored)."""
     acted_at: dict[Seat, float] = field(default_factory=dict)

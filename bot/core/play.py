@@ -22,7 +22,7 @@ from bot.preferans.actions import (
 )
 from bot.preferans.cards import Card, Seat
 from bot.preferans.game import Game
-from bot.preferans.policy import REPLACE_AFTER, auto_action, replaceable
+from bot.preferans.policy import REPLACE_AFTER, auto_action, forced_declaration, replaceable
 from bot.preferans.views import SeatView, seat_view
 
 from .effects import (
@@ -126,6 +126,7 @@ def next_deal(table: Table, now: float, seed: int | None) -> list[Effect]:
     table.move += 1
     table.stop_votes = set()  # a vote to stop counts for the deal it was cast in
     table.ui.discard_pick = {}
+    table.ui.forced = None
     table.messages.table_slot = Slot(table.chat_id)
     # a computer player (negative id, bot.core.robots) has no private chat to show a hand in
     table.messages.hand_slots = {s: Slot(p.user_id) for s, p in table.seated() if p.user_id > 0}
@@ -285,6 +286,8 @@ def _apply(
     effects: list[Effect] = []
     ui = table.ui
     table.move += 1
+    ui.forced = None
+    _declare_forced(table)
     ui.discard_pick.pop(action.seat, None)
     if auto and actor is not None:
         ui.auto_note = AutoMove(actor, action)
@@ -313,6 +316,21 @@ def _apply(
         since = ui.acted_at.get(nxt)
         effects.append(TurnPassed(table, nxt, None if since is None else now - since))
     return effects
+
+
+def _declare_forced(table: Table) -> None:
+    """Make the declaration the declarer has no choice in (after a misère bid), so he
+    need not press a lone button; noted for everybody (``ui.forced``)."""
+    game = table.game
+    assert game is not None
+    deal = game.current
+    if deal is None or deal.actor is None:
+        return
+    seat = deal.actor
+    forced = forced_declaration(seat_view(deal, seat))
+    if forced is not None:
+        game.apply(forced)
+        table.ui.forced = AutoMove(seat, forced)
 
 
 # ---------------------------------------------------------------------- the players

@@ -168,6 +168,8 @@ class Presenter:
         if auto is not None:
             what = action_text(auto.action, lang)
             note = t(lang, "timeout.note", name=name(table, auto.seat), what=what)
+        elif table.ui.forced is not None:
+            note = _forced_note(table, lang)
         self.outbox.show(slot, table_text(table, public_view(deal), table.deal_no, note=note))
         for seat, player in table.seated():
             hand_slot = table.messages.hand_slots.get(seat)
@@ -175,10 +177,13 @@ class Presenter:
                 continue
             sv = seat_view(deal, seat)
             mine = table.ui.hand_auto.get(seat)
-            hand_note = None
+            notes = []
             if mine is not None:
                 what = action_text(mine, player.lang, private=True)
-                hand_note = t(player.lang, "hand.auto", what=what)
+                notes.append(t(player.lang, "hand.auto", what=what))
+            if table.ui.forced is not None:
+                notes.append(_forced_note(table, player.lang, seat))
+            hand_note = "\n\n".join(notes) or None
             text = hand_text(table, sv, table.deal_no, player.lang, note=hand_note)
             self.outbox.show(hand_slot, text, keyboards.actions_keyboard(table, sv, player.lang))
 
@@ -321,3 +326,14 @@ class Presenter:
             return False  # no request to Telegram: nothing to pace
 
         self.outbox.call(table.chat_id, run)
+
+
+def _forced_note(table: Table, lang: str, seat: Seat | None = None) -> str:
+    """The note that a declaration was made for a declarer who had no choice: for him
+    (``seat`` is his) or for everybody else."""
+    forced = table.ui.forced
+    assert forced is not None
+    what = action_text(forced.action, lang)
+    if seat == forced.seat:
+        return t(lang, "hand.forced", what=what)
+    return t(lang, "declare.forced", name=name(table, forced.seat), what=what)

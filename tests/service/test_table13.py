@@ -5,16 +5,24 @@ declared for the declarer, and what must be cleaned up survives a restart."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 from bot.core import robots
 from bot.core.codec import settings_json
 from bot.core.model import Table
 from bot.core.service import AlreadyDone, TableService
-from bot.preferans.actions import Action
-from bot.preferans.policy import auto_action
+from bot.preferans.actions import Action, Bid, Declare
+from bot.preferans.cards import Seat
+from bot.preferans.contracts import MISERE, parse_contract
+from bot.preferans.policy import auto_action, forced_declaration
 from bot.preferans.views import seat_view
 from bot.render.rules import rules_text
-from tests.service.helpers import GROUP, PEOPLE, lobby_of, service_on
+from tests.service.helpers import (
+    GROUP,
+    PEOPLE,
+    lobby_of,
+    service_on,
+)
 
 OWNER = PEOPLE[0]
 
@@ -88,3 +96,14 @@ async def test_rules_state_the_chats_table_during_and_after_the_game(tmp_path: P
         assert rules_text(after, "ru") == rules_text(chosen, "ru")
         assert rules_text(after, "ru") != rules_text(service.defaults, "ru")
         assert await service.rules_settings(-5) is service.defaults  # never had a table
+
+
+def test_only_a_lone_declaration_is_forced() -> None:
+    seat = Seat(0)
+    view = SimpleNamespace(legal=(Declare(seat, MISERE),))
+    assert forced_declaration(view) == Declare(seat, MISERE)  # type: ignore[arg-type]
+    two = SimpleNamespace(
+        legal=(Declare(seat, parse_contract("8S")), Declare(seat, parse_contract("8C")))
+    )
+    assert forced_declaration(two) is None  # type: ignore[arg-type]
+    assert forced_declaration(SimpleNamespace(legal=(Bid(seat, MISERE),))) is None  # type: ignore[arg-type]
