@@ -21,6 +21,7 @@ from bot.core.model import Player, Slot, Status, Table
 from bot.core.robots import is_robot
 from bot.core.service import Shown, TableService
 from bot.preferans.cards import Seat
+from bot.preferans.policy import sits_out
 from bot.preferans.views import public_view, seat_view
 from bot.render import keyboards
 from bot.render.i18n import t
@@ -185,7 +186,10 @@ class Presenter:
                 notes.append(_forced_note(table, player.lang, seat))
             hand_note = "\n\n".join(notes) or None
             text = hand_text(table, sv, table.deal_no, player.lang, note=hand_note)
-            self.outbox.show(hand_slot, text, keyboards.actions_keyboard(table, sv, player.lang))
+            markup = keyboards.actions_keyboard(table, sv, player.lang)
+            # the 4-player dealer sits the deal out: he may watch it, nothing to ring for
+            out = sits_out(sv.public.players, sv.public.dealer, seat)
+            self.outbox.show(hand_slot, text, markup, silent=out)
 
     def show_hand(self, table: Table, seat: Seat) -> None:
         game = table.game

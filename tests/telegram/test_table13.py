@@ -3,10 +3,15 @@ declarer is noted for everybody; the time to move; the 4-player dealer's silent 
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any
+
+from bot.core.model import Slot
 from bot.preferans.actions import Bid, Discard
 from bot.preferans.contracts import MISERE
 from bot.preferans.deal import Phase
-from tests.service.helpers import GROUP, actor, legal, press, service_on, started
+from bot.telegram.outbox import Outbox
+from tests.service.helpers import GROUP, PEOPLE, actor, legal, lobby_of, press, service_on, started
 from tests.telegram.test_presenter import _presenter
 
 
@@ -33,3 +38,38 @@ async def test_a_misere_is_declared_for_the_declarer_and_everybody_sees_it() -> 
                 assert "объявлено автоматически" in texts[other.user_id]
         await press(service, table, lambda a: True)  # the next move: the note goes
         assert table.ui.forced is None
+
+
+async def test_the_dealer_who_sits_out_gets_his_deal_without_a_ring() -> None:
+    async with service_on() as service:
+        table = await lobby_of(service, 4)
+        presenter, outbox, _, _ = _presenter(service)
+        presenter.show(await service.start(table.id, PEOPLE[0].user_id))
+        assert table.game is not None and table.game.current is not None
+        dealer = table.seats[table.game.current.dealer]
+        assert dealer is not None
+        hands = {slot.chat_id for slot, _, _ in outbox.shown if slot.chat_id > 0}
+        assert hands == {p.user_id for p in PEOPLE}  # he still sees the deal
+        assert outbox.silent == [dealer.user_id]
+
+
+class _Bot:
+    """Answers send_message like Telegram and keeps what it was asked."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    async def send_message(self, chat_id: int, text: str, **kw: Any) -> Any:
+        self.sent.append({"chat_id": chat_id, **kw})
+        return SimpleNamespace(message_id=len(self.sent))
+
+
+async def test_a_silent_slot_is_sent_without_notification() -> None:
+    bot = _Bot()
+    outbox = Outbox(bot, private_interval=0, group_fast_interval=0)
+    quiet, loud = Slot(5), Slot(6)
+    outbox.show(quiet, "a", silent=True)
+    outbox.show(loud, "b")
+    await outbox.drain(5)
+    assert [(m["chat_id"], m["disable_notification"]) for m in bot.sent] == [(5, True), (6, False)]
+    await outbox.close()
