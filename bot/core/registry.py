@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
+from collections.abc import Callable
 from typing import Any
 
+from bot.preferans.cards import Seat
 from bot.preferans.game import Game
 from bot.preferans.policy import public_record
 from storage import Storage
 
 from .codec import settings_from_json
+from .effects import Effects, HandShown, Remind
 from .model import NOTIFY_MODES, Player, Status, Table, TableSettings
 from .persist import Writer
 from .play import Rejected
@@ -30,6 +34,8 @@ class TableRegistry:
         self._notify: dict[int, str] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._writer = Writer(storage)
+        self.clock: Callable[[], float] = time.time
+        """The service's clock (tests set their own)."""
         self.defaults = TableSettings()
         """A new table's settings (the service sets them)."""
 
@@ -101,6 +107,33 @@ class TableRegistry:
         if table.status != Status.PLAYING or table.game is None:
             return None
         return public_record(table.game)
+
+    def remind(self, table_id: int, move: int) -> Effects:
+        """The player to act at ``move`` should be reminded (nothing changes): of the time
+        he has left, or with the timer off that the table waits for him."""
+        found = self._person_to_act(table_id, move)
+        if found is None:
+            return ()
+        table, seat = found
+        if table.deadline is None:
+            return (Remind(table, seat, None),) if not table.settings.turn_time else ()
+        return (Remind(table, seat, max(1, round(table.deadline - self.clock()))),)
+
+    def tick(self, table_id: int, move: int) -> Effects:
+        """The time shown in the hand message of the player to act at ``move`` is due to be
+        brought up to date (nothing changes)."""
+        found = self._person_to_act(table_id, move)
+        return (HandShown(*found),) if found is not None else ()
+
+    def _person_to_act(self, table_id: int, move: int) -> tuple[Table, Seat] | None:
+        table = self.tables.get(table_id)
+        if table is None or table.paused or table.move != move or table.game is None:
+            return None
+        deal = table.game.current
+        if table.status != Status.PLAYING or deal is None or deal.actor is None:
+            return None
+        player = table.player(deal.actor)
+        return (table, deal.actor) if player is not None and player.user_id > 0 else None
 
     def joinable(self, table_id: int) -> Table:
         """The table a deep link names, unless it cannot be joined now."""

@@ -23,7 +23,7 @@ from storage import Storage, StorageError
 
 from . import chats, lobby, play, restart, robots
 from .codec import settings_json, state_json
-from .effects import Effect, Effects, LobbyShown, MustStartPrivate, Remind, TimerChanged
+from .effects import Effect, Effects, LobbyShown, MustStartPrivate, TimerChanged
 from .model import Player, Slot, Status, Table, TableSettings
 from .names import StandIn, named
 from .persist import SAVE_RETRY, NotSaved
@@ -225,19 +225,6 @@ class TableService(TableRegistry):
         if table is None or table.paused:
             return ()
         return await self._timed(table, lambda tb: play.timeout(tb, move, self.clock(), self.seed))
-
-    def remind(self, table_id: int, move: int) -> Effects:
-        """The player to act at ``move`` should be reminded (nothing changes)."""
-        table = self.tables.get(table_id)
-        if table is None or table.paused or table.move != move or table.game is None:
-            return ()
-        deal = table.game.current
-        if table.status != Status.PLAYING or deal is None or deal.actor is None:
-            return ()
-        if table.deadline is None or table.player(deal.actor) is None:
-            return ()
-        left = max(1, round(table.deadline - self.clock()))
-        return (Remind(table, deal.actor, left),)
 
     async def vote_stop(self, table_id: int, user_id: int) -> Effects:
         return await self._change(self._pressed(table_id), lambda tb: play.vote_stop(tb, user_id))

@@ -6,6 +6,7 @@ The table message is built only from :func:`public_view`, a hand message only fr
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 from bot.core.model import Table
@@ -20,7 +21,7 @@ from bot.render.i18n import t
 
 from .text import card, cards, contract, convention_title, hand_lines, name, title_of
 
-__all__ = ["actor_line", "public_block", "table_text", "hand_text", "review_text"]
+__all__ = ["actor_line", "public_block", "table_text", "hand_text", "time_left", "review_text"]
 
 
 def _auction_line(table: Table, pv: PublicView, lang: str) -> str | None:
@@ -201,8 +202,10 @@ def hand_text(
     *,
     note: str | None = None,
     ended: str | None = None,
+    left: float | None = None,
 ) -> str:
-    """A player's private hand message: his cards, the public table and his prompt."""
+    """A player's private hand message: his cards, the public table and his prompt;
+    ``left``: the seconds he has left to act (``None``: the whole turn)."""
     pv = sv.public
     title = title_of(table)
     lines = [t(lang, "hand.title", n=deal_no, title=title)]
@@ -226,7 +229,7 @@ def hand_text(
         else:
             lines.append(t(lang, _PROMPTS.get(pv.phase, "hand.your_turn")))
         if table.settings.turn_time:
-            lines.append(t(lang, "act.deadline", n=table.settings.turn_time))
+            lines.append(time_left(table.settings.turn_time, left, lang))
     else:
         act = actor_line(table, pv, lang)
         if act:
@@ -236,6 +239,15 @@ def hand_text(
     if note:
         lines.append(note)
     return "\n\n".join(lines)
+
+
+def time_left(turn: int, left: float | None, lang: str) -> str:
+    """The time to act: the whole turn at its start, later the time left rounded up to 5 s,
+    so the text is never less than the truth until it is brought up to date (see
+    :func:`bot.telegram.scheduler.turn_jobs`)."""
+    if left is None or left > turn - 5:
+        return t(lang, "act.deadline", n=turn)
+    return t(lang, "act.left", n=max(5, math.ceil(left / 5) * 5))
 
 
 def review_text(table: Table, deal: Deal, lang: str) -> str:

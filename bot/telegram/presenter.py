@@ -172,34 +172,32 @@ class Presenter:
         elif table.ui.forced is not None:
             note = _forced_note(table, lang)
         self.outbox.show(slot, table_text(table, public_view(deal), table.deal_no, note=note))
-        for seat, player in table.seated():
-            hand_slot = table.messages.hand_slots.get(seat)
-            if hand_slot is None:
-                continue
-            sv = seat_view(deal, seat)
-            mine = table.ui.hand_auto.get(seat)
-            notes = []
-            if mine is not None:
-                what = action_text(mine, player.lang, private=True)
-                notes.append(t(player.lang, "hand.auto", what=what))
-            if table.ui.forced is not None:
-                notes.append(_forced_note(table, player.lang, seat))
-            hand_note = "\n\n".join(notes) or None
-            text = hand_text(table, sv, table.deal_no, player.lang, note=hand_note)
-            markup = keyboards.actions_keyboard(table, sv, player.lang)
-            # the 4-player dealer sits the deal out: he may watch it, nothing to ring for
-            out = sits_out(sv.public.players, sv.public.dealer, seat)
-            self.outbox.show(hand_slot, text, markup, silent=out)
+        for seat in range(len(table.seats)):
+            self.show_hand(table, Seat(seat))
 
     def show_hand(self, table: Table, seat: Seat) -> None:
+        """Refresh ``seat``'s hand message: his view, the notes for him, the time left."""
         game = table.game
         player = table.player(seat)
         slot = table.messages.hand_slots.get(seat)
         if game is None or game.current is None or player is None or slot is None:
             return
         sv = seat_view(game.current, seat)
-        text = hand_text(table, sv, table.deal_no, player.lang)
-        self.outbox.show(slot, text, keyboards.actions_keyboard(table, sv, player.lang))
+        notes = []
+        mine = table.ui.hand_auto.get(seat)
+        if mine is not None:
+            what = action_text(mine, player.lang, private=True)
+            notes.append(t(player.lang, "hand.auto", what=what))
+        if table.ui.forced is not None:
+            notes.append(_forced_note(table, player.lang, seat))
+        left = table.deadline - self.service.clock() if table.deadline is not None else None
+        text = hand_text(
+            table, sv, table.deal_no, player.lang, note="\n\n".join(notes) or None, left=left
+        )
+        markup = keyboards.actions_keyboard(table, sv, player.lang)
+        # the 4-player dealer sits the deal out: he may watch it, nothing to ring for
+        out = sits_out(sv.public.players, sv.public.dealer, seat)
+        self.outbox.show(slot, text, markup, silent=out)
 
     def _show_ended(self, e: fx.DealEnded) -> None:
         """The last state of a finished deal in its messages, then the result and the pulka."""
@@ -280,8 +278,11 @@ class Presenter:
         player = table.player(e.seat)
         if player is None:
             return
-        self.show_hand(table, e.seat)  # sends it again if it never got through
-        text = t(player.lang, "remind", name=name(table, e.seat), n=e.seconds)
+        self.show_hand(table, e.seat)  # the time left; sends it again if it never got through
+        if e.seconds is None:  # the timer is off: the table has been waiting a while
+            text = t(player.lang, "remind.idle", name=name(table, e.seat), title=title_of(table))
+        else:
+            text = t(player.lang, "remind", name=name(table, e.seat), n=e.seconds)
         self._notify(table, player.user_id, text, ("always", "slow"))
 
     def _turn_passed(self, e: fx.TurnPassed) -> None:

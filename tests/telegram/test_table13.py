@@ -6,12 +6,25 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+from bot.core import effects as fx
 from bot.core.model import Slot
 from bot.preferans.actions import Bid, Discard
 from bot.preferans.contracts import MISERE
 from bot.preferans.deal import Phase
+from bot.render.table import time_left
 from bot.telegram.outbox import Outbox
-from tests.service.helpers import GROUP, PEOPLE, actor, legal, lobby_of, press, service_on, started
+from bot.telegram.scheduler import NUDGE_AFTER, turn_jobs
+from tests.service.helpers import (
+    GROUP,
+    PEOPLE,
+    Clock,
+    actor,
+    legal,
+    lobby_of,
+    press,
+    service_on,
+    started,
+)
 from tests.telegram.test_presenter import _presenter
 
 
@@ -73,3 +86,52 @@ async def test_a_silent_slot_is_sent_without_notification() -> None:
     await outbox.drain(5)
     assert [(m["chat_id"], m["disable_notification"]) for m in bot.sent] == [(5, True), (6, False)]
     await outbox.close()
+
+
+def test_the_turn_jobs_bring_the_time_up_to_date_and_nudge_without_a_timer() -> None:
+    assert turn_jobs(60, 60.0) == [(30.0, "tick"), (45.0, "remind"), (60.05, "turn")]
+    assert turn_jobs(60, 20.0) == [(5.0, "remind"), (20.05, "turn")]  # half time is past
+    assert turn_jobs(30, 30.0) == [(15.0, "tick"), (20.0, "remind"), (30.05, "turn")]
+    assert turn_jobs(0, None) == [(NUDGE_AFTER, "remind")]
+
+
+def test_the_time_shown_is_never_less_than_the_time_left() -> None:
+    assert time_left(60, None, "ru") == "⏳ на ход 60 с"
+    assert time_left(60, 58.0, "ru") == "⏳ на ход 60 с"  # just started
+    assert time_left(60, 30.0, "ru") == "⏳ осталось меньше 30 с"
+    assert time_left(60, 14.9, "ru") == "⏳ осталось меньше 15 с"
+    assert time_left(60, 0.2, "en") == "⏳ under 5 s left"
+    for left in range(0, 55):
+        shown = int(time_left(60, left + 0.5, "en").split()[2])
+        assert left + 0.5 <= shown < left + 6
+
+
+async def test_the_hand_counts_down_at_half_time_and_a_slow_player_is_pinged() -> None:
+    clock = Clock()
+    async with service_on(clock=clock) as service:
+        table = await started(service)
+        presenter, outbox, _, _ = _presenter(service)
+        _, player = actor(table)
+        assert table.deadline is not None
+        clock.now = table.deadline - 30
+        presenter.show(service.tick(table.id, table.move))
+        [(slot, text, markup)] = outbox.shown
+        assert slot.chat_id == player.user_id and markup is not None
+        assert "осталось меньше 30 с" in text
+        assert service.tick(table.id, table.move - 1) == ()  # an old move's job: nothing
+
+
+async def test_with_the_timer_off_a_slow_player_is_pinged_once_he_idles() -> None:
+    async with service_on(turn_time=0) as service:
+        table = await started(service)
+        presenter, outbox, _, _ = _presenter(service)
+        _, player = actor(table)
+        await service.set_notify_mode(player, "slow")
+        assert table.deadline is None
+        [remind] = service.remind(table.id, table.move)
+        assert isinstance(remind, fx.Remind) and remind.seconds is None
+        presenter.show((remind,))
+        for run in outbox.calls:
+            await run()
+        text = f"⏰ {player.name}, ваш ход — стол «Клуб» ждёт."
+        assert outbox.posts == [(player.user_id, text)]
