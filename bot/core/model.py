@@ -174,7 +174,12 @@ class Messages:
     sheet_photo: bool = False
     """Whether :attr:`sheet_message` is a picture (else a text message)."""
     reminder: Slot | None = None
-    """The turn reminder sent to the player to act (deleted once he acted; not stored)."""
+    """The turn notification sent to the player to act (deleted once anybody moved; stored,
+    so a restart deletes it too)."""
+    live: list[tuple[Slot, str]] = field(default_factory=list)
+    """Group messages (with their text) whose buttons only make sense while the game runs:
+    stop votes, seats to take; stored, so they lose their buttons when the game ends even
+    after a restart."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -329,10 +329,27 @@ class TableService(TableRegistry):
             if slot is m.table_slot or slot in m.hand_slots.values():
                 await self._note(table, lambda tb: ())
 
-    def reminder_sent(self, table: Table, slot: Slot | None) -> Slot | None:
-        """Remember the reminder just sent (``None``: forget it; not stored); returns the old."""
-        old, table.messages.reminder = table.messages.reminder, slot
+    async def reminder_sent(self, table: Table, slot: Slot) -> None:
+        """The turn notification ``slot`` was sent (saved: a restart deletes it)."""
+        await self._note(table, lambda tb: _put(tb.messages, "reminder", slot))
+
+    def reminder_gone(self, table: Table) -> Slot | None:
+        """Forget the turn notification, to be deleted; returns it (saved with the next
+        change: a restart in between only deletes it once more)."""
+        old, table.messages.reminder = table.messages.reminder, None
         return old
+
+    async def buttons_posted(self, table: Table, slot: Slot, text: str) -> None:
+        """A group message whose buttons end with the game was sent (saved)."""
+        await self._note(
+            table, lambda tb: _put(tb.messages, "live", [*tb.messages.live, (slot, text)])
+        )
+
+    def buttons_ended(self, table: Table) -> list[tuple[Slot, str]]:
+        """The messages whose buttons go now that the game ended (forgotten; saved with the
+        settlement's confirmation)."""
+        live, table.messages.live = table.messages.live, []
+        return live
 
     async def sheet_sent(self, table: Table, message_id: int, photo: bool) -> None:
         """The group's sheet message is now ``message_id``."""
@@ -377,3 +394,9 @@ class TableService(TableRegistry):
                 self.set_aside.append((table.id, await self._writer.set_aside(table.id, exc)))
         log.info("resumed %d table(s)", len(self.tables))
         return tuple(out)
+
+
+def _put(obj: object, name: str, value: object) -> tuple[()]:
+    """Set what the Telegram side reported (no effect to show)."""
+    setattr(obj, name, value)
+    return ()

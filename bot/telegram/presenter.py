@@ -54,8 +54,6 @@ class Presenter:
         self.service = service
         self.outbox = outbox
         self.sheets = sheets
-        self._live_buttons: dict[int, list[tuple[Slot, str]]] = {}
-        """Group messages whose buttons end with the game, per table (not stored)."""
         self.arm: Callable[[Table], None] = lambda table: None
         """Re-arms a table's timer (the scheduler's, set when the parts are wired)."""
 
@@ -249,18 +247,18 @@ class Presenter:
         (stop vote, take a seat): they are taken away when it ends."""
 
         async def remember(message_id: int) -> None:
-            self._live_buttons.setdefault(table.id, []).append(
-                (Slot(table.chat_id, message_id), text)
-            )
+            slot = Slot(table.chat_id, message_id)
+            if table.status == Status.PLAYING:
+                await self.service.buttons_posted(table, slot, text)
+            else:  # the game ended while it was on its way
+                self.outbox.show(slot, text + "\n\n" + _ended(table), None)
 
         self.outbox.post(table.chat_id, text, markup, done=lambda m: remember(m.message_id))
 
     def _game_ended(self, table: Table) -> None:
         """Take the buttons off the stop-vote and seat messages; tell each player privately."""
-        lang = table.settings.lang
-        key = "end.finished" if table.game is not None and table.game.finished else "end.stopped"
-        for slot, text in self._live_buttons.pop(table.id, []):
-            self.outbox.show(slot, text + "\n\n" + t(lang, key), None)
+        for slot, text in self.service.buttons_ended(table):
+            self.outbox.show(slot, text + "\n\n" + _ended(table), None)
         game = table.game
         if game is None or game.settlement() is None:
             return
@@ -307,7 +305,7 @@ class Presenter:
                 self.outbox.delete(user_id, message_id)
                 return
             self._clear_reminder(table)
-            self.service.reminder_sent(table, Slot(user_id, message_id))
+            await self.service.reminder_sent(table, Slot(user_id, message_id))
 
         async def run() -> bool:
             if table.move != move or await self.service.notify_mode(user_id) not in modes:
@@ -318,7 +316,7 @@ class Presenter:
         self.outbox.call(user_id, run)
 
     def _clear_reminder(self, table: Table) -> None:
-        old = self.service.reminder_sent(table, None)
+        old = self.service.reminder_gone(table)
         if old is not None and old.message_id is not None:
             self.outbox.delete(old.chat_id, old.message_id)
 
@@ -342,3 +340,9 @@ def _forced_note(table: Table, lang: str, seat: Seat | None = None) -> str:
     if seat == forced.seat:
         return t(lang, "hand.forced", what=what)
     return t(lang, "declare.forced", name=name(table, forced.seat), what=what)
+
+
+def _ended(table: Table) -> str:
+    """How the game ended, for the group."""
+    finished = table.game is not None and table.game.finished
+    return t(table.settings.lang, "end.finished" if finished else "end.stopped")

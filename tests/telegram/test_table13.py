@@ -3,6 +3,7 @@ declarer is noted for everybody; the time to move; the 4-player dealer's silent 
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -135,3 +136,26 @@ async def test_with_the_timer_off_a_slow_player_is_pinged_once_he_idles() -> Non
             await run()
         text = f"⏰ {player.name}, ваш ход — стол «Клуб» ждёт."
         assert outbox.posts == [(player.user_id, text)]
+
+
+async def test_after_a_restart_the_old_notification_goes_and_the_vote_loses_its_buttons(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "bot.sqlite3"
+    async with service_on(path) as service:
+        table = await started(service)
+        _, player = actor(table)
+        await service.reminder_sent(table, Slot(player.user_id, 77))
+        vote = await service.vote_stop(table.id, PEOPLE[0].user_id)
+        presenter, outbox, _, _ = _presenter(service)
+        presenter.show(vote)
+        await service.buttons_posted(table, Slot(GROUP, 88), "🛑 vote")
+    async with service_on(path) as service:  # the bot restarted
+        presenter, outbox, _, _ = _presenter(service)
+        presenter.show(await service.resume())
+        assert (player.user_id, 77) in outbox.deleted
+        table = service.open_table(GROUP)  # type: ignore[assignment]
+        assert table is not None and table.messages.reminder is None
+        presenter.show(await service.vote_stop(table.id, PEOPLE[1].user_id))  # stopped
+        frozen = [(s.message_id, text, m) for s, text, m in outbox.shown if s.chat_id == GROUP]
+        assert (88, "🛑 vote\n\n🛑 Игра остановлена.", None) in frozen
