@@ -48,6 +48,7 @@ def settings_json(s: TableSettings) -> dict[str, Any]:
         "lang": s.lang,
         "sheet": s.sheet,
         "robot_pace": s.robot_pace,
+        "ranks": s.ranks,
     }
 
 
@@ -71,6 +72,7 @@ def settings_from_json(data: dict[str, Any]) -> TableSettings:
         lang=str(data.get("lang", "ru")),
         sheet=sheet if sheet in SHEET_MODES else "picture",
         robot_pace="fast" if data.get("robot_pace") == "fast" else "normal",
+        ranks="russian" if data.get("ranks") == "russian" else "latin",
     )
 
 

@@ -26,6 +26,7 @@ __all__ = [
     "TABLE_KEYS",
     "SHEET_MODES",
     "NOTIFY_MODES",
+    "RANK_STYLES",
     "Player",
     "Holder",
     "Press",
@@ -72,13 +73,26 @@ SETTING_CHOICES: dict[str, tuple[SettingValue, ...]] = {
     "lang": ("ru", "en"),
     "sheet": ("picture", "text", "both"),
     "robot_pace": ("normal", "fast"),
+    "ranks": ("latin", "russian"),
 }
 """Choices offered by the lobby's settings (each button cycles through them)."""
-TABLE_KEYS = ("players", "convention", "pulka", "turn_time", "lang", "sheet", "robot_pace")
+TABLE_KEYS = (
+    "players",
+    "convention",
+    "pulka",
+    "turn_time",
+    "lang",
+    "sheet",
+    "robot_pace",
+    "ranks",
+)
 """Settings of the table itself; the other keys of :data:`SETTING_CHOICES` are rules options."""
 SHEET_MODES = ("picture", "text", "both")
 """How the group gets the pulka sheet: a picture, the monospace text, or both."""
 
+
+RANK_STYLES = ("latin", "russian")
+"""How card ranks are written: J Q K A, or В Д К Т (валет, дама, король, туз)."""
 
 NOTIFY_MODES = ("always", "slow", "never")
 """A player's turn notifications: whenever the turn passes to him (unless he acted moments
@@ -101,6 +115,8 @@ class TableSettings:
     """How the sheet is shown in the group (one of :data:`SHEET_MODES`)."""
     robot_pace: str = "normal"
     """How long computer players pause before they act: ``normal`` or ``fast``."""
+    ranks: str = "latin"
+    """How the group's messages write card ranks (one of :data:`RANK_STYLES`)."""
 
     def rules(self) -> Rules:
         """The engine's rules for these settings."""
@@ -121,6 +137,7 @@ class TableSettings:
             self.lang,
             self.sheet,
             self.robot_pace,
+            self.ranks,
         )
 
 

@@ -18,7 +18,7 @@ from storage import Storage
 
 from .codec import settings_from_json
 from .effects import Effects, HandShown, Remind
-from .model import NOTIFY_MODES, Player, Status, Table, TableSettings
+from .model import NOTIFY_MODES, RANK_STYLES, Player, Status, Table, TableSettings
 from .persist import Writer
 from .play import Rejected
 
@@ -32,6 +32,7 @@ class TableRegistry:
         self.storage = storage
         self.tables: dict[int, Table] = {}
         self._notify: dict[int, str] = {}
+        self._ranks: dict[int, str] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._writer = Writer(storage)
         self.clock: Callable[[], float] = time.time
@@ -146,6 +147,30 @@ class TableRegistry:
 
     async def remember_user(self, player: Player, *, private_ok: bool | None = None) -> None:
         await self.storage.save_user(player.user_id, player.name, player.lang, private_ok)
+        await self.load_ranks(player.user_id)
+
+    async def load_ranks(self, user_id: int) -> None:
+        """Read the player's card ranks into memory, where :meth:`card_ranks` finds them."""
+        if user_id > 0 and user_id not in self._ranks:
+            self._ranks[user_id] = await self.storage.card_ranks(user_id)
+
+    def card_ranks(self, user_id: int) -> str:
+        """How ``user_id``'s private messages write card ranks (:data:`RANK_STYLES`): read
+        when he sat down (or the table was resumed), J Q K A until then."""
+        return self._ranks.get(user_id, "latin")
+
+    async def set_card_ranks(self, player: Player, ranks: str) -> Effects:
+        """Store how the player's cards are written; his hand messages show it at once."""
+        if ranks not in RANK_STYLES:
+            raise Rejected("err.illegal")
+        await self.remember_user(player)
+        await self.storage.set_card_ranks(player.user_id, ranks)
+        self._ranks[player.user_id] = ranks
+        return tuple(
+            HandShown(tb, seat)
+            for tb in self.tables_of(player.user_id)
+            if (seat := tb.seat_of(player.user_id)) is not None
+        )
 
     async def notify_mode(self, user_id: int) -> str:
         """The player's turn-notification setting (:data:`NOTIFY_MODES`), cached."""
@@ -165,6 +190,12 @@ class TableRegistry:
     async def can_write(self, user_id: int) -> bool:
         row = await self.storage.user(user_id)
         return bool(row and row.private_ok)
+
+    async def _adopt(self, table: Table) -> None:
+        """Hold a table loaded after a restart, its players' card ranks read."""
+        self.tables[table.id] = table
+        for _, player in table.seated():
+            await self.load_ranks(player.user_id)
 
     def _in_chat(self, chat_id: int) -> list[Table]:
         return [tb for tb in list(self.tables.values()) if tb.chat_id == chat_id]

@@ -334,8 +334,7 @@ class TableService(TableRegistry):
         await self._note(table, lambda tb: _put(tb.messages, "reminder", slot))
 
     def reminder_gone(self, table: Table) -> Slot | None:
-        """Forget the turn notification, to be deleted; returns it (saved with the next
-        change: a restart in between only deletes it once more)."""
+        """Forget the turn notification, to be deleted (saved with the next change)."""
         old, table.messages.reminder = table.messages.reminder, None
         return old
 
@@ -346,8 +345,7 @@ class TableService(TableRegistry):
         )
 
     def buttons_ended(self, table: Table) -> list[tuple[Slot, str]]:
-        """The messages whose buttons go now that the game ended (forgotten; saved with the
-        settlement's confirmation)."""
+        """Forget the messages whose buttons go now (saved with the settlement's note)."""
         live, table.messages.live = table.messages.live, []
         return live
 
@@ -385,7 +383,7 @@ class TableService(TableRegistry):
         out: list[Effect] = []
         tables, self.set_aside = await self._writer.load_open()
         for table in tables:
-            self.tables[table.id] = table
+            await self._adopt(table)
             reopen = partial(restart.reopen, now=self.clock(), seed=self.seed)
             try:
                 out += await self._change(table, reopen, save=table.status == Status.PLAYING)

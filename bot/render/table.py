@@ -64,13 +64,13 @@ def _whist_word(w: Whist, answered: dict[Seat, WhistAnswer], lang: str) -> str:
     return t(lang, f"whist.{w.answer.value}")
 
 
-def _trick_cards(table: Table, tcs: Iterable[TrickCard], lang: str) -> str:
+def _trick_cards(table: Table, tcs: Iterable[TrickCard], lang: str, ranks: str) -> str:
     out = []
     for tc in tcs:
         who = (
             t(lang, "deal.talon_card") if tc.seat is None or tc.from_talon else name(table, tc.seat)
         )
-        out.append(f"{who} {card(tc.card)}")
+        out.append(f"{who} {card(tc.card, ranks=ranks)}")
     return " · ".join(out)
 
 
@@ -94,7 +94,12 @@ def actor_line(table: Table, pv: PublicView, lang: str) -> str | None:
 
 
 def public_block(
-    table: Table, pv: PublicView, lang: str, *, skip_open: frozenset[int] = frozenset()
+    table: Table,
+    pv: PublicView,
+    lang: str,
+    *,
+    skip_open: frozenset[int] = frozenset(),
+    ranks: str = "latin",
 ) -> list[str]:
     """What everybody sees of the deal: auction, talon, contract, whists, play."""
     lines: list[str] = []
@@ -113,7 +118,7 @@ def public_block(
     if pv.kind is DealKind.ALL_PASS:
         lines.append(f"<b>{t(lang, 'deal.allpass')}</b>")
     if pv.talon:
-        lines.append(f"{t(lang, 'deal.talon')}: {cards(pv.talon)}")
+        lines.append(f"{t(lang, 'deal.talon')}: {cards(pv.talon, ranks=ranks)}")
     if pv.declarer is not None:
         if pv.contract is not None:
             lines.append(
@@ -137,18 +142,20 @@ def public_block(
         if int(seat) in skip_open or not hand:
             continue
         lines.append(
-            t(lang, "deal.open_hand", name=name(table, seat)) + "\n" + "\n".join(hand_lines(hand))
+            t(lang, "deal.open_hand", name=name(table, seat))
+            + "\n"
+            + "\n".join(hand_lines(hand, ranks=ranks))
         )
     if pv.phase is Phase.PLAY or pv.phase is Phase.DONE:
         if pv.current_trick:
             lines.append(
                 f"{t(lang, 'deal.trick', n=pv.trick_number)}: "
-                + _trick_cards(table, pv.current_trick, lang)
+                + _trick_cards(table, pv.current_trick, lang, ranks)
             )
         if pv.last_trick is not None and pv.last_trick.winner is not None:
             lines.append(
                 f"{t(lang, 'deal.last_trick')}: "
-                + _trick_cards(table, pv.last_trick.cards, lang)
+                + _trick_cards(table, pv.last_trick.cards, lang, ranks)
                 + " → "
                 + t(lang, "deal.took", name=name(table, pv.last_trick.winner))
             )
@@ -160,7 +167,8 @@ def public_block(
 def table_text(
     table: Table, pv: PublicView, deal_no: int, *, note: str | None = None, ended: str | None = None
 ) -> str:
-    """The group's table message of a deal: public information only."""
+    """The group's table message of a deal: public information only (card ranks as the
+    table writes them)."""
     lang = table.settings.lang
     lines = [
         t(
@@ -171,7 +179,7 @@ def table_text(
             pulka=table.settings.pulka,
         )
     ]
-    lines += public_block(table, pv, lang)
+    lines += public_block(table, pv, lang, ranks=table.settings.ranks)
     act = actor_line(table, pv, lang)
     if ended:  # the game ended in the middle of the deal: nobody is to act any more
         lines.append(ended)
@@ -203,24 +211,29 @@ def hand_text(
     note: str | None = None,
     ended: str | None = None,
     left: float | None = None,
+    ranks: str = "latin",
 ) -> str:
     """A player's private hand message: his cards, the public table and his prompt;
-    ``left``: the seconds he has left to act (``None``: the whole turn)."""
+    ``left``: the seconds he has left to act (``None``: the whole turn); ``ranks``: how
+    he wants card ranks written."""
     pv = sv.public
     title = title_of(table)
     lines = [t(lang, "hand.title", n=deal_no, title=title)]
     if sv.hand:
-        lines.append(t(lang, "hand.yours") + "\n<b>" + "\n".join(hand_lines(sv.hand)) + "</b>")
+        mine = "\n".join(hand_lines(sv.hand, ranks=ranks))
+        lines.append(t(lang, "hand.yours") + "\n<b>" + mine + "</b>")
     elif sits_out(pv.players, pv.dealer, sv.seat) and pv.phase is not Phase.DONE:
         lines.append(t(lang, "hand.none"))
     if sv.discard:
-        lines.append(t(lang, "hand.discard", cards=cards(sv.discard)))
+        lines.append(t(lang, "hand.discard", cards=cards(sv.discard, ranks=ranks)))
     for other, hand in sv.controlled.items():
         lines.append(
-            t(lang, "hand.controlled", name=name(table, other)) + "\n" + "\n".join(hand_lines(hand))
+            t(lang, "hand.controlled", name=name(table, other))
+            + "\n"
+            + "\n".join(hand_lines(hand, ranks=ranks))
         )
     shown_above = frozenset({int(sv.seat), *(int(s) for s in sv.controlled)})
-    lines += public_block(table, pv, lang, skip_open=shown_above)
+    lines += public_block(table, pv, lang, skip_open=shown_above, ranks=ranks)
     if ended:  # the game ended in the middle of the deal: nobody is to act any more
         lines.append(ended)
     elif sv.my_turn:
@@ -250,7 +263,7 @@ def time_left(turn: int, left: float | None, lang: str) -> str:
     return t(lang, "act.left", n=max(5, math.ceil(left / 5) * 5))
 
 
-def review_text(table: Table, deal: Deal, lang: str) -> str:
+def review_text(table: Table, deal: Deal, lang: str, *, ranks: str = "latin") -> str:
     """A finished deal in full for its players: every hand as dealt with the tricks it
     took, the talon and the discard (only once the deal is over: no card is secret then)."""
     if not deal.is_over:
@@ -264,8 +277,9 @@ def review_text(table: Table, deal: Deal, lang: str) -> str:
         taken = t(lang, "n.tricks", count=tricks[seat]) if tricks is not None else ""
         head = f"{name(table, seat)}: {taken}" if taken else name(table, seat)
         hand = [parse_card(c) for c in codes]
-        lines.append(head + "\n" + "\n".join(hand_lines(hand)))
-    lines.append(f"{t(lang, 'deal.talon')}: {cards(parse_card(c) for c in record['talon'])}")
+        lines.append(head + "\n" + "\n".join(hand_lines(hand, ranks=ranks)))
+    talon = cards((parse_card(c) for c in record["talon"]), ranks=ranks)
+    lines.append(f"{t(lang, 'deal.talon')}: {talon}")
     if deal.discard:
-        lines.append(t(lang, "review.discard", cards=cards(deal.discard)))
+        lines.append(t(lang, "review.discard", cards=cards(deal.discard, ranks=ranks)))
     return "\n\n".join(lines)

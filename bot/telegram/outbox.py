@@ -93,11 +93,8 @@ class Outbox:
 
     # ------------------------------------------------------------------ API
 
-    def show(
-        self, slot: Slot, text: str, markup: Markup = None, *, silent: bool = False
-    ) -> None:
-        """Make ``slot`` show ``text`` (send it the first time, edit it later); ``silent``:
-        its first send does not ring (an edit never does)."""
+    def show(self, slot: Slot, text: str, markup: Markup = None, *, silent: bool = False) -> None:
+        """Make ``slot`` show ``text``: sent the first time (``silent``: no ring), then edited."""
         chat = self._chat(slot.chat_id)
         key = id(slot)
         (self._silent.add if silent else self._silent.discard)(key)

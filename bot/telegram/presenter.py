@@ -165,7 +165,7 @@ class Presenter:
         auto = table.ui.auto_note
         note = None
         if auto is not None:
-            what = action_text(auto.action, lang)
+            what = action_text(auto.action, lang, ranks=table.settings.ranks)
             note = t(lang, "timeout.note", name=name(table, auto.seat), what=what)
         elif table.ui.forced is not None:
             note = _forced_note(table, lang)
@@ -181,18 +181,18 @@ class Presenter:
         if game is None or game.current is None or player is None or slot is None:
             return
         sv = seat_view(game.current, seat)
+        ranks = self.service.card_ranks(player.user_id)
         notes = []
         mine = table.ui.hand_auto.get(seat)
         if mine is not None:
-            what = action_text(mine, player.lang, private=True)
+            what = action_text(mine, player.lang, private=True, ranks=ranks)
             notes.append(t(player.lang, "hand.auto", what=what))
         if table.ui.forced is not None:
             notes.append(_forced_note(table, player.lang, seat))
         left = table.deadline - self.service.clock() if table.deadline is not None else None
-        text = hand_text(
-            table, sv, table.deal_no, player.lang, note="\n\n".join(notes) or None, left=left
-        )
-        markup = keyboards.actions_keyboard(table, sv, player.lang)
+        note = "\n\n".join(notes) or None
+        text = hand_text(table, sv, table.deal_no, player.lang, note=note, left=left, ranks=ranks)
+        markup = keyboards.actions_keyboard(table, sv, player.lang, ranks=ranks)
         # the 4-player dealer sits the deal out: he may watch it, nothing to ring for
         out = sits_out(sv.public.players, sv.public.dealer, seat)
         self.outbox.show(slot, text, markup, silent=out)
@@ -212,14 +212,16 @@ class Presenter:
                 player = table.player(seat)
                 if player is None:
                     continue
+                ranks = self.service.card_ranks(player.user_id)
                 note = result_text(table, e.finished, e.deal_no, player.lang, before)
-                note = review_text(table, deal, player.lang) + "\n\n" + note
+                note = review_text(table, deal, player.lang, ranks=ranks) + "\n\n" + note
                 auto = e.auto.get(seat)
                 if auto is not None:
-                    what = action_text(auto, player.lang, private=True)
+                    what = action_text(auto, player.lang, private=True, ranks=ranks)
                     note = t(player.lang, "hand.auto", what=what) + "\n\n" + note
                 sv = seat_view(deal, seat)
-                self.outbox.show(slot, hand_text(table, sv, e.deal_no, player.lang, note=note))
+                text = hand_text(table, sv, e.deal_no, player.lang, note=note, ranks=ranks)
+                self.outbox.show(slot, text)
         self.sheets.deal_ended(table, result, e.table_slot)
         self._confirm(table, Shown("end", e.deal_no))
 
@@ -239,7 +241,8 @@ class Presenter:
                 continue
             sv = dataclasses.replace(seat_view(deal, seat), legal=())
             ended = t(player.lang, "end.stopped")
-            text = hand_text(table, sv, table.deal_no, player.lang, ended=ended)
+            ranks = self.service.card_ranks(player.user_id)
+            text = hand_text(table, sv, table.deal_no, player.lang, ended=ended, ranks=ranks)
             self.outbox.show(slot, text, None)
 
     def _post_buttons(self, table: Table, text: str, markup: InlineKeyboardMarkup) -> None:

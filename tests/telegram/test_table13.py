@@ -3,17 +3,23 @@ declarer is noted for everybody; the time to move; the 4-player dealer's silent 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 from bot.core import effects as fx
 from bot.core.model import Slot
-from bot.preferans.actions import Bid, Discard
+from bot.preferans.actions import Bid, Discard, Play
+from bot.preferans.cards import parse_card
 from bot.preferans.contracts import MISERE
 from bot.preferans.deal import Phase
-from bot.render.table import time_left
+from bot.preferans.views import public_view, seat_view
+from bot.render.keyboards import actions_keyboard
+from bot.render.table import table_text, time_left
+from bot.render.text import card, hand_lines
 from bot.telegram.outbox import Outbox
+from bot.telegram.personal import PATTERN, notify_keyboard
 from bot.telegram.scheduler import NUDGE_AFTER, turn_jobs
 from tests.service.helpers import (
     GROUP,
@@ -159,3 +165,60 @@ async def test_after_a_restart_the_old_notification_goes_and_the_vote_loses_its_
         presenter.show(await service.vote_stop(table.id, PEOPLE[1].user_id))  # stopped
         frozen = [(s.message_id, text, m) for s, text, m in outbox.shown if s.chat_id == GROUP]
         assert (88, "🛑 vote\n\n🛑 Игра остановлена.", None) in frozen
+
+
+async def test_each_player_reads_card_ranks_his_way_and_the_group_the_tables(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "bot.sqlite3"
+    async with service_on(path) as service:
+        table = await started(service)
+        anna = PEOPLE[0]
+        shown = await service.set_card_ranks(anna, "russian")
+        assert [(type(e).__name__, e.table) for e in shown] == [("HandShown", table)]
+    async with service_on(path) as service:  # stored (migration 004), read back on resume
+        presenter, outbox, _, _ = _presenter(service)
+        presenter.show(await service.resume())
+        table = service.open_table(GROUP)  # type: ignore[assignment]
+        assert table is not None and table.game is not None and table.game.current is not None
+        deal = table.game.current
+        texts = {slot.chat_id: (text, markup) for slot, text, markup in outbox.shown}
+        for seat, player in table.seated():
+            text, markup = texts[player.user_id]
+            style = "russian" if player == anna else "latin"
+            assert "\n".join(hand_lines(deal.hand(seat), ranks=style)) in text
+            assert service.card_ranks(player.user_id) == style
+            assert markup is None or "♠️" in str(markup.to_dict())  # the bid buttons
+        assert table.settings.ranks == "latin"
+
+
+async def test_card_buttons_follow_the_players_ranks() -> None:
+    async with service_on() as service:
+        table = await started(service)
+        while table.game.current.phase is not Phase.PLAY:  # type: ignore[union-attr]
+            await press(service, table, lambda a: isinstance(a, Bid) and a.contract is None)
+        seat, player = actor(table)
+        sv = seat_view(table.game.current, seat)  # type: ignore[union-attr]
+        for style in ("latin", "russian"):
+            markup = actions_keyboard(table, sv, "ru", ranks=style)
+            assert markup is not None
+            labels = {b.text for row in markup.inline_keyboard for b in row}
+            assert labels == {card(a.card, ranks=style) for a in sv.legal if isinstance(a, Play)}
+        played = next(a.card for a in sv.legal if isinstance(a, Play) and a.card.rank.label == "A")
+        await press(service, table, lambda a: isinstance(a, Play) and a.card == played)
+        pv = public_view(table.game.current)  # type: ignore[union-attr]
+        assert card(played) in table_text(table, pv, 1)
+        table.settings.ranks = "russian"  # the group's choice in the lobby
+        assert card(played, ranks="russian") in table_text(table, pv, 1)
+
+
+def test_ranks_are_written_the_russian_way_only_when_asked() -> None:
+    hand = [parse_card(c) for c in ("AS", "KS", "10S", "QH", "JH", "7H")]
+    assert hand_lines(hand) == ["♠️ A K 10", "♥️ Q J 7"]  # as before
+    assert hand_lines(hand, ranks="russian") == ["♠️ Т К 10", "♥️ Д В 7"]
+    assert card(parse_card("AD"), ranks="russian") == "Т♦️" and card(parse_card("AD")) == "A♦️"
+    assert re.match(PATTERN, "0:0:Cr") and re.match(PATTERN, "0:0:Na")
+    assert not re.match(PATTERN, "0:0:Cx")
+    markup = notify_keyboard("ru", "always", "russian")
+    labels = [b.text for b in markup.inline_keyboard[-1]]
+    assert labels == ["J Q K A", "✅ В Д К Т"]
