@@ -33,7 +33,8 @@ def _auction_line(table: Table, pv: PublicView, lang: str) -> str | None:
         if b.contract is None:
             what = t(lang, "pass")
         elif high is not None and b.contract == high:
-            what = f"{t(lang, 'here')} {contract(b.contract, lang)}"
+            # "здесь 7♠" in Russian; in English the word of Skat and preferans: "holds 7♠"
+            what = t(lang, "bid.here", c=contract(b.contract, lang))
         else:
             what = contract(b.contract, lang)
         if b.contract is not None:

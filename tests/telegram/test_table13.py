@@ -12,12 +12,12 @@ from bot.core import effects as fx
 from bot.core.model import Slot
 from bot.preferans.actions import Bid, Discard, Play
 from bot.preferans.cards import parse_card
-from bot.preferans.contracts import MISERE
+from bot.preferans.contracts import MISERE, parse_contract
 from bot.preferans.deal import Phase
 from bot.preferans.views import public_view, seat_view
 from bot.render.keyboards import actions_keyboard
 from bot.render.table import table_text, time_left
-from bot.render.text import card, hand_lines
+from bot.render.text import card, contract, hand_lines, name
 from bot.telegram.outbox import Outbox
 from bot.telegram.personal import PATTERN, notify_keyboard
 from bot.telegram.scheduler import NUDGE_AFTER, turn_jobs
@@ -222,3 +222,19 @@ def test_ranks_are_written_the_russian_way_only_when_asked() -> None:
     markup = notify_keyboard("ru", "always", "russian")
     labels = [b.text for b in markup.inline_keyboard[-1]]
     assert labels == ["J Q K A", "✅ В Д К Т"]
+
+
+async def test_a_held_bid_reads_naturally_in_both_languages() -> None:
+    async with service_on() as service:
+        table = await started(service)
+        first, _ = actor(table)
+        six_s, six_c = parse_contract("6S"), parse_contract("6C")
+        await press(service, table, lambda a: isinstance(a, Bid) and a.contract == six_s)
+        await press(service, table, lambda a: isinstance(a, Bid) and a.contract == six_c)
+        await press(service, table, lambda a: isinstance(a, Bid) and a.contract is None)
+        assert actor(table)[0] == first
+        await press(service, table, lambda a: isinstance(a, Bid) and a.contract == six_c)
+        pv = public_view(table.game.current)  # type: ignore[union-attr]
+        assert f"{name(table, first)} здесь {contract(six_c, 'ru')}" in table_text(table, pv, 1)
+        table.settings.lang = "en"
+        assert f"{name(table, first)} holds {contract(six_c, 'en')}" in table_text(table, pv, 1)
