@@ -176,6 +176,8 @@ class Slot:
 
     chat_id: int
     message_id: int | None = None
+    silent: bool = False
+    """Sent without a ring (not stored): the 4-player dealer's hand of a deal he sits out."""
 
 
 @dataclass(slots=True, eq=False)

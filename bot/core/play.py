@@ -22,7 +22,13 @@ from bot.preferans.actions import (
 )
 from bot.preferans.cards import Card, Seat
 from bot.preferans.game import Game
-from bot.preferans.policy import REPLACE_AFTER, auto_action, forced_declaration, replaceable
+from bot.preferans.policy import (
+    REPLACE_AFTER,
+    auto_action,
+    forced_declaration,
+    replaceable,
+    sits_out,
+)
 from bot.preferans.views import SeatView, seat_view
 
 from .effects import (
@@ -128,8 +134,14 @@ def next_deal(table: Table, now: float, seed: int | None) -> list[Effect]:
     table.ui.discard_pick = {}
     table.ui.forced = None
     table.messages.table_slot = Slot(table.chat_id)
-    # a computer player (negative id, bot.core.robots) has no private chat to show a hand in
-    table.messages.hand_slots = {s: Slot(p.user_id) for s, p in table.seated() if p.user_id > 0}
+    # a computer player (negative id, bot.core.robots) has no private chat to show a hand in;
+    # the 4-player dealer may watch the deal he sits out, nothing to ring for
+    dealer = game.current.dealer if game.current is not None else None
+    table.messages.hand_slots = {
+        s: Slot(p.user_id, silent=dealer is not None and sits_out(len(table.seats), dealer, s))
+        for s, p in table.seated()
+        if p.user_id > 0
+    }
     arm(table, now)
     return [DealShown(table), TimerChanged(table)]
 

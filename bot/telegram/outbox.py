@@ -47,7 +47,6 @@ __all__ = ["Outbox", "message_gone", "not_modified"]
 log = logging.getLogger(__name__)
 
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
-Markup = InlineKeyboardMarkup | None
 _MAX_ATTEMPTS = 4
 ANSWER_SHARE = 0.25
 """The share of a group's message budget commands' answers may use."""
@@ -86,18 +85,16 @@ class Outbox:
         """Called with (old, new) chat id when a group turned out to be a supergroup now."""
         self._chats: dict[int, ChatQueue] = {}
         self._shown: OrderedDict[tuple[int, int], str] = OrderedDict()
-        self._silent: set[int] = set()  # slots (by id) whose first send must not ring
         self._closed = False
         self.newest: dict[int, int] = {}
         """Chat id -> the highest message id the bot sent there (while running)."""
 
     # ------------------------------------------------------------------ API
 
-    def show(self, slot: Slot, text: str, markup: Markup = None, *, silent: bool = False) -> None:
-        """Make ``slot`` show ``text``: sent the first time (``silent``: no ring), then edited."""
+    def show(self, slot: Slot, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+        """Make ``slot`` show ``text`` (send it the first time, edit it later)."""
         chat = self._chat(slot.chat_id)
         key = id(slot)
-        (self._silent.add if silent else self._silent.discard)(key)
         if key not in chat.waiting:
             chat.queue.append(Show(slot))
         chat.waiting[key] = (text, markup)
@@ -333,7 +330,6 @@ class Outbox:
         content = item.content = chat.waiting.pop(id(slot), None)
         if content is None:
             return False
-        silent = id(slot) in self._silent
         text, markup = content
         fingerprint = text + "\x00" + (repr(markup.to_dict()) if markup is not None else "")
         if slot.message_id is not None:
@@ -369,11 +365,10 @@ class Outbox:
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup,
                 link_preview_options=_NO_PREVIEW,
-                disable_notification=silent,
+                disable_notification=slot.silent,
             )
         )
         slot.message_id = msg.message_id
-        self._silent.discard(id(slot))
         self.note_sent(slot.chat_id, msg.message_id)
         self._remember((slot.chat_id, msg.message_id), fingerprint)
         if self.on_sent is not None:

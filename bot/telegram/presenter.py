@@ -21,7 +21,6 @@ from bot.core.model import Player, Slot, Status, Table
 from bot.core.robots import is_robot
 from bot.core.service import Shown, TableService
 from bot.preferans.cards import Seat
-from bot.preferans.policy import sits_out
 from bot.preferans.views import public_view, seat_view
 from bot.render import keyboards
 from bot.render.i18n import t
@@ -193,9 +192,7 @@ class Presenter:
         note = "\n\n".join(notes) or None
         text = hand_text(table, sv, table.deal_no, player.lang, note=note, left=left, ranks=ranks)
         markup = keyboards.actions_keyboard(table, sv, player.lang, ranks=ranks)
-        # the 4-player dealer sits the deal out: he may watch it, nothing to ring for
-        out = sits_out(sv.public.players, sv.public.dealer, seat)
-        self.outbox.show(slot, text, markup, silent=out)
+        self.outbox.show(slot, text, markup)
 
     def _show_ended(self, e: fx.DealEnded) -> None:
         """The last state of a finished deal in its messages, then the result and the pulka."""

@@ -22,13 +22,8 @@ class RecordingOutbox:
     posts: list[tuple[int, str]] = field(default_factory=list)
     calls: list[Any] = field(default_factory=list)
 
-    silent: list[int] = field(default_factory=list)
-    """Chats shown a message that must not ring."""
-
-    def show(self, slot: Slot, text: str, markup: Any = None, *, silent: bool = False) -> None:
+    def show(self, slot: Slot, text: str, markup: Any = None) -> None:
         self.shown.append((slot, text, markup))
-        if silent:
-            self.silent.append(slot.chat_id)
 
     def post(self, chat_id: int, text: str, markup: Any = None, *, done: Any = None) -> None:
         self.posts.append((chat_id, text))

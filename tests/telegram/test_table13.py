@@ -70,7 +70,7 @@ async def test_the_dealer_who_sits_out_gets_his_deal_without_a_ring() -> None:
         assert dealer is not None
         hands = {slot.chat_id for slot, _, _ in outbox.shown if slot.chat_id > 0}
         assert hands == {p.user_id for p in PEOPLE}  # he still sees the deal
-        assert outbox.silent == [dealer.user_id]
+        assert [s.chat_id for s, _, _ in outbox.shown if s.silent] == [dealer.user_id]
 
 
 class _Bot:
@@ -87,8 +87,8 @@ class _Bot:
 async def test_a_silent_slot_is_sent_without_notification() -> None:
     bot = _Bot()
     outbox = Outbox(bot, private_interval=0, group_fast_interval=0)
-    quiet, loud = Slot(5), Slot(6)
-    outbox.show(quiet, "a", silent=True)
+    quiet, loud = Slot(5, silent=True), Slot(6)
+    outbox.show(quiet, "a")
     outbox.show(loud, "b")
     await outbox.drain(5)
     assert [(m["chat_id"], m["disable_notification"]) for m in bot.sent] == [(5, True), (6, False)]
