@@ -113,7 +113,7 @@ def test_the_time_shown_is_never_less_than_the_time_left() -> None:
         assert left + 0.5 <= shown < left + 6
 
 
-async def test_the_hand_counts_down_at_half_time_and_a_slow_player_is_pinged() -> None:
+async def test_the_hand_counts_down_at_half_time() -> None:
     clock = Clock()
     async with service_on(clock=clock) as service:
         table = await started(service)
