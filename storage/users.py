@@ -66,6 +66,21 @@ class UserStore(Database):
                 (mode, time.time(), user_id),
             )
 
+    async def card_ranks(self, user_id: int) -> str:
+        """How the user's cards are written ('latin' for a user we do not know)."""
+        sql = "SELECT ranks FROM users WHERE user_id = ?"
+        async with self._db.execute(sql, (user_id,)) as cur:
+            row = await cur.fetchone()
+        return str(row[0]) if row is not None else "latin"
+
+    async def set_card_ranks(self, user_id: int, ranks: str) -> None:
+        """Store how the user's cards are written ('latin' J Q K A or 'russian' В Д К Т)."""
+        async with self._write:
+            await self._db.execute(
+                "UPDATE users SET ranks = ?, updated_at = ? WHERE user_id = ?",
+                (ranks, time.time(), user_id),
+            )
+
     async def user(self, user_id: int) -> UserRow | None:
         async with self._db.execute(
             "SELECT user_id, name, lang, private_ok FROM users WHERE user_id = ?", (user_id,)

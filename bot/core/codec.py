@@ -48,6 +48,7 @@ def settings_json(s: TableSettings) -> dict[str, Any]:
         "lang": s.lang,
         "sheet": s.sheet,
         "robot_pace": s.robot_pace,
+        "ranks": s.ranks,
     }
 
 
@@ -71,6 +72,7 @@ def settings_from_json(data: dict[str, Any]) -> TableSettings:
         lang=str(data.get("lang", "ru")),
         sheet=sheet if sheet in SHEET_MODES else "picture",
         robot_pace="fast" if data.get("robot_pace") == "fast" else "normal",
+        ranks="russian" if data.get("ranks") == "russian" else "latin",
     )
 
 
@@ -122,6 +124,8 @@ def state_json(table: Table) -> dict[str, Any]:
         "blocked_noted": sorted(table.blocked_noted),
         "sheet_message": m.sheet_message,
         "sheet_photo": m.sheet_photo,
+        "reminder": _slot(m.reminder),
+        "live_buttons": [[_slot(slot), text] for slot, text in m.live],
         "seed": table.seed,
         "started_at": table.started_at,
         "holders": [
@@ -165,6 +169,10 @@ def load_state(table: Table, data: dict[str, Any]) -> None:
         hand_slots=_slots_from(data.get("hand_slots")),
         sheet_message=int(sheet) if sheet is not None else None,
         sheet_photo=bool(data.get("sheet_photo", False)),
+        reminder=_slot_from(data.get("reminder")),
+        live=[
+            (slot, str(text)) for d, text in data.get("live_buttons", []) if (slot := _slot_from(d))
+        ],
     )
     table.seed = str(data.get("seed", ""))
     started = data.get("started_at")

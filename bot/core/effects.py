@@ -213,11 +213,12 @@ class TableMoved:
 
 @dataclass(frozen=True, slots=True)
 class Remind:
-    """``seat`` has ``seconds`` left to act."""
+    """``seat`` has ``seconds`` left to act (``None``: the timer is off and the table has
+    been waiting for him a while)."""
 
     table: Table
     seat: Seat
-    seconds: int
+    seconds: int | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ __all__ = [
     "TABLE_KEYS",
     "SHEET_MODES",
     "NOTIFY_MODES",
+    "RANK_STYLES",
     "Player",
     "Holder",
     "Press",
@@ -72,13 +73,26 @@ SETTING_CHOICES: dict[str, tuple[SettingValue, ...]] = {
     "lang": ("ru", "en"),
     "sheet": ("picture", "text", "both"),
     "robot_pace": ("normal", "fast"),
+    "ranks": ("latin", "russian"),
 }
 """Choices offered by the lobby's settings (each button cycles through them)."""
-TABLE_KEYS = ("players", "convention", "pulka", "turn_time", "lang", "sheet", "robot_pace")
+TABLE_KEYS = (
+    "players",
+    "convention",
+    "pulka",
+    "turn_time",
+    "lang",
+    "sheet",
+    "robot_pace",
+    "ranks",
+)
 """Settings of the table itself; the other keys of :data:`SETTING_CHOICES` are rules options."""
 SHEET_MODES = ("picture", "text", "both")
 """How the group gets the pulka sheet: a picture, the monospace text, or both."""
 
+
+RANK_STYLES = ("latin", "russian")
+"""How card ranks are written: J Q K A, or В Д К Т (валет, дама, король, туз)."""
 
 NOTIFY_MODES = ("always", "slow", "never")
 """A player's turn notifications: whenever the turn passes to him (unless he acted moments
@@ -101,6 +115,8 @@ class TableSettings:
     """How the sheet is shown in the group (one of :data:`SHEET_MODES`)."""
     robot_pace: str = "normal"
     """How long computer players pause before they act: ``normal`` or ``fast``."""
+    ranks: str = "latin"
+    """How the group's messages write card ranks (one of :data:`RANK_STYLES`)."""
 
     def rules(self) -> Rules:
         """The engine's rules for these settings."""
@@ -121,6 +137,7 @@ class TableSettings:
             self.lang,
             self.sheet,
             self.robot_pace,
+            self.ranks,
         )
 
 
@@ -159,6 +176,8 @@ class Slot:
 
     chat_id: int
     message_id: int | None = None
+    silent: bool = False
+    """Sent without a ring (not stored): the 4-player dealer's hand of a deal he sits out."""
 
 
 @dataclass(slots=True, eq=False)
@@ -174,7 +193,12 @@ class Messages:
     sheet_photo: bool = False
     """Whether :attr:`sheet_message` is a picture (else a text message)."""
     reminder: Slot | None = None
-    """The turn reminder sent to the player to act (deleted once he acted; not stored)."""
+    """The turn notification sent to the player to act (deleted once anybody moved; stored,
+    so a restart deletes it too)."""
+    live: list[tuple[Slot, str]] = field(default_factory=list)
+    """Group messages (with their text) whose buttons only make sense while the game runs:
+    stop votes, seats to take; stored, so they lose their buttons when the game ends even
+    after a restart."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +244,9 @@ class TableUi:
     """The lobby shows the settings keyboard (not stored)."""
     auto_note: AutoMove | None = None
     """The last automatic action, noted in the group's table message (not stored)."""
+    forced: AutoMove | None = None
+    """A declaration made for a declarer who had no choice (the engine's
+    ``forced_declaration``), noted in the deal's messages until the next move (not stored)."""
     hand_auto: dict[Seat, Action] = field(default_factory=dict)
     """Automatic actions noted in each seat's hand message until he acts (not stored)."""
     acted_at: dict[Seat, float] = field(default_factory=dict)

@@ -22,7 +22,13 @@ from bot.preferans.actions import (
 )
 from bot.preferans.cards import Card, Seat
 from bot.preferans.game import Game
-from bot.preferans.policy import REPLACE_AFTER, auto_action, replaceable
+from bot.preferans.policy import (
+    REPLACE_AFTER,
+    auto_action,
+    forced_declaration,
+    replaceable,
+    sits_out,
+)
 from bot.preferans.views import SeatView, seat_view
 
 from .effects import (
@@ -65,7 +71,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 RECENT_PRESSES = 12
-"""Accepted presses remembered per table to recognise a repeated one."""
+"""People's accepted presses remembered per table to recognise a repeated one."""
 
 Choose = Callable[[Sequence[Action]], Action | None]
 """Picks the pressed action among the legal ones (the adapter knows what was pressed)."""
@@ -126,9 +132,16 @@ def next_deal(table: Table, now: float, seed: int | None) -> list[Effect]:
     table.move += 1
     table.stop_votes = set()  # a vote to stop counts for the deal it was cast in
     table.ui.discard_pick = {}
+    table.ui.forced = None
     table.messages.table_slot = Slot(table.chat_id)
-    # a computer player (negative id, bot.core.robots) has no private chat to show a hand in
-    table.messages.hand_slots = {s: Slot(p.user_id) for s, p in table.seated() if p.user_id > 0}
+    # a computer player (negative id, bot.core.robots) has no private chat to show a hand in;
+    # the 4-player dealer may watch the deal he sits out, nothing to ring for
+    dealer = game.current.dealer if game.current is not None else None
+    table.messages.hand_slots = {
+        s: Slot(p.user_id, silent=dealer is not None and sits_out(len(table.seats), dealer, s))
+        for s, p in table.seated()
+        if p.user_id > 0
+    }
     arm(table, now)
     return [DealShown(table), TimerChanged(table)]
 
@@ -219,7 +232,10 @@ def _accepted(
     table: Table, seat: Seat, press: Press, action: Action, now: float, seed: int | None
 ) -> list[Effect]:
     table.timeouts[seat] = 0
-    table.recent = [*table.recent, press][-RECENT_PRESSES:]
+    if press.user_id > 0:
+        # only people press again after a restart; a computer player's moves (negative id,
+        # bot.core.robots) would push their presses out of this short memory
+        table.recent = [*table.recent, press][-RECENT_PRESSES:]
     table.ui.acted_at[seat] = now
     return _apply(table, action, now, seed, auto=False)
 
@@ -282,6 +298,8 @@ def _apply(
     effects: list[Effect] = []
     ui = table.ui
     table.move += 1
+    ui.forced = None
+    _declare_forced(table)
     ui.discard_pick.pop(action.seat, None)
     if auto and actor is not None:
         ui.auto_note = AutoMove(actor, action)
@@ -310,6 +328,21 @@ def _apply(
         since = ui.acted_at.get(nxt)
         effects.append(TurnPassed(table, nxt, None if since is None else now - since))
     return effects
+
+
+def _declare_forced(table: Table) -> None:
+    """Make the declaration the declarer has no choice in (after a misère bid), so he
+    need not press a lone button; noted for everybody (``ui.forced``)."""
+    game = table.game
+    assert game is not None
+    deal = game.current
+    if deal is None or deal.actor is None:
+        return
+    seat = deal.actor
+    forced = forced_declaration(seat_view(deal, seat))
+    if forced is not None:
+        game.apply(forced)
+        table.ui.forced = AutoMove(seat, forced)
 
 
 # ---------------------------------------------------------------------- the players

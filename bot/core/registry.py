@@ -6,13 +6,19 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import time
+from collections.abc import Callable
 from typing import Any
 
+from bot.preferans.cards import Seat
 from bot.preferans.game import Game
 from bot.preferans.policy import public_record
 from storage import Storage
 
-from .model import NOTIFY_MODES, Player, Status, Table
+from .codec import settings_from_json
+from .effects import Effects, HandShown, Remind
+from .model import NOTIFY_MODES, RANK_STYLES, Player, Status, Table, TableSettings
 from .persist import Writer
 from .play import Rejected
 
@@ -26,8 +32,13 @@ class TableRegistry:
         self.storage = storage
         self.tables: dict[int, Table] = {}
         self._notify: dict[int, str] = {}
+        self._ranks: dict[int, str] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._writer = Writer(storage)
+        self.clock: Callable[[], float] = time.time
+        """The service's clock (tests set their own)."""
+        self.defaults = TableSettings()
+        """A new table's settings (the service sets them)."""
 
     def _table(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
@@ -77,11 +88,53 @@ class TableRegistry:
         lang = row.settings.get("lang") if row is not None else None
         return lang if isinstance(lang, str) else None
 
+    async def rules_settings(self, chat_id: int, user_id: int | None = None) -> TableSettings:
+        """The settings ``/rules`` states in ``chat_id``: its open table's, else its last
+        table's (a game that just ended); in a private chat (``user_id``) the player's
+        running table's; the bot's defaults only where no table ever was."""
+        table = self.open_table(chat_id)
+        if table is None and user_id is not None:
+            table = next(iter(self.tables_of(user_id)), None)
+        if table is not None:
+            return table.settings
+        row = await self.storage.last_table(chat_id)
+        if row is not None:
+            with contextlib.suppress(ValueError, TypeError):  # an unreadable row: defaults
+                return settings_from_json(row.settings)
+        return self.defaults
+
     def live_record(self, table: Table) -> dict[str, Any] | None:
         """The public record of a game in play (its current deal left out), for /export."""
         if table.status != Status.PLAYING or table.game is None:
             return None
         return public_record(table.game)
+
+    def remind(self, table_id: int, move: int) -> Effects:
+        """The player to act at ``move`` should be reminded (nothing changes): of the time
+        he has left, or with the timer off that the table waits for him."""
+        found = self._person_to_act(table_id, move)
+        if found is None:
+            return ()
+        table, seat = found
+        if table.deadline is None:
+            return (Remind(table, seat, None),) if not table.settings.turn_time else ()
+        return (Remind(table, seat, max(1, round(table.deadline - self.clock()))),)
+
+    def tick(self, table_id: int, move: int) -> Effects:
+        """The time shown in the hand message of the player to act at ``move`` is due to be
+        brought up to date (nothing changes)."""
+        found = self._person_to_act(table_id, move)
+        return (HandShown(*found),) if found is not None else ()
+
+    def _person_to_act(self, table_id: int, move: int) -> tuple[Table, Seat] | None:
+        table = self.tables.get(table_id)
+        if table is None or table.paused or table.move != move or table.game is None:
+            return None
+        deal = table.game.current
+        if table.status != Status.PLAYING or deal is None or deal.actor is None:
+            return None
+        player = table.player(deal.actor)
+        return (table, deal.actor) if player is not None and player.user_id > 0 else None
 
     def joinable(self, table_id: int) -> Table:
         """The table a deep link names, unless it cannot be joined now."""
@@ -94,6 +147,30 @@ class TableRegistry:
 
     async def remember_user(self, player: Player, *, private_ok: bool | None = None) -> None:
         await self.storage.save_user(player.user_id, player.name, player.lang, private_ok)
+        await self.load_ranks(player.user_id)
+
+    async def load_ranks(self, user_id: int) -> None:
+        """Read the player's card ranks into memory, where :meth:`card_ranks` finds them."""
+        if user_id > 0 and user_id not in self._ranks:
+            self._ranks[user_id] = await self.storage.card_ranks(user_id)
+
+    def card_ranks(self, user_id: int) -> str:
+        """How ``user_id``'s private messages write card ranks (:data:`RANK_STYLES`): read
+        when he sat down (or the table was resumed), J Q K A until then."""
+        return self._ranks.get(user_id, "latin")
+
+    async def set_card_ranks(self, player: Player, ranks: str) -> Effects:
+        """Store how the player's cards are written; his hand messages show it at once."""
+        if ranks not in RANK_STYLES:
+            raise Rejected("err.illegal")
+        await self.remember_user(player)
+        await self.storage.set_card_ranks(player.user_id, ranks)
+        self._ranks[player.user_id] = ranks
+        return tuple(
+            HandShown(tb, seat)
+            for tb in self.tables_of(player.user_id)
+            if (seat := tb.seat_of(player.user_id)) is not None
+        )
 
     async def notify_mode(self, user_id: int) -> str:
         """The player's turn-notification setting (:data:`NOTIFY_MODES`), cached."""
@@ -113,6 +190,12 @@ class TableRegistry:
     async def can_write(self, user_id: int) -> bool:
         row = await self.storage.user(user_id)
         return bool(row and row.private_ok)
+
+    async def _adopt(self, table: Table) -> None:
+        """Hold a table loaded after a restart, its players' card ranks read."""
+        self.tables[table.id] = table
+        for _, player in table.seated():
+            await self.load_ranks(player.user_id)
 
     def _in_chat(self, chat_id: int) -> list[Table]:
         return [tb for tb in list(self.tables.values()) if tb.chat_id == chat_id]

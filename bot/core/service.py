@@ -23,7 +23,7 @@ from storage import Storage, StorageError
 
 from . import chats, lobby, play, restart, robots
 from .codec import settings_json, state_json
-from .effects import Effect, Effects, LobbyShown, MustStartPrivate, Remind, TimerChanged
+from .effects import Effect, Effects, LobbyShown, MustStartPrivate, TimerChanged
 from .model import Player, Slot, Status, Table, TableSettings
 from .names import StandIn, named
 from .persist import SAVE_RETRY, NotSaved, each, stored
@@ -226,19 +226,6 @@ class TableService(TableRegistry):
             return ()
         return await self._timed(table, lambda tb: play.timeout(tb, move, self.clock(), self.seed))
 
-    def remind(self, table_id: int, move: int) -> Effects:
-        """The player to act at ``move`` should be reminded (nothing changes)."""
-        table = self.tables.get(table_id)
-        if table is None or table.paused or table.move != move or table.game is None:
-            return ()
-        deal = table.game.current
-        if table.status != Status.PLAYING or deal is None or deal.actor is None:
-            return ()
-        if table.deadline is None or table.player(deal.actor) is None:
-            return ()
-        left = max(1, round(table.deadline - self.clock()))
-        return (Remind(table, deal.actor, left),)
-
     async def vote_stop(self, table_id: int, user_id: int) -> Effects:
         return await self._change(self._pressed(table_id), lambda tb: play.vote_stop(tb, user_id))
 
@@ -340,10 +327,25 @@ class TableService(TableRegistry):
             if slot is m.table_slot or slot in m.hand_slots.values():
                 await self._note(table, lambda tb: ())
 
-    def reminder_sent(self, table: Table, slot: Slot | None) -> Slot | None:
-        """Remember the reminder just sent (``None``: forget it; not stored); returns the old."""
-        old, table.messages.reminder = table.messages.reminder, slot
+    async def reminder_sent(self, table: Table, slot: Slot) -> None:
+        """The turn notification ``slot`` was sent (saved: a restart deletes it)."""
+        await self._note(table, lambda tb: _put(tb.messages, "reminder", slot))
+
+    def reminder_gone(self, table: Table) -> Slot | None:
+        """Forget the turn notification, to be deleted (saved with the next change)."""
+        old, table.messages.reminder = table.messages.reminder, None
         return old
+
+    async def buttons_posted(self, table: Table, slot: Slot, text: str) -> None:
+        """A group message whose buttons end with the game was sent (saved)."""
+        await self._note(
+            table, lambda tb: _put(tb.messages, "live", [*tb.messages.live, (slot, text)])
+        )
+
+    def buttons_ended(self, table: Table) -> list[tuple[Slot, str]]:
+        """Forget the messages whose buttons go now (saved with the settlement's note)."""
+        live, table.messages.live = table.messages.live, []
+        return live
 
     async def sheet_sent(self, table: Table, message_id: int, photo: bool) -> None:
         """The group's sheet message is now ``message_id``."""
@@ -379,7 +381,7 @@ class TableService(TableRegistry):
         out: list[Effect] = []
         tables, self.set_aside = await self._writer.load_open()
         for table in tables:
-            self.tables[table.id] = table
+            await self._adopt(table)
             reopen = partial(restart.reopen, now=self.clock(), seed=self.seed)
             try:
                 out += await self._change(table, reopen, save=table.status == Status.PLAYING)
@@ -388,3 +390,9 @@ class TableService(TableRegistry):
                 self.set_aside.append((table.id, await self._writer.set_aside(table.id, exc)))
         log.info("resumed %d table(s)", len(self.tables))
         return tuple(out)
+
+
+def _put(obj: object, name: str, value: object) -> tuple[()]:
+    """Set what the Telegram side reported (no effect to show)."""
+    setattr(obj, name, value)
+    return ()

@@ -20,6 +20,7 @@ from .views import SeatView
 
 __all__ = [
     "auto_action",
+    "forced_declaration",
     "REPLACE_AFTER",
     "made",
     "sits_out",
@@ -149,3 +150,17 @@ def auto_action(view: SeatView) -> Action:
         (a for a in legal if isinstance(a, Play)),
         key=lambda a: (int(a.card.rank), int(a.card.suit)),
     )
+
+
+def forced_declaration(view: SeatView) -> Declare | None:
+    """The declaration the declarer has no choice in, made for him: the only legal contract.
+
+    After a misère bid only misère may be played (Кодекс 3.3.9, 3.6.3: the misère is
+    "кабальный"), so a lone "misère" button would only make him press; the same for a
+    ten no-trump bid, the top of the ladder. ``None`` while there is a choice or nothing
+    to declare.
+    """
+    legal = view.legal
+    if len(legal) == 1 and isinstance(legal[0], Declare):
+        return legal[0]
+    return None

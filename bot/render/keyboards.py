@@ -40,6 +40,7 @@ SETTING_CODES = {
     "l": "lang",
     "v": "sheet",
     "r": "robot_pace",
+    "k": "ranks",
 }
 _CODE_OF = {v: k for k, v in SETTING_CODES.items()}
 
@@ -93,7 +94,7 @@ def settings_keyboard(table: Table) -> InlineKeyboardMarkup:
         [b("stalingrad"), b("half_whist")],
         [b("whist_type"), b("raspasy_exit")],
         [b("lang"), b("sheet")],
-        [b("robot_pace")],
+        [b("robot_pace"), b("ranks")],
         [_btn(table, t(lang, "btn.back"), "Lb", 0)],
     ]
     return InlineKeyboardMarkup(rows)
@@ -128,14 +129,17 @@ def _rows_by_suit(
     return [rows[s] for s in Suit if s in rows]
 
 
-def actions_keyboard(table: Table, sv: SeatView, lang: str) -> InlineKeyboardMarkup | None:
-    """Buttons for exactly ``sv.legal`` (none when it is not this seat's turn)."""
+def actions_keyboard(
+    table: Table, sv: SeatView, lang: str, *, ranks: str = "latin"
+) -> InlineKeyboardMarkup | None:
+    """Buttons for exactly ``sv.legal`` (none when it is not this seat's turn); card ranks
+    written as the player wants (``ranks``)."""
     legal: tuple[Action, ...] = sv.legal
     if not legal:
         return None
     first = legal[0]
     if isinstance(first, Discard):
-        return _discard_keyboard(table, sv, lang)
+        return _discard_keyboard(table, sv, lang, ranks)
     rows: list[list[InlineKeyboardButton]] = []
     if isinstance(first, Bid):
         high = sv.public.highest_bid
@@ -187,7 +191,7 @@ def actions_keyboard(table: Table, sv: SeatView, lang: str) -> InlineKeyboardMar
     elif isinstance(first, Play):
         rows = _rows_by_suit(
             [
-                (a.card, _btn(table, card(a.card), action_code(a)))
+                (a.card, _btn(table, card(a.card, ranks=ranks), action_code(a)))
                 for a in legal
                 if isinstance(a, Play)
             ]
@@ -195,7 +199,7 @@ def actions_keyboard(table: Table, sv: SeatView, lang: str) -> InlineKeyboardMar
     return InlineKeyboardMarkup(rows)
 
 
-def _discard_keyboard(table: Table, sv: SeatView, lang: str) -> InlineKeyboardMarkup:
+def _discard_keyboard(table: Table, sv: SeatView, lang: str, ranks: str) -> InlineKeyboardMarkup:
     pickable: set[Card] = set()
     for a in sv.legal:
         if isinstance(a, Discard):
@@ -203,10 +207,11 @@ def _discard_keyboard(table: Table, sv: SeatView, lang: str) -> InlineKeyboardMa
     picked = table.ui.discard_pick.get(sv.seat, ())
     buttons = []
     for c in sort_hand(pickable):
-        label = ("✅" if c in picked else "") + card(c)
+        label = ("✅" if c in picked else "") + card(c, ranks=ranks)
         # "t" marks, "u" unmarks: pressing the same button twice never undoes the first
         buttons.append((c, _btn(table, label, f"{'u' if c in picked else 't'}{c.code}")))
     rows = _rows_by_suit(buttons)
     if len(picked) == 2:
-        rows.append([_btn(table, t(lang, "btn.discard", cards=cards(sort_hand(picked))), "k")])
+        picks = cards(sort_hand(picked), ranks=ranks)
+        rows.append([_btn(table, t(lang, "btn.discard", cards=picks), "k")])
     return InlineKeyboardMarkup(rows)

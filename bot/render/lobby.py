@@ -33,6 +33,8 @@ def option_value(settings: TableSettings, key: str, lang: str) -> str:
         return t(lang, f"set.sheet.{settings.sheet}")
     if key == "robot_pace":
         return t(lang, f"set.pace.{settings.robot_pace}")
+    if key == "ranks":
+        return t(lang, f"set.ranks.{settings.ranks}")
     value = settings.value(key)
     if key == "ten_checked":
         return t(lang, "set.ten.yes" if value else "set.ten.no")

@@ -6,6 +6,7 @@ The table message is built only from :func:`public_view`, a hand message only fr
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 from bot.core.model import Table
@@ -20,7 +21,7 @@ from bot.render.i18n import t
 
 from .text import card, cards, contract, convention_title, hand_lines, name, title_of
 
-__all__ = ["actor_line", "public_block", "table_text", "hand_text", "review_text"]
+__all__ = ["actor_line", "public_block", "table_text", "hand_text", "time_left", "review_text"]
 
 
 def _auction_line(table: Table, pv: PublicView, lang: str) -> str | None:
@@ -32,7 +33,8 @@ def _auction_line(table: Table, pv: PublicView, lang: str) -> str | None:
         if b.contract is None:
             what = t(lang, "pass")
         elif high is not None and b.contract == high:
-            what = f"{t(lang, 'here')} {contract(b.contract, lang)}"
+            # "здесь 7♠" in Russian; in English the word of Skat and preferans: "holds 7♠"
+            what = t(lang, "bid.here", c=contract(b.contract, lang))
         else:
             what = contract(b.contract, lang)
         if b.contract is not None:
@@ -63,13 +65,13 @@ def _whist_word(w: Whist, answered: dict[Seat, WhistAnswer], lang: str) -> str:
     return t(lang, f"whist.{w.answer.value}")
 
 
-def _trick_cards(table: Table, tcs: Iterable[TrickCard], lang: str) -> str:
+def _trick_cards(table: Table, tcs: Iterable[TrickCard], lang: str, ranks: str) -> str:
     out = []
     for tc in tcs:
         who = (
             t(lang, "deal.talon_card") if tc.seat is None or tc.from_talon else name(table, tc.seat)
         )
-        out.append(f"{who} {card(tc.card)}")
+        out.append(f"{who} {card(tc.card, ranks=ranks)}")
     return " · ".join(out)
 
 
@@ -93,7 +95,12 @@ def actor_line(table: Table, pv: PublicView, lang: str) -> str | None:
 
 
 def public_block(
-    table: Table, pv: PublicView, lang: str, *, skip_open: frozenset[int] = frozenset()
+    table: Table,
+    pv: PublicView,
+    lang: str,
+    *,
+    skip_open: frozenset[int] = frozenset(),
+    ranks: str = "latin",
 ) -> list[str]:
     """What everybody sees of the deal: auction, talon, contract, whists, play."""
     lines: list[str] = []
@@ -112,7 +119,7 @@ def public_block(
     if pv.kind is DealKind.ALL_PASS:
         lines.append(f"<b>{t(lang, 'deal.allpass')}</b>")
     if pv.talon:
-        lines.append(f"{t(lang, 'deal.talon')}: {cards(pv.talon)}")
+        lines.append(f"{t(lang, 'deal.talon')}: {cards(pv.talon, ranks=ranks)}")
     if pv.declarer is not None:
         if pv.contract is not None:
             lines.append(
@@ -136,18 +143,20 @@ def public_block(
         if int(seat) in skip_open or not hand:
             continue
         lines.append(
-            t(lang, "deal.open_hand", name=name(table, seat)) + "\n" + "\n".join(hand_lines(hand))
+            t(lang, "deal.open_hand", name=name(table, seat))
+            + "\n"
+            + "\n".join(hand_lines(hand, ranks=ranks))
         )
     if pv.phase is Phase.PLAY or pv.phase is Phase.DONE:
         if pv.current_trick:
             lines.append(
                 f"{t(lang, 'deal.trick', n=pv.trick_number)}: "
-                + _trick_cards(table, pv.current_trick, lang)
+                + _trick_cards(table, pv.current_trick, lang, ranks)
             )
         if pv.last_trick is not None and pv.last_trick.winner is not None:
             lines.append(
                 f"{t(lang, 'deal.last_trick')}: "
-                + _trick_cards(table, pv.last_trick.cards, lang)
+                + _trick_cards(table, pv.last_trick.cards, lang, ranks)
                 + " → "
                 + t(lang, "deal.took", name=name(table, pv.last_trick.winner))
             )
@@ -159,7 +168,8 @@ def public_block(
 def table_text(
     table: Table, pv: PublicView, deal_no: int, *, note: str | None = None, ended: str | None = None
 ) -> str:
-    """The group's table message of a deal: public information only."""
+    """The group's table message of a deal: public information only (card ranks as the
+    table writes them)."""
     lang = table.settings.lang
     lines = [
         t(
@@ -170,7 +180,7 @@ def table_text(
             pulka=table.settings.pulka,
         )
     ]
-    lines += public_block(table, pv, lang)
+    lines += public_block(table, pv, lang, ranks=table.settings.ranks)
     act = actor_line(table, pv, lang)
     if ended:  # the game ended in the middle of the deal: nobody is to act any more
         lines.append(ended)
@@ -201,25 +211,32 @@ def hand_text(
     *,
     note: str | None = None,
     ended: str | None = None,
+    left: float | None = None,
+    ranks: str = "latin",
     others: Iterable[Table] = (),
 ) -> str:
-    """A player's private hand message: his cards, the public table and his prompt
-    (``others``: the player's other open tables, see :func:`title_of`)."""
+    """A player's private hand message: his cards, the public table and his prompt;
+    ``left``: the seconds he has left to act (``None``: the whole turn); ``ranks``: how
+    he wants card ranks written; ``others``: the player's other open tables, see
+    :func:`title_of`."""
     pv = sv.public
     title = title_of(table, others)
     lines = [t(lang, "hand.title", n=deal_no, title=title)]
     if sv.hand:
-        lines.append(t(lang, "hand.yours") + "\n<b>" + "\n".join(hand_lines(sv.hand)) + "</b>")
+        mine = "\n".join(hand_lines(sv.hand, ranks=ranks))
+        lines.append(t(lang, "hand.yours") + "\n<b>" + mine + "</b>")
     elif sits_out(pv.players, pv.dealer, sv.seat) and pv.phase is not Phase.DONE:
         lines.append(t(lang, "hand.none"))
     if sv.discard:
-        lines.append(t(lang, "hand.discard", cards=cards(sv.discard)))
+        lines.append(t(lang, "hand.discard", cards=cards(sv.discard, ranks=ranks)))
     for other, hand in sv.controlled.items():
         lines.append(
-            t(lang, "hand.controlled", name=name(table, other)) + "\n" + "\n".join(hand_lines(hand))
+            t(lang, "hand.controlled", name=name(table, other))
+            + "\n"
+            + "\n".join(hand_lines(hand, ranks=ranks))
         )
     shown_above = frozenset({int(sv.seat), *(int(s) for s in sv.controlled)})
-    lines += public_block(table, pv, lang, skip_open=shown_above)
+    lines += public_block(table, pv, lang, skip_open=shown_above, ranks=ranks)
     if ended:  # the game ended in the middle of the deal: nobody is to act any more
         lines.append(ended)
     elif sv.my_turn:
@@ -228,7 +245,7 @@ def hand_text(
         else:
             lines.append(t(lang, _PROMPTS.get(pv.phase, "hand.your_turn")))
         if table.settings.turn_time:
-            lines.append(t(lang, "act.deadline", n=table.settings.turn_time))
+            lines.append(time_left(table.settings.turn_time, left, lang))
     else:
         act = actor_line(table, pv, lang)
         if act:
@@ -240,7 +257,16 @@ def hand_text(
     return "\n\n".join(lines)
 
 
-def review_text(table: Table, deal: Deal, lang: str) -> str:
+def time_left(turn: int, left: float | None, lang: str) -> str:
+    """The time to act: the whole turn at its start, later the time left rounded up to 5 s,
+    so the text is never less than the truth until it is brought up to date (see
+    :func:`bot.telegram.scheduler.turn_jobs`)."""
+    if left is None or left > turn - 5:
+        return t(lang, "act.deadline", n=turn)
+    return t(lang, "act.left", n=max(5, math.ceil(left / 5) * 5))
+
+
+def review_text(table: Table, deal: Deal, lang: str, *, ranks: str = "latin") -> str:
     """A finished deal in full for its players: every hand as dealt with the tricks it
     took, the talon and the discard (only once the deal is over: no card is secret then)."""
     if not deal.is_over:
@@ -254,8 +280,9 @@ def review_text(table: Table, deal: Deal, lang: str) -> str:
         taken = t(lang, "n.tricks", count=tricks[seat]) if tricks is not None else ""
         head = f"{name(table, seat)}: {taken}" if taken else name(table, seat)
         hand = [parse_card(c) for c in codes]
-        lines.append(head + "\n" + "\n".join(hand_lines(hand)))
-    lines.append(f"{t(lang, 'deal.talon')}: {cards(parse_card(c) for c in record['talon'])}")
+        lines.append(head + "\n" + "\n".join(hand_lines(hand, ranks=ranks)))
+    talon = cards((parse_card(c) for c in record["talon"]), ranks=ranks)
+    lines.append(f"{t(lang, 'deal.talon')}: {talon}")
     if deal.discard:
-        lines.append(t(lang, "review.discard", cards=cards(deal.discard)))
+        lines.append(t(lang, "review.discard", cards=cards(deal.discard, ranks=ranks)))
     return "\n\n".join(lines)

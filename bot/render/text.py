@@ -16,6 +16,8 @@ __all__ = [
     "SUITS",
     "NAME_WIDTH",
     "suit",
+    "RUSSIAN_RANKS",
+    "rank",
     "card",
     "cards",
     "contract",
@@ -38,13 +40,23 @@ def suit(s: Suit) -> str:
     return SUITS[int(s)]
 
 
-def card(c: Card) -> str:
+RUSSIAN_RANKS = {"J": "В", "Q": "Д", "K": "К", "A": "Т"}
+"""Валет, дама, король, туз: the ranks as preferans books write them (``ranks="russian"``)."""
+
+
+def rank(c: Card, ranks: str = "latin") -> str:
+    """``c``'s rank: ``J Q K A``, or ``В Д К Т`` for ``ranks="russian"``."""
+    label = c.rank.label
+    return RUSSIAN_RANKS.get(label, label) if ranks == "russian" else label
+
+
+def card(c: Card, *, ranks: str = "latin") -> str:
     """``10♥️``."""
-    return f"{c.rank.label}{suit(c.suit)}"
+    return f"{rank(c, ranks)}{suit(c.suit)}"
 
 
-def cards(cs: Iterable[Card]) -> str:
-    return " ".join(card(c) for c in cs)
+def cards(cs: Iterable[Card], *, ranks: str = "latin") -> str:
+    return " ".join(card(c, ranks=ranks) for c in cs)
 
 
 def contract(c: Contract | None, lang: str) -> str:
@@ -56,12 +68,14 @@ def contract(c: Contract | None, lang: str) -> str:
     return f"{c.level}\u202f{t(lang, 'nt') if c.trump is None else suit(c.trump)}"
 
 
-def hand_lines(hand: Iterable[Card]) -> list[str]:
+def hand_lines(hand: Iterable[Card], *, ranks: str = "latin") -> list[str]:
     """One line per suit, high to low: ``♠️ A K 10``."""
     by_suit: dict[Suit, list[Card]] = {}
     for c in sort_hand(hand):
         by_suit.setdefault(c.suit, []).append(c)
-    return [f"{suit(s)} {' '.join(c.rank.label for c in by_suit[s])}" for s in Suit if s in by_suit]
+    return [
+        f"{suit(s)} {' '.join(rank(c, ranks) for c in by_suit[s])}" for s in Suit if s in by_suit
+    ]
 
 
 def name(table: Table, seat: Seat | int) -> str:
@@ -84,7 +98,7 @@ def turn_label(seconds: int, lang: str) -> str:
     return t(lang, "turn.off") if not seconds else t(lang, "turn.sec", n=seconds)
 
 
-def action_text(action: object, lang: str, *, private: bool = False) -> str:
+def action_text(action: object, lang: str, *, private: bool = False, ranks: str = "latin") -> str:
     """A move in a few words; a discard names its cards only in the declarer's own chat."""
     if isinstance(action, Bid):
         return contract(action.contract, lang)
@@ -95,9 +109,11 @@ def action_text(action: object, lang: str, *, private: bool = False) -> str:
     if isinstance(action, ChooseDefence):
         return t(lang, f"defence.{action.defence.value}")
     if isinstance(action, Play):
-        return card(action.card)
+        return card(action.card, ranks=ranks)
     if isinstance(action, Discard):
-        return t(lang, "act.discarded", cards=cards(action.cards) if private else "🂠 🂠")
+        return t(
+            lang, "act.discarded", cards=cards(action.cards, ranks=ranks) if private else "🂠 🂠"
+        )
     return str(action)
 
 

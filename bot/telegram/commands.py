@@ -92,13 +92,14 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 
 async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Show the chosen convention's scoring in a few lines."""
+    """Show the convention and options of the chat's table (running or last) in a few lines."""
     rt = runtime(context)
     chat = update.effective_chat
     if chat is None:
         return
-    table = rt.service.open_table(chat.id)
-    settings = table.settings if table is not None else rt.service.defaults
+    user = update.effective_user
+    private = None if is_group(update) or user is None else user.id
+    settings = await rt.service.rules_settings(chat.id, private)
     rt.outbox.answer_command(chat.id, rules_text(settings, await group_lang(rt, update)))
 
 

@@ -365,6 +365,7 @@ class Outbox:
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup,
                 link_preview_options=_NO_PREVIEW,
+                disable_notification=slot.silent,
             )
         )
         slot.message_id = msg.message_id

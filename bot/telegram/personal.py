@@ -1,15 +1,16 @@
-"""``/settings`` in the private chat: a player's own settings (turn notifications), kept
-per user, with a button per choice."""
+"""``/settings`` in the private chat: a player's own settings (turn notifications, how card
+ranks are written), kept per user, with a button per choice."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import BadRequest
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from bot.core.model import NOTIFY_MODES
+from bot.core.model import NOTIFY_MODES, RANK_STYLES
 from bot.render.callbacks import encode
 from bot.render.i18n import t
 
@@ -21,16 +22,18 @@ COMMANDS = ("settings",)
 """Commands of this module, for the command menu."""
 
 _CODES = {mode: mode[0] for mode in NOTIFY_MODES}  # always → a, slow → s, never → n
-PATTERN = r"^0:0:N[" + "".join(_CODES.values()) + r"]$"
-"""Callback data of the setting's buttons (no table: table and move are 0)."""
+_RANK_CODES = {ranks: ranks[0] for ranks in RANK_STYLES}  # latin → l, russian → r
+PATTERN = r"^0:0:(N[" + "".join(_CODES.values()) + "]|C[" + "".join(_RANK_CODES.values()) + "])$"
+"""Callback data of the settings' buttons (no table: table and move are 0)."""
 
 
-def settings_text(lang: str, mode: str) -> str:
-    return t(lang, "notify.title", mode=t(lang, f"notify.{mode}"))
+def settings_text(lang: str, mode: str, ranks: str = "latin") -> str:
+    notify = t(lang, "notify.title", mode=t(lang, f"notify.{mode}"))
+    return notify + "\n\n" + t(lang, "ranks.title", v=t(lang, f"set.ranks.{ranks}"))
 
 
-def notify_keyboard(lang: str, mode: str) -> InlineKeyboardMarkup:
-    """One button per choice, the current one ticked."""
+def notify_keyboard(lang: str, mode: str, ranks: str = "latin") -> InlineKeyboardMarkup:
+    """One button per choice, the current one ticked: notifications, then card ranks."""
     rows = [
         [
             InlineKeyboardButton(
@@ -40,6 +43,15 @@ def notify_keyboard(lang: str, mode: str) -> InlineKeyboardMarkup:
         ]
         for m in NOTIFY_MODES
     ]
+    rows.append(
+        [
+            InlineKeyboardButton(
+                ("✅ " if r == ranks else "") + t(lang, f"set.ranks.{r}"),
+                callback_data=encode(0, 0, "C" + _RANK_CODES[r]),
+            )
+            for r in RANK_STYLES
+        ]
+    )
     return InlineKeyboardMarkup(rows)
 
 
@@ -55,7 +67,10 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         rt.outbox.answer_command(chat.id, t(player.lang, "notify.in_private"))
         return
     mode = await rt.service.notify_mode(user.id)
-    rt.outbox.post(chat.id, settings_text(player.lang, mode), notify_keyboard(player.lang, mode))
+    await rt.service.load_ranks(user.id)
+    ranks = rt.service.card_ranks(user.id)
+    markup = notify_keyboard(player.lang, mode, ranks)
+    rt.outbox.post(chat.id, settings_text(player.lang, mode, ranks), markup)
 
 
 async def notify_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -64,21 +79,27 @@ async def notify_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if query is None:
         return
     rt = runtime(context)
-    if query.data is None or query.data[-1] not in _CODES.values():
+    data = query.data
+    if not isinstance(data, str) or not re.match(PATTERN, data):
         # not ours after all (PTB lets a query without string data through a pattern):
         # answered as the catch-all answers it
         await rt.outbox.answer(query, t(player_of(query.from_user).lang, "err.stale"), alert=True)
         return
     player = player_of(query.from_user)
-    code = query.data[-1]
-    mode = next(m for m, c in _CODES.items() if c == code)
-    await rt.service.set_notify_mode(player, mode)
+    kind, code = data[-2], data[-1]
+    if kind == "C":
+        ranks = next(r for r, c in _RANK_CODES.items() if c == code)
+        rt.show(await rt.service.set_card_ranks(player, ranks))
+    else:
+        await rt.service.set_notify_mode(player, next(m for m, c in _CODES.items() if c == code))
     await rt.outbox.answer(query, t(player.lang, "notify.saved"))
     message = query.message
     if message is None:
         return
-    text = settings_text(player.lang, mode)
-    markup = notify_keyboard(player.lang, mode)
+    mode = await rt.service.notify_mode(player.user_id)
+    ranks = rt.service.card_ranks(player.user_id)
+    text = settings_text(player.lang, mode, ranks)
+    markup = notify_keyboard(player.lang, mode, ranks)
 
     async def edit() -> bool:
         try:

@@ -53,8 +53,6 @@ class Presenter:
         self.service = service
         self.outbox = outbox
         self.sheets = sheets
-        self._live_buttons: dict[int, list[tuple[Slot, str]]] = {}
-        """Group messages whose buttons end with the game, per table (not stored)."""
         self.arm: Callable[[Table], None] = lambda table: None
         """Re-arms a table's timer (the scheduler's, set when the parts are wired)."""
 
@@ -170,33 +168,38 @@ class Presenter:
         auto = table.ui.auto_note
         note = None
         if auto is not None:
-            what = action_text(auto.action, lang)
+            what = action_text(auto.action, lang, ranks=table.settings.ranks)
             note = t(lang, "timeout.note", name=name(table, auto.seat), what=what)
+        elif table.ui.forced is not None:
+            note = _forced_note(table, lang)
         self.outbox.show(slot, table_text(table, public_view(deal), table.deal_no, note=note))
-        for seat, player in table.seated():
-            hand_slot = table.messages.hand_slots.get(seat)
-            if hand_slot is None:
-                continue
-            sv = seat_view(deal, seat)
-            mine = table.ui.hand_auto.get(seat)
-            hand_note = None
-            if mine is not None:
-                what = action_text(mine, player.lang, private=True)
-                hand_note = t(player.lang, "hand.auto", what=what)
-            text = hand_text(
-                table, sv, table.deal_no, player.lang, note=hand_note, others=self._others(player)
-            )
-            self.outbox.show(hand_slot, text, keyboards.actions_keyboard(table, sv, player.lang))
+        for seat in range(len(table.seats)):
+            self.show_hand(table, Seat(seat))
 
     def show_hand(self, table: Table, seat: Seat) -> None:
+        """Refresh ``seat``'s hand message: his view, the notes for him, the time left."""
         game = table.game
         player = table.player(seat)
         slot = table.messages.hand_slots.get(seat)
         if game is None or game.current is None or player is None or slot is None:
             return
         sv = seat_view(game.current, seat)
-        text = hand_text(table, sv, table.deal_no, player.lang, others=self._others(player))
-        self.outbox.show(slot, text, keyboards.actions_keyboard(table, sv, player.lang))
+        ranks = self.service.card_ranks(player.user_id)
+        notes = []
+        mine = table.ui.hand_auto.get(seat)
+        if mine is not None:
+            what = action_text(mine, player.lang, private=True, ranks=ranks)
+            notes.append(t(player.lang, "hand.auto", what=what))
+        if table.ui.forced is not None:
+            notes.append(_forced_note(table, player.lang, seat))
+        left = table.deadline - self.service.clock() if table.deadline is not None else None
+        note = "\n\n".join(notes) or None
+        text = hand_text(
+            table, sv, table.deal_no, player.lang,
+            note=note, left=left, ranks=ranks, others=self._others(player),
+        )
+        markup = keyboards.actions_keyboard(table, sv, player.lang, ranks=ranks)
+        self.outbox.show(slot, text, markup)
 
     def _show_ended(self, e: fx.DealEnded) -> None:
         """The last state of a finished deal in its messages, then the result and the pulka."""
@@ -213,15 +216,18 @@ class Presenter:
                 player = table.player(seat)
                 if player is None:
                     continue
+                ranks = self.service.card_ranks(player.user_id)
                 note = result_text(table, e.finished, e.deal_no, player.lang, before)
-                note = review_text(table, deal, player.lang) + "\n\n" + note
+                note = review_text(table, deal, player.lang, ranks=ranks) + "\n\n" + note
                 auto = e.auto.get(seat)
                 if auto is not None:
-                    what = action_text(auto, player.lang, private=True)
+                    what = action_text(auto, player.lang, private=True, ranks=ranks)
                     note = t(player.lang, "hand.auto", what=what) + "\n\n" + note
                 sv = seat_view(deal, seat)
                 others = self._others(player)
-                text = hand_text(table, sv, e.deal_no, player.lang, note=note, others=others)
+                text = hand_text(
+                    table, sv, e.deal_no, player.lang, note=note, ranks=ranks, others=others
+                )
                 self.outbox.show(slot, text)
         self.sheets.deal_ended(table, result, e.table_slot)
         self._confirm(table, Shown("end", e.deal_no))
@@ -242,8 +248,11 @@ class Presenter:
                 continue
             sv = dataclasses.replace(seat_view(deal, seat), legal=())
             ended = t(player.lang, "end.stopped")
+            ranks = self.service.card_ranks(player.user_id)
             others = self._others(player)
-            text = hand_text(table, sv, table.deal_no, player.lang, ended=ended, others=others)
+            text = hand_text(
+                table, sv, table.deal_no, player.lang, ended=ended, ranks=ranks, others=others
+            )
             self.outbox.show(slot, text, None)
 
     def _post_buttons(self, table: Table, text: str, markup: InlineKeyboardMarkup) -> None:
@@ -251,18 +260,18 @@ class Presenter:
         (stop vote, take a seat): they are taken away when it ends."""
 
         async def remember(message_id: int) -> None:
-            self._live_buttons.setdefault(table.id, []).append(
-                (Slot(table.chat_id, message_id), text)
-            )
+            slot = Slot(table.chat_id, message_id)
+            if table.status == Status.PLAYING:
+                await self.service.buttons_posted(table, slot, text)
+            else:  # the game ended while it was on its way
+                self.outbox.show(slot, text + "\n\n" + _ended(table), None)
 
         self.outbox.post(table.chat_id, text, markup, done=lambda m: remember(m.message_id))
 
     def _game_ended(self, table: Table) -> None:
         """Take the buttons off the stop-vote and seat messages; tell each player privately."""
-        lang = table.settings.lang
-        key = "end.finished" if table.game is not None and table.game.finished else "end.stopped"
-        for slot, text in self._live_buttons.pop(table.id, []):
-            self.outbox.show(slot, text + "\n\n" + t(lang, key), None)
+        for slot, text in self.service.buttons_ended(table):
+            self.outbox.show(slot, text + "\n\n" + _ended(table), None)
         game = table.game
         if game is None or game.settlement() is None:
             return
@@ -285,8 +294,11 @@ class Presenter:
         player = table.player(e.seat)
         if player is None:
             return
-        self.show_hand(table, e.seat)  # sends it again if it never got through
-        text = t(player.lang, "remind", name=name(table, e.seat), n=e.seconds)
+        self.show_hand(table, e.seat)  # the time left; sends it again if it never got through
+        if e.seconds is None:  # the timer is off: the table has been waiting a while
+            text = t(player.lang, "remind.idle", name=name(table, e.seat), title=title_of(table))
+        else:
+            text = t(player.lang, "remind", name=name(table, e.seat), n=e.seconds)
         self._notify(table, player.user_id, text, ("always", "slow"))
 
     def _turn_passed(self, e: fx.TurnPassed) -> None:
@@ -312,7 +324,7 @@ class Presenter:
                 self.outbox.delete(user_id, message_id)
                 return
             self._clear_reminder(table)
-            self.service.reminder_sent(table, Slot(user_id, message_id))
+            await self.service.reminder_sent(table, Slot(user_id, message_id))
 
         async def run() -> bool:
             if table.move != move or await self.service.notify_mode(user_id) not in modes:
@@ -323,7 +335,7 @@ class Presenter:
         self.outbox.call(user_id, run)
 
     def _clear_reminder(self, table: Table) -> None:
-        old = self.service.reminder_sent(table, None)
+        old = self.service.reminder_gone(table)
         if old is not None and old.message_id is not None:
             self.outbox.delete(old.chat_id, old.message_id)
 
@@ -336,3 +348,20 @@ class Presenter:
             return False  # no request to Telegram: nothing to pace
 
         self.outbox.call(table.chat_id, run)
+
+
+def _forced_note(table: Table, lang: str, seat: Seat | None = None) -> str:
+    """The note that a declaration was made for a declarer who had no choice: for him
+    (``seat`` is his) or for everybody else."""
+    forced = table.ui.forced
+    assert forced is not None
+    what = action_text(forced.action, lang)
+    if seat == forced.seat:
+        return t(lang, "hand.forced", what=what)
+    return t(lang, "declare.forced", name=name(table, forced.seat), what=what)
+
+
+def _ended(table: Table) -> str:
+    """How the game ended, for the group."""
+    finished = table.game is not None and table.game.finished
+    return t(table.settings.lang, "end.finished" if finished else "end.stopped")

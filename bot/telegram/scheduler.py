@@ -18,14 +18,40 @@ from bot.core.model import Status, Table
 from bot.core.robots import pause
 from bot.core.service import TableService
 
-__all__ = ["Scheduler", "REMIND_BEFORE", "EVICT_AFTER"]
+__all__ = ["Scheduler", "REMIND_BEFORE", "NUDGE_AFTER", "EVICT_AFTER", "turn_jobs"]
 
 log = logging.getLogger(__name__)
 
 REMIND_BEFORE = 15.0
 """Seconds before the turn deadline when the player is reminded (at most a third of it)."""
+NUDGE_AFTER = 60.0
+"""With the turn timer off, seconds after which the player to act is reminded once: the
+only ping a player who wants one "only when I am slow" gets then (a minute is long for a
+bid or a card, short enough that the table is not left waiting for long)."""
 EVICT_AFTER = 600.0
 """Seconds a closed table stays in memory (late presses on it get the precise answers)."""
+
+
+def turn_jobs(turn: int, delay: float | None) -> list[tuple[float, str]]:
+    """The jobs of a person's turn as (seconds from now, kind), ``delay`` seconds before its
+    deadline (``None``: the timer is off, ``turn`` is 0).
+
+    The hand message shows the time left rounded up to 5 s, so it is never less than the
+    real time; an edit brings it up to date at half time ("tick") and at the reminder. An
+    absolute deadline ("until 21:04:30") would need no edits, but the bot does not know
+    the player's time zone, and a countdown every few seconds would cost a request each
+    (1 per second per chat at most): two edits per slow turn, none for a quick one.
+    """
+    if not turn or delay is None:
+        return [(NUDGE_AFTER, "remind")]
+    jobs = []
+    before = min(REMIND_BEFORE, turn / 3)
+    if turn / 2 >= before + 5 and delay > turn / 2:
+        jobs.append((delay - turn / 2, "tick"))
+    if turn >= 6 and delay > before:
+        jobs.append((delay - before, "remind"))
+    jobs.append((delay + 0.05, "turn"))
+    return jobs
 
 
 class Scheduler:
@@ -72,21 +98,17 @@ class Scheduler:
             wait = robot * self.robot_scale
             self.timers[table.id] = [jq.run_once(self._job, wait, data=data, name=name)]
             return
-        if table.deadline is None or table.paused:
+        if table.paused or (table.deadline is None and table.status != Status.PLAYING):
             return
-        delay = max(0.0, table.deadline - self.service.clock())
+        delay = max(0.0, table.deadline - self.service.clock()) if table.deadline else None
         jobs = self.timers[table.id] = []
         if table.status == Status.LOBBY:
             data = ("expire", table.id, 0)
-            jobs.append(jq.run_once(self._job, delay + 0.05, data=data, name=name))
+            jobs.append(jq.run_once(self._job, (delay or 0.0) + 0.05, data=data, name=name))
             return
-        turn = table.settings.turn_time
-        before = min(REMIND_BEFORE, turn / 3)
-        if turn >= 6 and delay > before:
-            data = ("remind", table.id, table.move)
-            jobs.append(jq.run_once(self._job, delay - before, data=data, name=name))
-        data = ("turn", table.id, table.move)
-        jobs.append(jq.run_once(self._job, delay + 0.05, data=data, name=name))
+        for when, kind in turn_jobs(table.settings.turn_time, delay):
+            data = (kind, table.id, table.move)
+            jobs.append(jq.run_once(self._job, when, data=data, name=name))
 
     async def _job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A table's timer went off."""
@@ -108,6 +130,8 @@ class Scheduler:
             self.show(await self.service.robot_move(table_id, move))
         elif kind == "remind":
             self.show(self.service.remind(table_id, move))
+        elif kind == "tick":
+            self.show(self.service.tick(table_id, move))
         else:
             self.show(await self.service.timeout(table_id, move))
 

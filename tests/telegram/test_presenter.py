@@ -28,8 +28,10 @@ class RecordingOutbox:
     def post(self, chat_id: int, text: str, markup: Any = None, *, done: Any = None) -> None:
         self.posts.append((chat_id, text))
 
+    deleted: list[tuple[int, int]] = field(default_factory=list)
+
     def delete(self, chat_id: int, message_id: int) -> None:
-        pass
+        self.deleted.append((chat_id, message_id))
 
     def call(self, chat_id: int, run: Any) -> None:
         self.calls.append(run)
