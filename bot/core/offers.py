@@ -56,14 +56,17 @@ def note_sure(table: Table, move: int, sure: dict[Seat, frozenset[Offer]]) -> li
     return [HandShown(table, seat) for seat in sure]
 
 
-async def checked(table: Table, effects: Effects, budget: int, note: Note) -> Effects:
-    """``effects`` and, when the person to act now decides on offers, the solver's check of
-    them: run in a worker thread off the lock, noted under it by ``note``."""
+async def checked(table: Table, before: int, effects: Effects, note: Note) -> Effects:
+    """``effects`` of a change made at move ``before`` and, when the person to act now
+    decides on offers, the solver's check of them: run in a worker thread off the lock,
+    noted under it by ``note``."""
+    if table.move == before:  # refused, undone or not due: nothing new to check
+        return effects
     check = offers_to_check(table)
     if check is None:
         return effects
     move = table.move
-    sure = await asyncio.to_thread(check.run, budget)
+    sure = await asyncio.to_thread(check.run, OFFER_BUDGET)
     try:
         return effects + await note(lambda tb: note_sure(tb, move, sure))
     except Rejected:  # the table was closed meanwhile

@@ -42,8 +42,6 @@ LOBBY_TTL = 30 * 60
 class TableService(TableRegistry):
     """All tables of the bot and every change to them."""
 
-    offer_budget = offers.OFFER_BUDGET
-
     def __init__(
         self,
         storage: Storage,
@@ -209,8 +207,9 @@ class TableService(TableRegistry):
 
     async def _sure(self, table: Table, changed: Awaitable[Effects]) -> Effects:
         """``changed``'s effects, the person to act next told which offers are guaranteed."""
+        before = table.move
         note = partial(self._change, table, save=False)
-        return await offers.checked(table, await changed, self.offer_budget, note)
+        return await offers.checked(table, before, await changed, note)
 
     async def confirm_discard(self, table_id: int, user_id: int, move: int, press: str) -> Effects:
         """Discard the two marked cards."""
