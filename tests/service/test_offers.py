@@ -3,11 +3,13 @@ or by a player who does not answer, answered by a computer player, checked by th
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.core import effects as fx
 from bot.core.model import Player, Table
-from bot.core.service import Rejected, TableService
+from bot.core.service import AlreadyDone, Rejected, TableService
 from bot.preferans.actions import Accept, Action, Declare, Discard, Offer, Play, Whist
 from bot.preferans.cards import Seat
 from bot.preferans.contracts import parse_contract
@@ -16,7 +18,17 @@ from bot.preferans.offer_value import counted_seat, gives_best, goal_for, offer_
 from bot.preferans.outcome import WhistAnswer
 from bot.preferans.solver import solve
 from bot.preferans.views import seat_view
-from tests.service.helpers import Clock, actor, legal, of, press, service_on, started, to_discard
+from tests.service.helpers import (
+    GROUP,
+    Clock,
+    actor,
+    legal,
+    of,
+    press,
+    service_on,
+    started,
+    to_discard,
+)
 
 SIX = parse_contract("6S")
 
@@ -180,3 +192,29 @@ async def test_the_solver_marks_the_guaranteed_offers_of_a_person() -> None:
         value = solve(offer_position(deal), goal_for(deal.kind), counted)
         good = gives_best(offers[0], answerer, deal.kind, deal.declarer, value)
         assert (offers[0] in marked) == good
+
+
+async def test_an_open_offer_survives_a_restart_and_a_repeated_press_is_already_done(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "bot.sqlite3"
+    async with service_on(path) as service:
+        table = await started(service)
+        leader = await to_trick(service, table, 9)
+        wanted = all_to(table, leader)
+        await offer(service, table, wanted)
+        seat, player = actor(table)
+        move = table.move
+        await answer(service, table, True)
+    async with service_on(path) as service:
+        await service.resume()
+        again = service.open_table(GROUP)
+        assert again is not None
+        deal = _deal(again)
+        assert deal.open_offer is not None and deal.open_offer.offer == wanted
+        assert deal.open_offer.accepted_by() == (seat,)
+        # the first answer pressed again (its answer lost in the restart): already done
+        with pytest.raises(AlreadyDone):
+            await service.act(again.id, player.user_id, move, "aY", lambda c: c[0])
+        await answer(service, again, True)
+        assert again.game is not None and len(again.game.finished_deals) == 1
