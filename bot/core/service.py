@@ -207,9 +207,8 @@ class TableService(TableRegistry):
 
     async def _sure(self, table: Table, changed: Awaitable[Effects]) -> Effects:
         """``changed``'s effects, the person to act next told which offers are guaranteed."""
-        before = table.move
         note = partial(self._change, table, save=False)
-        return await offers.checked(table, before, await changed, note)
+        return await offers.checked(table, table.move, await changed, note)  # move: before
 
     async def confirm_discard(self, table_id: int, user_id: int, move: int, press: str) -> Effects:
         """Discard the two marked cards."""
