@@ -157,22 +157,3 @@ def test_english_texts() -> None:
     assert deal.actor is not None
     assert "shows the cards" in hand_text(table, seat_view(deal, deal.actor), 1, "en")
     assert isinstance(deal.open_offer.offer if deal.open_offer else None, Offer)
-
-
-def test_offer_and_answer_codes_fit_the_button_data_and_its_route() -> None:
-    import re
-
-    from bot.render.callbacks import action_code, encode
-    from bot.telegram.buttons import PATTERNS
-
-    actions = [
-        Offer(Seat(3), (10, 0, 0, 0)),
-        Offer(Seat(0), (0, 4, 6)),
-        Offer(Seat(0), (0, 6, 4)),
-        Accept(Seat(1), True),
-        Accept(Seat(1), False),
-    ]
-    codes = [action_code(a) for a in actions]
-    assert codes == ["o10-0-0-0", "o0-4-6", "o0-6-4", "aY", "aN"]
-    for code in codes:
-        assert re.match(PATTERNS["move"], encode(36**6, 36**6, code))

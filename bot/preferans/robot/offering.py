@@ -19,7 +19,7 @@ from ..offer_value import counted_seat, gives_best, goal_for
 from ..outcome import DealKind
 from ..solver import BudgetExceeded, Position, Solver
 from ..views import SeatView
-from .card_play import Budget, _position
+from .card_play import Budget, layout_position
 from .knowledge import knowledge_of
 from .sampling import sample_layout
 
@@ -58,7 +58,7 @@ def _values(
     leader = _leader(view, offer)
     for _ in range(1 if exact else min(budget.samples, OFFER_SAMPLES)):
         hands, sink = sample_layout(know, rng)
-        pos: Position = _position(view, know, hands, sink)
+        pos: Position = layout_position(view, know, hands, sink)
         if pos.leader != leader and not pos.trick:
             pos = dataclasses.replace(pos, leader=leader)
         try:
