@@ -162,6 +162,10 @@ class PrivacyWatch:
             allowed |= set(deal.hand(Seat(seat)))
             if deal.declarer == seat and _before_first_lead(deal):
                 allowed |= set(deal.discard)
+            open_offer = deal.open_offer
+            if open_offer is not None and Seat(seat) in open_offer.answerers:
+                # record format, "Offers": the offerer's hand is shown to those who answer
+                allowed |= set(deal.hand(open_offer.offer.seat))
         everything = shown | on_buttons
         if not everything <= allowed:
             extra = sorted(c.code for c in everything - allowed)

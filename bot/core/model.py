@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import cast
 
-from bot.preferans.actions import Action
+from bot.preferans.actions import Action, Offer
 from bot.preferans.cards import Card, Seat
 from bot.preferans.conventions import CONVENTIONS, Rules
 from bot.preferans.game import Game
@@ -35,6 +35,7 @@ __all__ = [
     "UnshownEnd",
     "Unshown",
     "AutoMove",
+    "OfferNote",
     "TableUi",
     "Table",
 ]
@@ -234,6 +235,14 @@ class AutoMove:
     action: Action
 
 
+@dataclass(frozen=True, slots=True)
+class OfferNote:
+    """An offer that was just refused, and who refused it."""
+
+    offer: Offer
+    refused_by: Seat
+
+
 @dataclass(slots=True, eq=False)
 class TableUi:
     """The state of the buttons and notes, not of the game."""
@@ -252,6 +261,11 @@ class TableUi:
     acted_at: dict[Seat, float] = field(default_factory=dict)
     """When each seat last pressed a button (the service's clock; not stored): a player
     who acted moments ago is still looking and needs no turn notification."""
+    offer_sure: tuple[int, dict[Seat, frozenset[Offer]]] = (-1, {})
+    """At move N, the offers the solver proved guaranteed for each seat (issue 15, "✅
+    гарантировано"; not stored: only for the move it was found at)."""
+    offer_note: OfferNote | None = None
+    """The offer refused by the last move, for the table message (not stored)."""
 
 
 @dataclass(slots=True, eq=False)

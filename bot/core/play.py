@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.preferans.actions import (
+    Accept,
     Action,
     Discard,
     IllegalAction,
@@ -46,7 +47,7 @@ from .effects import (
     TimerChanged,
     TurnPassed,
 )
-from .model import AutoMove, Holder, Player, Press, Slot, Status, Table, UnshownEnd
+from .model import AutoMove, Holder, OfferNote, Player, Press, Slot, Status, Table, UnshownEnd
 
 __all__ = [
     "Rejected",
@@ -202,11 +203,12 @@ def _turn(table: Table, user_id: int, move: int) -> tuple[Seat, SeatView]:
 def act(
     table: Table, user_id: int, move: int, press: str, choose: Choose, now: float, seed: int | None
 ) -> list[Effect]:
-    """Apply the action ``choose`` picks among ``user_id``'s legal ones."""
+    """Apply the action ``choose`` picks among ``user_id``'s legal ones and the offers he
+    may make (record format, "Offers": kept apart from the legal moves by the engine)."""
     if move != table.move and Press(move, user_id, press) in table.recent:
         raise AlreadyDone()
     seat, view = _turn(table, user_id, move)
-    action = choose([a for a in view.legal if not isinstance(a, Discard)])
+    action = choose([*(a for a in view.legal if not isinstance(a, Discard)), *view.offers])
     if action is None:
         raise Rejected("err.illegal")
     return _accepted(table, seat, Press(move, user_id, press), action, now, seed)
@@ -290,6 +292,7 @@ def _apply(
     deal = game.current
     deal_no = table.deal_no
     actor = deal.actor
+    open_offer = deal.open_offer
     try:
         game.apply(action)
     except IllegalAction as exc:  # the legal set said otherwise: an engine bug
@@ -301,6 +304,9 @@ def _apply(
     ui.forced = None
     _declare_forced(table)
     ui.discard_pick.pop(action.seat, None)
+    ui.offer_note = None
+    if isinstance(action, Accept) and not action.accepted and open_offer is not None:
+        ui.offer_note = OfferNote(open_offer.offer, action.seat)  # the leader plays on
     if auto and actor is not None:
         ui.auto_note = AutoMove(actor, action)
         ui.hand_auto[actor] = action

@@ -16,7 +16,7 @@ import random
 from bot.preferans.actions import Action, Bid, Discard, Play, Whist
 from bot.preferans.cards import Seat
 from bot.preferans.policy import auto_action, replaceable
-from bot.preferans.robot import Budget, choose
+from bot.preferans.robot import Budget, choose, make_offer
 from bot.preferans.views import SeatView, seat_view
 
 from . import play
@@ -138,7 +138,7 @@ def apply_robot(
     if table.move != move:
         return []
     found = robot_to_act(table)
-    if found is None or action not in found[1].legal:
+    if found is None or (action not in found[1].legal and action not in found[1].offers):
         return []
     player = found[0]
     press = f"robot:{move}"
@@ -203,7 +203,7 @@ def take_back(table: Table, seat: Seat, player: Player) -> list[Effect]:
 
 
 async def decide(table: Table, move: int, budget: Budget) -> Action | None:
-    """What the computer player to act at ``move`` plays (``None``: none is to act).
+    """What the computer player to act at ``move`` plays or offers (``None``: none is to act).
 
     Decided from a snapshot of its seat's view only, in a worker thread (a decision may take
     a second), seeded by the table and the move so a restart decides the same.
@@ -213,8 +213,13 @@ async def decide(table: Table, move: int, budget: Budget) -> Action | None:
         return None
     view = found[1]
     rng = random.Random(f"{table.seed}:robot:{move}")
+    offer_rng = random.Random(f"{table.seed}:offer:{move}")  # leaves the card choice as it was
+
+    def think() -> Action:
+        return make_offer(view, offer_rng, budget) or choose(view, rng, budget=budget)
+
     try:
-        return await asyncio.to_thread(choose, view, rng, budget=budget)
+        return await asyncio.to_thread(think)
     except Exception:  # a player bug must not stall the table: play the safe action
         log.exception("table %s: the computer player failed at move %s", table.id, move)
         return auto_action(view)

@@ -14,14 +14,14 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
 
 from bot.preferans.cards import Card, Seat
 from bot.preferans.robot import STRONG, Budget
 from storage import Storage, StorageError
 
-from . import chats, lobby, play, restart, robots
+from . import chats, lobby, offers, play, restart, robots
 from .codec import settings_json, state_json
 from .effects import Effect, Effects, LobbyShown, MustStartPrivate, TimerChanged
 from .model import Player, Slot, Status, Table, TableSettings
@@ -199,10 +199,16 @@ class TableService(TableRegistry):
     ) -> Effects:
         """Apply the action ``choose`` picks among the legal ones of ``user_id`` at ``move``;
         ``press`` names the press (a repeated one is :class:`AlreadyDone`)."""
-        return await self._change(
-            self._pressed(table_id),
-            lambda tb: play.act(tb, user_id, move, press, choose, self.clock(), self.seed),
+        table = self._pressed(table_id)
+        changed = self._change(
+            table, lambda tb: play.act(tb, user_id, move, press, choose, self.clock(), self.seed)
         )
+        return await self._sure(table, changed)
+
+    async def _sure(self, table: Table, changed: Awaitable[Effects]) -> Effects:
+        """``changed``'s effects, the person to act next told which offers are guaranteed."""
+        note = partial(self._change, table, save=False)
+        return await offers.checked(table, table.move, await changed, note)  # move: before
 
     async def confirm_discard(self, table_id: int, user_id: int, move: int, press: str) -> Effects:
         """Discard the two marked cards."""
@@ -224,7 +230,8 @@ class TableService(TableRegistry):
         table = self.tables.get(table_id)
         if table is None or table.paused:
             return ()
-        return await self._timed(table, lambda tb: play.timeout(tb, move, self.clock(), self.seed))
+        timed = self._timed(table, lambda tb: play.timeout(tb, move, self.clock(), self.seed))
+        return await self._sure(table, timed)
 
     async def vote_stop(self, table_id: int, user_id: int) -> Effects:
         return await self._change(self._pressed(table_id), lambda tb: play.vote_stop(tb, user_id))
@@ -266,9 +273,10 @@ class TableService(TableRegistry):
         if table is None or action is None:
             return ()
         with contextlib.suppress(Rejected):  # the table was closed meanwhile
-            return await self._change(
+            changed = self._change(
                 table, lambda tb: robots.apply_robot(tb, move, action, self.clock(), self.seed)
             )
+            return await self._sure(table, changed)
         return ()
 
     async def replace_with_robot(self, table_id: int, seat: Seat, user_id: int) -> Effects:

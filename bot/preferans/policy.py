@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import Action, Bid, ChooseDefence, Declare, Discard, Play, Whist
+from .actions import Accept, Action, Bid, ChooseDefence, Declare, Discard, Play, Whist
 from .cards import Seat
 from .contracts import LADDER, MISERE
 from .conventions import Rules
@@ -121,12 +121,15 @@ def auto_action(view: SeatView) -> Action:
     """The safe action for a player who ran out of time, picked from ``view.legal``.
 
     Pass in the auction and whisting; closed defence; the lowest legal card; a declarer
-    discards his two lowest cards and names the contract he bid.
+    discards his two lowest cards and names the contract he bid; an open offer is
+    refused (record format, "Offers": a refusal concedes nothing, the leader plays on).
     """
     legal = view.legal
     if not legal:
         raise ValueError("nothing to do")
     first = legal[0]
+    if isinstance(first, Accept):
+        return Accept(first.seat, False)
     if isinstance(first, Bid):
         return next((a for a in legal if isinstance(a, Bid) and a.contract is None), first)
     if isinstance(first, Whist):

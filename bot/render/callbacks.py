@@ -3,7 +3,8 @@
 Game codes (decoded against the engine's legal actions, never interpreted here):
 ``b6S`` bid, ``bM`` misère, ``bP`` pass, ``t7S``/``u7S`` mark/unmark a card for the discard,
 ``k`` confirm the discard, ``c7H``/``cM`` contract, ``wW``/``wP``/``wH`` whist,
-``dO``/``dC`` open/closed defence, ``p10H`` play a card.
+``dO``/``dC`` open/closed defence, ``p10H`` play a card, ``o0-6-4`` offer the tricks
+per seat (record format, "Offers"), ``aY``/``aN`` accept/refuse the open offer.
 Lobby and table codes start with ``L`` (``Ls`` sit, ``Lu`` stand up, ``Lg`` start,
 ``Lo`` settings, ``Lb`` back, ``Lc`` cancel, ``Lx<key>`` change a setting), ``V`` (vote to
 stop) and ``R<seat>`` (take over a seat).
@@ -70,7 +71,7 @@ def decode(data: str | None) -> CallbackData | None:
 
 def action_code(action: object) -> str:
     """The button code of an engine action (the inverse is a lookup in the legal actions)."""
-    from bot.preferans.actions import Bid, ChooseDefence, Declare, Play, Whist
+    from bot.preferans.actions import Accept, Bid, ChooseDefence, Declare, Offer, Play, Whist
 
     if isinstance(action, Bid):
         if action.contract is None:
@@ -84,4 +85,8 @@ def action_code(action: object) -> str:
         return "dO" if action.defence.value == "open" else "dC"
     if isinstance(action, Play):
         return f"p{action.card.code}"
+    if isinstance(action, Offer):
+        return "o" + "-".join(str(n) for n in action.tricks)
+    if isinstance(action, Accept):
+        return "aY" if action.accepted else "aN"
     raise ValueError(f"no button code for {action!r}")  # discards are picked card by card

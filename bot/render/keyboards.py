@@ -5,14 +5,25 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core.model import Table
-from bot.preferans.actions import Action, Bid, ChooseDefence, Declare, Discard, Play, Whist
+from bot.preferans.actions import (
+    Accept,
+    Action,
+    Bid,
+    ChooseDefence,
+    Declare,
+    Discard,
+    Offer,
+    Play,
+    Whist,
+)
 from bot.preferans.cards import Card, Seat, Suit, sort_hand
-from bot.preferans.outcome import WhistAnswer
+from bot.preferans.outcome import DealKind, WhistAnswer
 from bot.preferans.views import SeatView
 from bot.render.i18n import t
 
 from .callbacks import action_code, encode
 from .lobby import option_value
+from .table import sure_offers
 from .text import card, cards, contract
 
 __all__ = [
@@ -22,6 +33,7 @@ __all__ = [
     "stop_keyboard",
     "take_keyboard",
     "take_back_keyboard",
+    "offer_choices",
     "SETTING_CODES",
 ]
 
@@ -196,7 +208,63 @@ def actions_keyboard(
                 if isinstance(a, Play)
             ]
         )
+        rows += _offer_rows(table, sv, lang)
+    elif isinstance(first, Accept):
+        sure = "✅ " if sv.public.offer in sure_offers(table, sv.seat) else ""
+        yes, no = Accept(first.seat, True), Accept(first.seat, False)
+        rows = [
+            [
+                _btn(table, sure + t(lang, "btn.accept"), action_code(yes)),
+                _btn(table, t(lang, "btn.refuse"), action_code(no)),
+            ]
+        ]
     return InlineKeyboardMarkup(rows)
+
+
+def offer_choices(sv: SeatView) -> list[tuple[str, Offer]]:
+    """The offers worth a button (at most three, from ``sv.offers``): the rest are mine;
+    the rest are yours (to the declarer from a defender, to a whister from the declarer);
+    one down for a trick-game declarer. All-pass: only "the rest are mine" (to give the
+    others tricks, each would have to be named)."""
+    pv = sv.public
+    offers = sv.offers
+    if not offers:
+        return []
+    me = offers[0].seat
+    left = sum(offers[0].tricks)
+
+    def all_to(seat: Seat | None) -> Offer | None:
+        return next((o for o in offers if seat is not None and o.tricks[seat] == left), None)
+
+    out: list[tuple[str, Offer | None]] = [("btn.offer_mine", all_to(me))]
+    declarer = pv.declarer
+    if pv.kind is not DealKind.ALL_PASS and declarer is not None:
+        if me == declarer:
+            seats = map(Seat, range(pv.players))
+            others = [s for s in seats if s != me and any(o.tricks[s] for o in offers)]
+            # the tricks given away go to a whister (the one who pays for them)
+            whister = next((s for s in pv.whisters if s in others), others[0] if others else None)
+            if pv.kind is DealKind.GAME and pv.contract is not None and whister is not None:
+                down = pv.contract.level - pv.tricks[me] - 1
+                one_down = next(
+                    (o for o in offers if 0 < down == o.tricks[me] == left - o.tricks[whister]),
+                    None,
+                )
+                out.append(("btn.offer_one_down", one_down))
+            out.append(("btn.offer_yours", all_to(whister)))
+        else:
+            out.append(("btn.offer_yours", all_to(declarer)))
+    return [(key, o) for key, o in out if o is not None][:3]
+
+
+def _offer_rows(table: Table, sv: SeatView, lang: str) -> list[list[InlineKeyboardButton]]:
+    """Offer buttons below the cards, two to a row (long labels on a narrow phone)."""
+    sure = sure_offers(table, sv.seat)
+    buttons = [
+        _btn(table, ("✅ " if o in sure else "") + t(lang, key), action_code(o))
+        for key, o in offer_choices(sv)
+    ]
+    return [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
 
 
 def _discard_keyboard(table: Table, sv: SeatView, lang: str, ranks: str) -> InlineKeyboardMarkup:

@@ -10,18 +10,28 @@ import math
 from collections.abc import Iterable
 
 from bot.core.model import Table
-from bot.preferans.actions import Whist
+from bot.preferans.actions import Accept, Offer, Whist
 from bot.preferans.cards import Seat, parse_card
 from bot.preferans.contracts import Contract
 from bot.preferans.deal import Deal, Phase, TrickCard
 from bot.preferans.outcome import DealKind, WhistAnswer
 from bot.preferans.policy import sits_out
-from bot.preferans.views import PublicView, SeatView
+from bot.preferans.views import PublicView, SeatView, public_view
 from bot.render.i18n import t
 
 from .text import card, cards, contract, convention_title, hand_lines, name, title_of
 
-__all__ = ["actor_line", "public_block", "table_text", "hand_text", "time_left", "review_text"]
+__all__ = [
+    "actor_line",
+    "public_block",
+    "table_text",
+    "hand_text",
+    "time_left",
+    "review_text",
+    "sure_offers",
+    "offer_split",
+    "offer_end_line",
+]
 
 
 def _auction_line(table: Table, pv: PublicView, lang: str) -> str | None:
@@ -89,6 +99,8 @@ def actor_line(table: Table, pv: PublicView, lang: str) -> str | None:
     if pv.actor is None:
         return None
     who = name(table, pv.actor)
+    if pv.offer is not None:
+        return t(lang, "act.offer", name=who)
     if pv.phase is Phase.PLAY and pv.to_act is not None and pv.to_act != pv.actor:
         return t(lang, "act.play_for", name=who, other=name(table, pv.to_act))
     return t(lang, f"act.{pv.phase.value}", name=who)
@@ -162,7 +174,51 @@ def public_block(
             )
         if any(pv.tricks):
             lines.append(_tricks_line(table, pv, lang))
+    lines += _offer_lines(table, pv, lang)
     return lines
+
+
+def sure_offers(table: Table, seat: Seat) -> frozenset[Offer]:
+    """The offers the solver proved guaranteed for ``seat`` at the table's current move."""
+    move, sure = table.ui.offer_sure
+    return sure.get(seat, frozenset()) if move == table.move else frozenset()
+
+
+def offer_split(table: Table, pv: PublicView, offer: Offer) -> str:
+    """``Анна 5 · Пётр 0``: the tricks an offer gives each seat that plays."""
+    parts = []
+    for s in map(Seat, range(pv.players)):
+        if offer.tricks[s] == 0 and (sits_out(pv.players, pv.dealer, s) or s == pv.open_passer):
+            continue
+        parts.append(f"{name(table, s)} {offer.tricks[s]}")
+    return " · ".join(parts)
+
+
+def _offer_lines(table: Table, pv: PublicView, lang: str) -> list[str]:
+    """The open offer and who accepted it, or the offer the last move refused."""
+    offer = pv.offer
+    if offer is not None:
+        line = t(
+            lang, "offer.open", name=name(table, offer.seat), split=offer_split(table, pv, offer)
+        )
+        if pv.offer_accepted:
+            names = ", ".join(name(table, s) for s in pv.offer_accepted)
+            line += "\n" + t(lang, "offer.accepted_by", names=names)
+        return [line]
+    note = table.ui.offer_note
+    if note is None or pv.phase is not Phase.PLAY:
+        return []
+    who = name(table, note.refused_by)
+    return [t(lang, "offer.refused", who=who, name=name(table, note.offer.seat))]
+
+
+def offer_end_line(table: Table, deal: Deal, lang: str) -> str | None:
+    """How a deal ended by an accepted offer (record format, "Offers"), else ``None``."""
+    log = deal.log
+    if not deal.is_over or not log or not isinstance(log[-1], Accept):
+        return None
+    offer = next(a for a in reversed(log) if isinstance(a, Offer))
+    return t(lang, "offer.accepted", split=offer_split(table, public_view(deal), offer))
 
 
 def table_text(
@@ -235,15 +291,23 @@ def hand_text(
             + "\n"
             + "\n".join(hand_lines(hand, ranks=ranks))
         )
+    if sv.offer_hand and pv.offer is not None:  # shown to those who answer the offer
+        offerer = name(table, pv.offer.seat)
+        shown = "\n".join(hand_lines(sv.offer_hand, ranks=ranks))
+        lines.append(t(lang, "offer.hand", name=offerer) + "\n" + shown)
     shown_above = frozenset({int(sv.seat), *(int(s) for s in sv.controlled)})
     lines += public_block(table, pv, lang, skip_open=shown_above, ranks=ranks)
     if ended:  # the game ended in the middle of the deal: nobody is to act any more
         lines.append(ended)
     elif sv.my_turn:
-        if pv.phase is Phase.PLAY and pv.to_act is not None and pv.to_act != sv.seat:
+        if pv.offer is not None:
+            lines.append(t(lang, "offer.prompt"))
+        elif pv.phase is Phase.PLAY and pv.to_act is not None and pv.to_act != sv.seat:
             lines.append(t(lang, "hand.play_for", name=name(table, pv.to_act)))
         else:
             lines.append(t(lang, _PROMPTS.get(pv.phase, "hand.your_turn")))
+        if sure_offers(table, sv.seat):
+            lines.append(t(lang, "offer.sure"))
         if table.settings.turn_time:
             lines.append(time_left(table.settings.turn_time, left, lang))
     else:

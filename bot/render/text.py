@@ -6,7 +6,7 @@ import html
 from collections.abc import Iterable
 
 from bot.core.model import Table, TableSettings
-from bot.preferans.actions import Bid, ChooseDefence, Declare, Discard, Play, Whist
+from bot.preferans.actions import Accept, Bid, ChooseDefence, Declare, Discard, Play, Whist
 from bot.preferans.cards import Card, Seat, Suit, sort_hand
 from bot.preferans.contracts import Contract
 from bot.render.i18n import t
@@ -114,6 +114,8 @@ def action_text(action: object, lang: str, *, private: bool = False, ranks: str 
         return t(
             lang, "act.discarded", cards=cards(action.cards, ranks=ranks) if private else "🂠 🂠"
         )
+    if isinstance(action, Accept):
+        return t(lang, "action.accept" if action.accepted else "action.refuse")
     return str(action)
 
 

@@ -36,7 +36,7 @@ PATTERNS = {
     "robot": _HEAD + r"Q\d{1,2}$",
     "mark": _HEAD + r"[tu]",
     "discard": _HEAD + r"k$",
-    "move": _HEAD + r"[bcwdp]",
+    "move": _HEAD + r"[bcwdpoa]",
 }
 """Callback data of each kind of button; anything else is answered as out of date."""
 
@@ -176,7 +176,8 @@ async def _discard(press: _Press, table: Table, data: CallbackData) -> Effects:
 
 
 async def _move(press: _Press, table: Table, data: CallbackData) -> Effects:
-    """Bid, name the contract, whist, choose the defence, play a card."""
+    """Bid, name the contract, whist, choose the defence, play a card, make or answer an
+    offer."""
     code = data.code
 
     def choose(legal: Sequence[Action]) -> Action | None:

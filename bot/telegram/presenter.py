@@ -26,7 +26,7 @@ from bot.render import keyboards
 from bot.render.i18n import t
 from bot.render.lobby import CLOSED_KEYS, lobby_text
 from bot.render.results import result_text, settlement_text, sheet_before
-from bot.render.table import hand_text, review_text, table_text
+from bot.render.table import hand_text, offer_end_line, review_text, table_text
 from bot.render.text import action_text, name, short_name_html, title_of
 
 from .outbox import Outbox
@@ -208,6 +208,9 @@ class Presenter:
         lang = table.settings.lang
         before = sheet_before(table.game, e.finished) if table.game is not None else None
         result = result_text(table, e.finished, e.deal_no, lang, before)
+        claim = offer_end_line(table, deal, lang) if deal is not None else None
+        if claim is not None:  # the deal ended by an accepted offer (issue 15)
+            result = claim + "\n\n" + result
         if deal is not None:
             if e.table_slot is not None:
                 text = table_text(table, public_view(deal), e.deal_no, note=result)

@@ -451,6 +451,11 @@ class Driver:
             deal = game.current
             assert deal is not None and deal.actor is not None, "a deal without an actor"
             seat = int(deal.actor)
+            robot = table.seats[seat]
+            if robot is not None and robot.user_id < 0:  # a computer player (its timer's job)
+                self.h.rt.show(await self.h.service.robot_move(table.id, table.move))
+                await settle(self.h)
+                continue
             msg = self.hand_message(table, seat)
             assert msg is not None and msg.buttons, f"seat {seat} cannot act: {msg}"
             user = self.user(table.seats[seat].user_id)  # type: ignore[union-attr]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .bidding import Style
 from .card_play import FAST, STRONG, Budget
+from .offering import answer_offer, make_offer
 from .player import choose
 
-__all__ = ["choose", "Budget", "Style", "FAST", "STRONG"]
+__all__ = ["choose", "make_offer", "answer_offer", "Budget", "Style", "FAST", "STRONG"]

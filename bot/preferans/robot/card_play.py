@@ -20,7 +20,7 @@ from .knowledge import Knowledge, knowledge_of
 from .sampling import sample_layout
 from .simple_play import simple_card
 
-__all__ = ["Budget", "search_card", "FAST", "STRONG"]
+__all__ = ["Budget", "search_card", "layout_position", "FAST", "STRONG"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +61,7 @@ def search_card(view: SeatView, rng: random.Random, budget: Budget) -> Card | No
         if room <= 0:
             break
         hands, sink = sample_layout(know, rng)
-        pos = _position(view, know, hands, sink)
+        pos = layout_position(view, know, hands, sink)
         try:
             values = solver.card_values(pos, budget=min(budget.nodes, room))
         except BudgetExceeded:
@@ -96,12 +96,13 @@ def _objective(view: SeatView, mover: Seat) -> tuple[Goal, Seat, bool]:
     return Goal.TRICKS, declarer, mover == declarer
 
 
-def _position(
+def layout_position(
     view: SeatView,
     know: Knowledge,
     hands: dict[Seat, frozenset[Card]],
     sink: tuple[Card, ...],
 ) -> Position:
+    """The open-card position of one sampled layout (``hands`` and the ``sink``)."""
     pub = view.public
     current = pub.current_trick
     trick = tuple(tc.card for tc in current if not tc.from_talon)

@@ -61,6 +61,8 @@ def knowledge_of(view: SeatView) -> Knowledge:
         known[seat] = frozenset(cards)
     for seat, cards in pub.open_hands.items():
         known[seat] = frozenset(cards)
+    if view.offer_hand and pub.offer is not None:  # shown to those who answer an offer
+        known[pub.offer.seat] = frozenset(view.offer_hand)
     played: set[Card] = set()
     for trick in pub.played_tricks:
         played.update(tc.card for tc in trick.cards)

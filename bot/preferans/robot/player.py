@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from ..actions import (
+    Accept,
     Action,
     Bid,
     ChooseDefence,
@@ -16,6 +17,7 @@ from ..actions import (
 from ..views import SeatView
 from .bidding import DEFAULT_STYLE, Style, choose_bid
 from .card_play import STRONG, Budget, search_card
+from .offering import answer_offer
 from .simple_play import simple_card
 from .talon import choose_contract, choose_discard
 from .whisting import choose_defence, choose_whist
@@ -52,6 +54,8 @@ def choose(
         action = choose_whist(view)
     elif isinstance(first, ChooseDefence):
         action = choose_defence(view)
+    elif isinstance(first, Accept):
+        action = answer_offer(view, rng, budget)
     else:
         action = _play(view, rng, budget)
     if action not in legal:  # pragma: no cover - every chooser picks from view.legal

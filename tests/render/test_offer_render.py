@@ -1,0 +1,159 @@
+"""Offers on screen (issue 15): the leader's few offer buttons under his cards, the answer
+buttons with the offerer's hand for those who answer only, the group told what happens."""
+
+from __future__ import annotations
+
+import random
+
+from telegram import InlineKeyboardMarkup
+
+from bot.core.model import OfferNote, Player, Table, TableSettings
+from bot.preferans.actions import Accept, ChooseDefence, Declare, Offer
+from bot.preferans.cards import Seat
+from bot.preferans.conventions import Rules
+from bot.preferans.deal import Deal
+from bot.preferans.game import Game
+from bot.preferans.outcome import Defence
+from bot.preferans.policy import auto_action
+from bot.preferans.views import public_view, seat_view
+from bot.render.callbacks import decode
+from bot.render.keyboards import actions_keyboard, offer_choices
+from bot.render.table import hand_text, table_text
+from bot.render.text import action_text
+from tests.bot_helpers import cards_in
+from tests.engine.test_offers import play_to_trick
+from tests.engine_helpers import P, W, bid, lowest_discard, whist
+from tests.engine_helpers import c as contract
+
+NAMES = ["Анна", "Борис", "Вера"]
+
+
+def _table(game: Game, lang: str = "ru") -> Table:
+    table = Table(id=5, chat_id=-100, owner_id=1, settings=TableSettings(lang=lang))
+    for i, name in enumerate(NAMES):
+        table.seats[i] = Player(i + 1, name, lang)
+    table.game = game
+    return table
+
+
+def _game(kind: str, *, whisters: int = 2, seed: int = 3) -> tuple[Game, Deal]:
+    """A game whose deal is in play: 6♠ by the first hand, or all-pass."""
+    game = Game(Rules.preset("sochi", 20), NAMES)
+    deal = game.start_deal(random.Random(seed))
+    first = deal.first_hand
+    if kind == "allpass":
+        for _ in range(3):
+            bid(deal, int(deal.to_act), "pass")  # type: ignore[arg-type]
+        return game, deal
+    bid(deal, int(first), "6S")
+    while deal.to_act is not None and deal.phase.value == "auction":
+        bid(deal, int(deal.to_act), "pass")
+    deal.apply(lowest_discard(deal))
+    deal.apply(Declare(first, contract("6S")))
+    for i, seat in enumerate(deal.defenders):
+        whist(deal, int(seat), W if i < whisters else P)
+    if deal.phase.value == "defence":
+        deal.apply(ChooseDefence(deal.actor, Defence.CLOSED))  # type: ignore[arg-type]
+    return game, deal
+
+
+def _codes(kb: InlineKeyboardMarkup | None) -> list[list[str]]:
+    assert kb is not None
+    return [[decode(b.callback_data).code for b in row] for row in kb.inline_keyboard]  # type: ignore[arg-type, union-attr]
+
+
+def _to_declarer_lead(deal: Deal) -> None:
+    for number in range(2, 9):
+        play_to_trick(deal, number)
+        if deal.actor == deal.declarer:
+            return
+    raise AssertionError("the declarer never led")
+
+
+def test_a_declarer_gets_mine_one_down_and_yours_under_his_cards() -> None:
+    game, deal = _game("game")
+    _to_declarer_lead(deal)
+    declarer = deal.declarer
+    assert declarer is not None
+    sv = seat_view(deal, declarer)
+    left = 11 - deal.trick_number
+    choices = offer_choices(sv)
+    keys = [k for k, _ in choices]
+    assert keys[0] == "btn.offer_mine" and keys[-1] == "btn.offer_yours" and len(keys) <= 3
+    mine = dict(choices)["btn.offer_mine"]
+    assert mine.tricks[declarer] == left
+    yours = dict(choices)["btn.offer_yours"]
+    assert yours.tricks[declarer] == 0
+    assert "btn.offer_one_down" in keys  # he needs more than one trick still
+    needs = 6 - deal.tricks[declarer]
+    assert dict(choices)["btn.offer_one_down"].tricks[declarer] == needs - 1
+    rows = _codes(actions_keyboard(_table(game), sv, "ru"))
+    cards = [c for row in rows for c in row if c.startswith("p")]
+    offers = [c for row in rows for c in row if c.startswith("o")]
+    assert len(cards) == len(sv.legal) and len(offers) == len(choices)
+    first_offer_row = next(i for i, row in enumerate(rows) if row[0].startswith("o"))
+    assert all(c.startswith("o") for row in rows[first_offer_row:] for c in row)  # below
+    assert all(len(row) <= 2 for row in rows[first_offer_row:])
+
+
+def test_a_defender_offers_mine_or_yours_and_all_pass_only_mine() -> None:
+    game, deal = _game("game")
+    play_to_trick(deal, 2)
+    while deal.actor == deal.declarer:
+        play_to_trick(deal, deal.trick_number + 1)
+    defender = deal.actor
+    assert defender is not None and deal.declarer is not None
+    choices = dict(offer_choices(seat_view(deal, defender)))
+    assert set(choices) == {"btn.offer_mine", "btn.offer_yours"}
+    assert choices["btn.offer_yours"].tricks[deal.declarer] == 11 - deal.trick_number
+    game, deal = _game("allpass")
+    play_to_trick(deal, 4)
+    assert deal.actor is not None
+    assert [k for k, _ in offer_choices(seat_view(deal, deal.actor))] == ["btn.offer_mine"]
+
+
+def test_those_who_answer_see_the_offerers_hand_and_the_group_does_not() -> None:
+    game, deal = _game("game")
+    play_to_trick(deal, 5)
+    leader = deal.actor
+    assert leader is not None
+    table = _table(game)
+    offer = deal.offer_actions()[0]
+    deal.apply(offer)
+    hand = set(deal.hand(leader))
+    group = table_text(table, public_view(deal), 1)
+    assert "предлагает закончить сдачу" in group and not hand & cards_in(group)
+    answerer = deal.actor
+    assert answerer is not None
+    sv = seat_view(deal, answerer)
+    text = hand_text(table, sv, 1, "ru")
+    assert "открывает карты" in text and hand <= cards_in(text)
+    assert "принять предложение" in text
+    assert _codes(actions_keyboard(table, sv, "ru")) == [["aY", "aN"]]
+    # the guaranteed mark, when the solver proved it at this move
+    table.ui.offer_sure = (table.move, {answerer: frozenset({offer})})
+    kb = actions_keyboard(table, sv, "ru")
+    assert kb is not None and kb.inline_keyboard[0][0].text.startswith("✅")
+    assert "гарантировано" in hand_text(table, sv, 1, "ru")
+    table.move += 1  # a mark of another move is not shown
+    assert "гарантировано" not in hand_text(table, sv, 1, "ru")
+    # the timer refuses for him, and says so
+    assert auto_action(sv) == Accept(answerer, False)
+    assert action_text(Accept(answerer, False), "ru") == "отказ от предложения"
+    deal.apply(Accept(answerer, False))
+    table.ui.offer_note = OfferNote(offer, answerer)
+    group = table_text(table, public_view(deal), 1)
+    assert "предложение снято" in group and f"{NAMES[answerer]} отвечает «нет»" in group
+    other = next(s for s in deal.active if s not in (leader, answerer))
+    assert not hand & cards_in(hand_text(table, seat_view(deal, Seat(other)), 1, "ru"))
+
+
+def test_english_texts() -> None:
+    game, deal = _game("game")
+    play_to_trick(deal, 5)
+    deal.apply(deal.offer_actions()[0])
+    table = _table(game, "en")
+    assert "offers to end the deal" in table_text(table, public_view(deal), 1)
+    assert deal.actor is not None
+    assert "shows the cards" in hand_text(table, seat_view(deal, deal.actor), 1, "en")
+    assert isinstance(deal.open_offer.offer if deal.open_offer else None, Offer)
