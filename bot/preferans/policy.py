@@ -27,6 +27,7 @@ __all__ = [
     "public_record",
     "RulesNumbers",
     "rules_numbers",
+    "forced_card",
 ]
 
 REPLACE_AFTER = 2
@@ -149,3 +150,13 @@ def auto_action(view: SeatView) -> Action:
         (a for a in legal if isinstance(a, Play)),
         key=lambda a: (int(a.card.rank), int(a.card.suit)),
     )
+
+
+def forced_card(view: SeatView) -> Play | None:
+    """The card ``view``'s seat must play when it has no choice: exactly one legal card
+    (a single card of the suit led, a single trump when void, the last card of the hand).
+    ``None`` outside the play or with a choice."""
+    legal = view.legal
+    if len(legal) == 1 and isinstance(legal[0], Play):
+        return legal[0]
+    return None
