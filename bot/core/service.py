@@ -21,7 +21,7 @@ from bot.preferans.cards import Card, Seat
 from bot.preferans.robot import STRONG, Budget
 from storage import Storage, StorageError
 
-from . import chats, lobby, play, restart, robots
+from . import chats, forced, lobby, play, restart, robots
 from .codec import settings_json, state_json
 from .effects import Effect, Effects, LobbyShown, MustStartPrivate, Remind, TimerChanged
 from .model import Player, Slot, Status, Table, TableSettings
@@ -225,6 +225,14 @@ class TableService(TableRegistry):
         if table is None or table.paused:
             return ()
         return await self._timed(table, lambda tb: play.timeout(tb, move, self.clock(), self.seed))
+
+    async def forced_play(self, table_id: int, move: int) -> Effects:
+        """After the pause, the forced card of ``move`` plays itself (:mod:`.forced`)."""
+        if (table := self.tables.get(table_id)) is None or forced.forced_move(table) is None:
+            return ()  # forgotten, or nothing is forced any more
+        on = {p.user_id for _, p in table.seated() if await self.autoplay(p.user_id)}
+        change = partial(forced.play_forced, move=move, allowed=on, seed=self.seed)
+        return await self._timed(table, lambda tb: change(tb, now=self.clock()))
 
     def remind(self, table_id: int, move: int) -> Effects:
         """The player to act at ``move`` should be reminded (nothing changes)."""

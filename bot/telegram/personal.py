@@ -1,5 +1,5 @@
-"""``/settings`` in the private chat: a player's own settings (turn notifications), kept
-per user, with a button per choice."""
+"""``/settings`` in the private chat: a player's own settings (turn notifications, whether
+a forced card plays itself), kept per user, with a button per choice."""
 
 from __future__ import annotations
 
@@ -15,7 +15,14 @@ from bot.render.i18n import t
 
 from .runtime import is_group, player_of, runtime
 
-__all__ = ["COMMANDS", "PATTERN", "add_handlers", "notify_keyboard", "settings_text"]
+__all__ = [
+    "COMMANDS",
+    "PATTERN",
+    "AUTOPLAY_PATTERN",
+    "add_handlers",
+    "notify_keyboard",
+    "settings_text",
+]
 
 COMMANDS = ("settings",)
 """Commands of this module, for the command menu."""
@@ -25,11 +32,20 @@ PATTERN = r"^0:0:N[" + "".join(_CODES.values()) + r"]$"
 """Callback data of the setting's buttons (no table: table and move are 0)."""
 
 
-def settings_text(lang: str, mode: str) -> str:
-    return t(lang, "notify.title", mode=t(lang, f"notify.{mode}"))
+AUTOPLAY_PATTERN = r"^0:0:F[01]$"
+"""Callback data of the forced-card setting's buttons (issue 15): F1 on, F0 off."""
 
 
-def notify_keyboard(lang: str, mode: str) -> InlineKeyboardMarkup:
+def settings_text(lang: str, mode: str, autoplay: bool = True) -> str:
+    state = t(lang, "autoplay.on" if autoplay else "autoplay.off")
+    return (
+        t(lang, "notify.title", mode=t(lang, f"notify.{mode}"))
+        + "\n\n"
+        + t(lang, "autoplay.title", state=state)
+    )
+
+
+def notify_keyboard(lang: str, mode: str, autoplay: bool = True) -> InlineKeyboardMarkup:
     """One button per choice, the current one ticked."""
     rows = [
         [
@@ -40,6 +56,15 @@ def notify_keyboard(lang: str, mode: str) -> InlineKeyboardMarkup:
         ]
         for m in NOTIFY_MODES
     ]
+    rows.append(
+        [
+            InlineKeyboardButton(
+                ("✅ " if on == autoplay else "") + t(lang, f"autoplay.{'on' if on else 'off'}"),
+                callback_data=encode(0, 0, "F1" if on else "F0"),
+            )
+            for on in (True, False)
+        ]
+    )
     return InlineKeyboardMarkup(rows)
 
 
@@ -55,7 +80,10 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         rt.outbox.answer_command(chat.id, t(player.lang, "notify.in_private"))
         return
     mode = await rt.service.notify_mode(user.id)
-    rt.outbox.post(chat.id, settings_text(player.lang, mode), notify_keyboard(player.lang, mode))
+    on = await rt.service.autoplay(user.id)
+    rt.outbox.post(
+        chat.id, settings_text(player.lang, mode, on), notify_keyboard(player.lang, mode, on)
+    )
 
 
 async def notify_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -73,12 +101,35 @@ async def notify_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     code = query.data[-1]
     mode = next(m for m, c in _CODES.items() if c == code)
     await rt.service.set_notify_mode(player, mode)
+    await _saved(update, context, mode, await rt.service.autoplay(player.user_id))
+
+
+async def autoplay_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The forced-card choice pressed: store it and tick it (issue 15)."""
+    query = update.callback_query
+    if query is None or query.data is None:
+        return
+    rt = runtime(context)
+    player = player_of(query.from_user)
+    on = query.data.endswith("1")
+    await rt.service.set_autoplay(player, on)
+    await _saved(update, context, await rt.service.notify_mode(player.user_id), on)
+
+
+async def _saved(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, mode: str, autoplay: bool
+) -> None:
+    """Say the choice was saved and tick it in the settings message."""
+    query = update.callback_query
+    assert query is not None
+    rt = runtime(context)
+    player = player_of(query.from_user)
     await rt.outbox.answer(query, t(player.lang, "notify.saved"))
     message = query.message
     if message is None:
         return
-    text = settings_text(player.lang, mode)
-    markup = notify_keyboard(player.lang, mode)
+    text = settings_text(player.lang, mode, autoplay)
+    markup = notify_keyboard(player.lang, mode, autoplay)
 
     async def edit() -> bool:
         try:
@@ -96,3 +147,4 @@ def add_handlers(application: Application[Any, Any, Any, Any, Any, Any]) -> None
     """Register ``/settings`` and its buttons (before the catch-all button handler)."""
     application.add_handler(CommandHandler("settings", settings_command))
     application.add_handler(CallbackQueryHandler(notify_pressed, pattern=PATTERN))
+    application.add_handler(CallbackQueryHandler(autoplay_pressed, pattern=AUTOPLAY_PATTERN))
