@@ -135,8 +135,7 @@ def build_application(
     async def post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         rt = app.bot_data.get(KEY)
         if rt is not None:
-            for task in list(rt.presenter.analyses):  # a review then stays without its line
-                task.cancel()
+            rt.presenter.close()
             await rt.outbox.close()
 
     async def post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -13,6 +13,7 @@ import asyncio
 import dataclasses
 import logging
 from collections.abc import Callable
+from concurrent.futures import Executor
 
 from telegram import InlineKeyboardMarkup
 
@@ -34,6 +35,7 @@ from bot.render.results import result_text, settlement_text, sheet_before
 from bot.render.table import hand_text, review_text, table_text
 from bot.render.text import action_text, name, short_name_html, title_of
 
+from .analysing import worker
 from .outbox import Outbox
 from .sheet import SheetMessages
 
@@ -65,10 +67,11 @@ class Presenter:
         self.analysis = True
         """Whether an ended deal's review gets its analysis line (tests switch it off)."""
         self.analyse: Callable[[Deal], Analysis | None] = analyse
-        """The analysis run in a worker thread (tests analyse only the last tricks)."""
+        """The analysis run in the worker process (tests analyse only the last tricks)."""
         self.analyses: set[asyncio.Task[None]] = set()
         """Analyses under way (kept referenced until done)."""
-        self._analysing = asyncio.Lock()
+        self.executor: Executor | None = None
+        """Where the analyses run: a worker process (:mod:`.analysing`), made on first use."""
 
     def show(self, effects: Effects) -> None:
         """Show every effect, in order."""
@@ -245,19 +248,25 @@ class Presenter:
         self.outbox.show(slot, hand_text(table, sv, e.deal_no, player.lang, note=note))
 
     def _analyse(self, e: fx.DealEnded, before: Sheet | None) -> None:
-        """Analyse the ended deal in a worker thread, one deal at a time (it takes up to a
-        few seconds of CPU and must not hold up play); then add the line to the reviews.
+        """Analyse the ended deal in the worker process, one deal at a time (it takes up to
+        a few seconds of CPU, which must not hold up play); then add the line to the reviews.
         Those messages stay the deal's review whatever the table did meanwhile."""
         deal = e.finished.deal
         assert deal is not None
 
+        if self.executor is None:
+            self.executor = worker()
+        executor = self.executor
+
         async def run() -> None:
-            async with self._analysing:
-                try:
-                    found = await asyncio.to_thread(self.analyse, deal)
-                except Exception:  # noqa: BLE001 - a review without its line, never a crash
-                    log.exception("table %s: deal %s not analysed", e.table.id, e.deal_no)
-                    return
+            try:
+                loop = asyncio.get_running_loop()
+                found = await loop.run_in_executor(executor, self.analyse, deal)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - a review without its line, never a crash
+                log.exception("table %s: deal %s not analysed", e.table.id, e.deal_no)
+                return
             if found is not None:
                 for seat, slot in e.hand_slots.items():
                     self._show_review(e, seat, slot, before, found)
@@ -265,6 +274,14 @@ class Presenter:
         task = asyncio.get_running_loop().create_task(run())
         self.analyses.add(task)
         task.add_done_callback(self.analyses.discard)
+
+    def close(self) -> None:
+        """Stop the analyses (the bot stops): their reviews stay without the line."""
+        for task in list(self.analyses):
+            task.cancel()
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = None
 
     def _show_abandoned(self, table: Table) -> None:
         """A game stopped in the middle of a deal: freeze its messages without buttons."""

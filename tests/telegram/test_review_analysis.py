@@ -1,5 +1,5 @@
 """A deal's analysis in its review (issue 15): the review is shown as soon as the deal
-ends, the analysis runs in a worker thread while the next deal goes on, and then the
+ends, the analysis runs in the worker process while the next deal goes on, and then the
 line is added to every player's review message."""
 
 from __future__ import annotations
