@@ -30,6 +30,7 @@ from bot.telegram import buttons, commands, history, membership, personal
 from bot.telegram.outbox import Outbox
 from bot.telegram.recovery import resume
 from bot.telegram.runtime import KEY, Runtime
+from bot.telegram.scheduler import FORCED_PAUSE
 from bot.telegram.transport import AiohttpRequest
 from storage import Storage
 
@@ -90,13 +91,16 @@ def build_application(
     outbox_options: dict[str, Any] | None = None,
     request: BaseRequest | None = None,
     get_updates_request: BaseRequest | None = None,
+    forced_pause: float | None = FORCED_PAUSE,
+    analysis: bool = True,
 ) -> Application[Any, Any, Any, Any, Any, Any]:
     """The bot's Application; the service is created in ``post_init`` (after the loop starts).
 
     Keyword arguments exist for tests: a seed for the deals, a clock, default table
-    settings, pacing, and a request backend (a fake Bot API). Without them the seed and the
-    default settings come from the config (``PREFERANS_SEED``, ``PREFERANS_DEFAULTS``);
-    ``PREFERANS_PACING=off`` turns the pacing off.
+    settings, pacing, a request backend (a fake Bot API), the pause before a forced card
+    plays itself (``None``: never) and whether ended deals are analysed. Without them the
+    seed and the default settings come from the config (``PREFERANS_SEED``,
+    ``PREFERANS_DEFAULTS``); ``PREFERANS_PACING=off`` turns the pacing off.
     """
     if seed is None:
         seed = config.seed
@@ -121,6 +125,8 @@ def build_application(
         )
         outbox = Outbox(app.bot, private_interval=private_interval, **(outbox_options or {}))
         rt = app.bot_data[KEY] = Runtime.build(app, service, outbox)
+        rt.scheduler.forced_pause = forced_pause
+        rt.presenter.analysis = analysis
         app.bot_data["storage"] = storage
         log.info("database %s (schema %d)", config.database_path, await storage.schema_version())
         await set_commands(app)
@@ -129,6 +135,7 @@ def build_application(
     async def post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         rt = app.bot_data.get(KEY)
         if rt is not None:
+            rt.presenter.close()
             await rt.outbox.close()
 
     async def post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -1,8 +1,9 @@
 """``python -m bot.replay FILE|-``: check a pulka record and print its sheet.
 
 Prints the JSON of docs/record-format.md ("python -m bot.replay"), or with ``--text`` the
-same sheet for people. A bad record exits with status 2 and one line on standard
-error naming the deal and the move; nothing is printed on standard output then. Every
+same sheet for people; ``--analyse`` adds each played deal's analysis to the JSON. A bad
+record exits with status 2 and one line on standard error naming the deal and the move;
+nothing is printed on standard output then. Every
 other input or output failure (an unreadable file, a record nested too deeply, numbers
 beyond what a sheet holds, a picture or output that cannot be written) is also one line
 and status 2, never a traceback.
@@ -16,6 +17,7 @@ import os
 import sys
 from typing import Any
 
+from bot.preferans.analysis import analyse as analyse_deal
 from bot.preferans.game import Game
 from bot.preferans.record import RecordError
 from bot.preferans.scoring import Sheet, json_number
@@ -61,14 +63,19 @@ def _sheet_fields(sheet: Sheet) -> dict[str, Any]:
     return {"pulka": data["pulka"], "gora": data["gora"], "whists": data["whists"]}
 
 
-def replay_json(game: Game) -> dict[str, Any]:
-    """The replay output document for ``game``."""
+def replay_json(game: Game, *, analyse: bool = False) -> dict[str, Any]:
+    """The replay output document for ``game``; with ``analyse`` each deal played card by
+    card also gets its ``analysis`` (best play and the cards that changed its value)."""
     deals = []
     for finished in game.finished_deals:
         tricks = finished.outcome.tricks
-        deals.append(
-            {"tricks": list(tricks) if tricks is not None else None} | _sheet_fields(finished.sheet)
-        )
+        entry: dict[str, Any] = {"tricks": list(tricks) if tricks is not None else None}
+        entry |= _sheet_fields(finished.sheet)
+        if analyse and finished.deal is not None:
+            analysis = analyse_deal(finished.deal)
+            if analysis is not None:
+                entry["analysis"] = analysis.to_json()
+        deals.append(entry)
     settlement = game.settlement()
     return {
         "players": list(game.names),
@@ -160,15 +167,23 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--lang", default="ru", choices=("ru", "en"), help="language of --text")
     parser.add_argument("--png", metavar="OUT", help="also draw the sheet as a PNG picture")
+    parser.add_argument(
+        "--analyse",
+        action="store_true",
+        help="add each played deal's analysis: best play, and the cards that changed it",
+    )
     args = parser.parse_args(argv)
     try:
+        if args.analyse and args.text:
+            raise _Failure("--analyse: only with the JSON output, not with --text")
         game = load_game(_read_input(args.file))
         if args.png:
             _write_png(game, args.png, args.lang)
         if args.text:
             text = sheet_text(game, lang=args.lang) + "\n"
         else:
-            text = json.dumps(replay_json(game), ensure_ascii=False, indent=2) + "\n"
+            document = replay_json(game, analyse=args.analyse)
+            text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
         _write_output(text)
     except (RecordError, _Failure) as exc:
         print(_first_line(exc), file=sys.stderr)

@@ -81,6 +81,21 @@ class UserStore(Database):
                 (ranks, time.time(), user_id),
             )
 
+    async def autoplay(self, user_id: int) -> bool:
+        """Whether the user's forced cards play themselves (on for a user we do not know)."""
+        sql = "SELECT autoplay FROM users WHERE user_id = ?"
+        async with self._db.execute(sql, (user_id,)) as cur:
+            row = await cur.fetchone()
+        return bool(row[0]) if row is not None else True
+
+    async def set_autoplay(self, user_id: int, on: bool) -> None:
+        """Store whether the user's forced cards play themselves."""
+        async with self._write:
+            await self._db.execute(
+                "UPDATE users SET autoplay = ?, updated_at = ? WHERE user_id = ?",
+                (int(on), time.time(), user_id),
+            )
+
     async def user(self, user_id: int) -> UserRow | None:
         async with self._db.execute(
             "SELECT user_id, name, lang, private_ok FROM users WHERE user_id = ?", (user_id,)

@@ -213,10 +213,14 @@ async def running_bot(
     fake: FakeTelegram | None = None,
     people: list[FakeUser] | None = None,
     group: FakeChat | None = None,
+    forced_pause: float | None = None,
+    analysis: bool = False,
 ) -> AsyncIterator[Harness]:
     """Start the real Application with polling against a fake Telegram.
 
     Pass ``fake``, ``people`` and ``group`` of an earlier run to restart the bot on them.
+    Forced cards do not play themselves and ended deals are not analysed unless asked
+    (``forced_pause``, ``analysis``): the tests press every card and spend no CPU on it.
     """
     fake = fake or FakeTelegram(flood=flood)
     names = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"]
@@ -254,6 +258,8 @@ async def running_bot(
         outbox_options=outbox_options
         if outbox_options is not None
         else {"group_limit": 100_000, "group_fast_interval": 0.0},
+        forced_pause=forced_pause,
+        analysis=analysis,
         **kwargs,
     )
     harness = Harness(fake, app, group, people, server)

@@ -33,6 +33,7 @@ class TableRegistry:
         self.tables: dict[int, Table] = {}
         self._notify: dict[int, str] = {}
         self._ranks: dict[int, str] = {}
+        self._autoplay: dict[int, bool] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._writer = Writer(storage)
         self.clock: Callable[[], float] = time.time
@@ -186,6 +187,18 @@ class TableRegistry:
         await self.remember_user(player)
         await self.storage.set_notify_mode(player.user_id, mode)
         self._notify[player.user_id] = mode
+
+    async def autoplay(self, user_id: int) -> bool:
+        """Whether the player's forced cards play themselves (issue 15), cached."""
+        on = self._autoplay.get(user_id)
+        if on is None:
+            on = self._autoplay[user_id] = await self.storage.autoplay(user_id)
+        return on
+
+    async def set_autoplay(self, player: Player, on: bool) -> None:
+        await self.remember_user(player)
+        await self.storage.set_autoplay(player.user_id, on)
+        self._autoplay[player.user_id] = on
 
     async def can_write(self, user_id: int) -> bool:
         row = await self.storage.user(user_id)

@@ -21,7 +21,7 @@ from bot.preferans.cards import Card, Seat
 from bot.preferans.robot import STRONG, Budget
 from storage import Storage, StorageError
 
-from . import chats, lobby, offers, play, restart, robots
+from . import chats, forced, lobby, offers, play, restart, robots
 from .codec import settings_json, state_json
 from .effects import Effect, Effects, LobbyShown, MustStartPrivate, TimerChanged
 from .model import Player, Slot, Status, Table, TableSettings
@@ -232,6 +232,14 @@ class TableService(TableRegistry):
             return ()
         timed = self._timed(table, lambda tb: play.timeout(tb, move, self.clock(), self.seed))
         return await self._sure(table, timed)
+
+    async def forced_play(self, table_id: int, move: int) -> Effects:
+        """After the pause, the forced card of ``move`` plays itself (:mod:`.forced`)."""
+        if (table := self.tables.get(table_id)) is None or forced.forced_move(table) is None:
+            return ()  # forgotten, or nothing is forced any more
+        on = {p.user_id for _, p in table.seated() if await self.autoplay(p.user_id)}
+        change = partial(forced.play_forced, move=move, allowed=on, seed=self.seed)
+        return await self._sure(table, self._timed(table, lambda tb: change(tb, now=self.clock())))
 
     async def vote_stop(self, table_id: int, user_id: int) -> Effects:
         return await self._change(self._pressed(table_id), lambda tb: play.vote_stop(tb, user_id))

@@ -28,6 +28,7 @@ __all__ = [
     "public_record",
     "RulesNumbers",
     "rules_numbers",
+    "forced_card",
 ]
 
 REPLACE_AFTER = 2
@@ -165,5 +166,15 @@ def forced_declaration(view: SeatView) -> Declare | None:
     """
     legal = view.legal
     if len(legal) == 1 and isinstance(legal[0], Declare):
+        return legal[0]
+    return None
+
+
+def forced_card(view: SeatView) -> Play | None:
+    """The card ``view``'s seat must play when it has no choice: exactly one legal card
+    (a single card of the suit led, a single trump when void, the last card of the hand).
+    ``None`` outside the play or with a choice."""
+    legal = view.legal
+    if len(legal) == 1 and isinstance(legal[0], Play):
         return legal[0]
     return None

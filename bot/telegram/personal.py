@@ -1,5 +1,6 @@
 """``/settings`` in the private chat: a player's own settings (turn notifications, how card
-ranks are written), kept per user, with a button per choice."""
+ranks are written, whether a forced card plays itself), kept per user, with a button per
+choice."""
 
 from __future__ import annotations
 
@@ -16,24 +17,49 @@ from bot.render.i18n import t
 
 from .runtime import is_group, player_of, runtime
 
-__all__ = ["COMMANDS", "PATTERN", "add_handlers", "notify_keyboard", "settings_text"]
+__all__ = [
+    "COMMANDS",
+    "PATTERN",
+    "AUTOPLAY_PATTERN",
+    "add_handlers",
+    "notify_keyboard",
+    "settings_text",
+]
 
 COMMANDS = ("settings",)
 """Commands of this module, for the command menu."""
 
 _CODES = {mode: mode[0] for mode in NOTIFY_MODES}  # always → a, slow → s, never → n
 _RANK_CODES = {ranks: ranks[0] for ranks in RANK_STYLES}  # latin → l, russian → r
-PATTERN = r"^0:0:(N[" + "".join(_CODES.values()) + "]|C[" + "".join(_RANK_CODES.values()) + "])$"
+AUTOPLAY_PATTERN = r"^0:0:F[01]$"
+"""Callback data of the forced-card setting's buttons (issue 15): F1 on, F0 off."""
+PATTERN = (
+    r"^0:0:(N["
+    + "".join(_CODES.values())
+    + "]|C["
+    + "".join(_RANK_CODES.values())
+    + "]|F[01])$"
+)
 """Callback data of the settings' buttons (no table: table and move are 0)."""
 
 
-def settings_text(lang: str, mode: str, ranks: str = "latin") -> str:
+def settings_text(lang: str, mode: str, ranks: str = "latin", autoplay: bool = True) -> str:
     notify = t(lang, "notify.title", mode=t(lang, f"notify.{mode}"))
-    return notify + "\n\n" + t(lang, "ranks.title", v=t(lang, f"set.ranks.{ranks}"))
+    state = t(lang, "autoplay.on" if autoplay else "autoplay.off")
+    return (
+        notify
+        + "\n\n"
+        + t(lang, "ranks.title", v=t(lang, f"set.ranks.{ranks}"))
+        + "\n\n"
+        + t(lang, "autoplay.title", state=state)
+    )
 
 
-def notify_keyboard(lang: str, mode: str, ranks: str = "latin") -> InlineKeyboardMarkup:
-    """One button per choice, the current one ticked: notifications, then card ranks."""
+def notify_keyboard(
+    lang: str, mode: str, ranks: str = "latin", autoplay: bool = True
+) -> InlineKeyboardMarkup:
+    """One button per choice, the current one ticked: notifications, card ranks, then the
+    forced card."""
     rows = [
         [
             InlineKeyboardButton(
@@ -50,6 +76,15 @@ def notify_keyboard(lang: str, mode: str, ranks: str = "latin") -> InlineKeyboar
                 callback_data=encode(0, 0, "C" + _RANK_CODES[r]),
             )
             for r in RANK_STYLES
+        ]
+    )
+    rows.append(
+        [
+            InlineKeyboardButton(
+                ("✅ " if on == autoplay else "") + t(lang, f"autoplay.{'on' if on else 'off'}"),
+                callback_data=encode(0, 0, "F1" if on else "F0"),
+            )
+            for on in (True, False)
         ]
     )
     return InlineKeyboardMarkup(rows)
@@ -69,8 +104,9 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     mode = await rt.service.notify_mode(user.id)
     await rt.service.load_ranks(user.id)
     ranks = rt.service.card_ranks(user.id)
-    markup = notify_keyboard(player.lang, mode, ranks)
-    rt.outbox.post(chat.id, settings_text(player.lang, mode, ranks), markup)
+    on = await rt.service.autoplay(user.id)
+    markup = notify_keyboard(player.lang, mode, ranks, on)
+    rt.outbox.post(chat.id, settings_text(player.lang, mode, ranks, on), markup)
 
 
 async def notify_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -90,6 +126,8 @@ async def notify_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if kind == "C":
         ranks = next(r for r, c in _RANK_CODES.items() if c == code)
         rt.show(await rt.service.set_card_ranks(player, ranks))
+    elif kind == "F":
+        await rt.service.set_autoplay(player, code == "1")
     else:
         await rt.service.set_notify_mode(player, next(m for m, c in _CODES.items() if c == code))
     await rt.outbox.answer(query, t(player.lang, "notify.saved"))
@@ -98,8 +136,9 @@ async def notify_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         return
     mode = await rt.service.notify_mode(player.user_id)
     ranks = rt.service.card_ranks(player.user_id)
-    text = settings_text(player.lang, mode, ranks)
-    markup = notify_keyboard(player.lang, mode, ranks)
+    on = await rt.service.autoplay(player.user_id)
+    text = settings_text(player.lang, mode, ranks, on)
+    markup = notify_keyboard(player.lang, mode, ranks, on)
 
     async def edit() -> bool:
         try:

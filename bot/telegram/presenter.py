@@ -9,9 +9,11 @@ right behind those messages), so a restart shows what was not confirmed.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from collections.abc import Callable
+from concurrent.futures import Executor
 
 from telegram import InlineKeyboardMarkup
 
@@ -20,15 +22,20 @@ from bot.core.effects import Effects
 from bot.core.model import Player, Slot, Status, Table
 from bot.core.robots import is_robot
 from bot.core.service import Shown, TableService
+from bot.preferans.analysis import Analysis, analyse, reached_play
 from bot.preferans.cards import Seat
+from bot.preferans.deal import Deal
+from bot.preferans.scoring import Sheet
 from bot.preferans.views import public_view, seat_view
 from bot.render import keyboards
+from bot.render.analysis import analysis_line
 from bot.render.i18n import t
 from bot.render.lobby import CLOSED_KEYS, lobby_text
 from bot.render.results import result_text, settlement_text, sheet_before
 from bot.render.table import hand_text, offer_end_line, review_text, table_text
 from bot.render.text import action_text, name, short_name_html, title_of
 
+from .analysing import worker
 from .outbox import Outbox
 from .sheet import SheetMessages
 
@@ -55,6 +62,14 @@ class Presenter:
         self.sheets = sheets
         self.arm: Callable[[Table], None] = lambda table: None
         """Re-arms a table's timer (the scheduler's, set when the parts are wired)."""
+        self.analysis = True
+        """Whether an ended deal's review gets its analysis line (tests switch it off)."""
+        self.analyse: Callable[[Deal], Analysis | None] = analyse
+        """The analysis run in the worker process (tests analyse only the last tricks)."""
+        self.analyses: set[asyncio.Task[None]] = set()
+        """Analyses under way (kept referenced until done)."""
+        self.executor: Executor | None = None
+        """Where the analyses run: a worker process (:mod:`.analysing`), made on first use."""
 
     def show(self, effects: Effects) -> None:
         """Show every effect, in order."""
@@ -216,24 +231,72 @@ class Presenter:
                 text = table_text(table, public_view(deal), e.deal_no, note=result)
                 self.outbox.show(e.table_slot, text, None)
             for seat, slot in e.hand_slots.items():
-                player = table.player(seat)
-                if player is None:
-                    continue
-                ranks = self.service.card_ranks(player.user_id)
-                note = result_text(table, e.finished, e.deal_no, player.lang, before)
-                note = review_text(table, deal, player.lang, ranks=ranks) + "\n\n" + note
-                auto = e.auto.get(seat)
-                if auto is not None:
-                    what = action_text(auto, player.lang, private=True, ranks=ranks)
-                    note = t(player.lang, "hand.auto", what=what) + "\n\n" + note
-                sv = seat_view(deal, seat)
-                others = self._others(player)
-                text = hand_text(
-                    table, sv, e.deal_no, player.lang, note=note, ranks=ranks, others=others
-                )
-                self.outbox.show(slot, text)
+                self._show_review(e, seat, slot, before, None)
+            if self.analysis and e.hand_slots and reached_play(deal):
+                self._analyse(e, before)
         self.sheets.deal_ended(table, result, e.table_slot)
         self._confirm(table, Shown("end", e.deal_no))
+
+    def _show_review(
+        self, e: fx.DealEnded, seat: Seat, slot: Slot, before: Sheet | None, found: Analysis | None
+    ) -> None:
+        """A player's hand message of an ended deal: the deal in full, its analysis once it
+        is ready, the result."""
+        table = e.table
+        deal = e.finished.deal
+        player = table.player(seat)
+        if player is None or deal is None:
+            return
+        ranks = self.service.card_ranks(player.user_id)
+        note = result_text(table, e.finished, e.deal_no, player.lang, before)
+        review = review_text(table, deal, player.lang, ranks=ranks)
+        if found is not None:
+            review += "\n\n" + analysis_line(table, found, player.lang, ranks=ranks)
+        note = review + "\n\n" + note
+        auto = e.auto.get(seat)
+        if auto is not None:
+            what = action_text(auto, player.lang, private=True, ranks=ranks)
+            note = t(player.lang, "hand.auto", what=what) + "\n\n" + note
+        sv = seat_view(deal, seat)
+        others = self._others(player)
+        text = hand_text(table, sv, e.deal_no, player.lang, note=note, ranks=ranks, others=others)
+        self.outbox.show(slot, text)
+
+    def _analyse(self, e: fx.DealEnded, before: Sheet | None) -> None:
+        """Analyse the ended deal in the worker process, one deal at a time (it takes up to
+        a few seconds of CPU, which must not hold up play); then add the line to the reviews.
+        Those messages stay the deal's review whatever the table did meanwhile."""
+        deal = e.finished.deal
+        assert deal is not None
+
+        if self.executor is None:
+            self.executor = worker()
+        executor = self.executor
+
+        async def run() -> None:
+            try:
+                loop = asyncio.get_running_loop()
+                found = await loop.run_in_executor(executor, self.analyse, deal)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - a review without its line, never a crash
+                log.exception("table %s: deal %s not analysed", e.table.id, e.deal_no)
+                return
+            if found is not None:
+                for seat, slot in e.hand_slots.items():
+                    self._show_review(e, seat, slot, before, found)
+
+        task = asyncio.get_running_loop().create_task(run())
+        self.analyses.add(task)
+        task.add_done_callback(self.analyses.discard)
+
+    def close(self) -> None:
+        """Stop the analyses (the bot stops): their reviews stay without the line."""
+        for task in list(self.analyses):
+            task.cancel()
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = None
 
     def _show_abandoned(self, table: Table) -> None:
         """A game stopped in the middle of a deal: freeze its messages without buttons."""

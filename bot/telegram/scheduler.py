@@ -2,7 +2,8 @@
 
 Each table has at most one set of jobs, armed from its saved deadline after every change
 (:class:`~bot.core.effects.TimerChanged`): a lobby's expiry, or the turn's reminder and
-timeout; a closed table's eviction from memory. A job keyed to an old move does nothing.
+timeout, and a forced card's pause; a closed table's eviction from memory. A job keyed to
+an old move does nothing.
 """
 
 from __future__ import annotations
@@ -14,11 +15,19 @@ from typing import Any, cast
 from telegram.ext import ContextTypes, Job, JobQueue
 
 from bot.core.effects import Effects
+from bot.core.forced import forced_move
 from bot.core.model import Status, Table
 from bot.core.robots import pause
 from bot.core.service import TableService
 
-__all__ = ["Scheduler", "REMIND_BEFORE", "NUDGE_AFTER", "EVICT_AFTER", "turn_jobs"]
+__all__ = [
+    "Scheduler",
+    "REMIND_BEFORE",
+    "NUDGE_AFTER",
+    "EVICT_AFTER",
+    "FORCED_PAUSE",
+    "turn_jobs",
+]
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +37,8 @@ NUDGE_AFTER = 60.0
 """With the turn timer off, seconds after which the player to act is reminded once: the
 only ping a player who wants one "only when I am slow" gets then (a minute is long for a
 bid or a card, short enough that the table is not left waiting for long)."""
+FORCED_PAUSE = 1.0
+"""Seconds a player's only legal card waits before it plays itself (he sees it coming)."""
 EVICT_AFTER = 600.0
 """Seconds a closed table stays in memory (late presses on it get the precise answers)."""
 
@@ -75,6 +86,8 @@ class Scheduler:
         """Called when a table left memory."""
         self.robot_scale = 1.0
         """Multiplies the computer players' pauses (tests make them short)."""
+        self.forced_pause: float | None = FORCED_PAUSE
+        """Seconds before a forced card plays itself (``None``: never; tests)."""
         self.timers: dict[int, list[Job[Any]]] = {}
         """Table id -> its scheduled jobs (looking them up by name scans every job)."""
 
@@ -98,10 +111,15 @@ class Scheduler:
             wait = robot * self.robot_scale
             self.timers[table.id] = [jq.run_once(self._job, wait, data=data, name=name)]
             return
+        jobs: list[Job[Any]] = []
+        self.timers[table.id] = jobs
+        if self.forced_pause is not None and not table.paused and forced_move(table) is not None:
+            # the only legal card plays itself after a pause (if the player's setting allows)
+            data = ("forced", table.id, table.move)
+            jobs.append(jq.run_once(self._job, self.forced_pause, data=data, name=name))
         if table.paused or (table.deadline is None and table.status != Status.PLAYING):
             return
         delay = max(0.0, table.deadline - self.service.clock()) if table.deadline else None
-        jobs = self.timers[table.id] = []
         if table.status == Status.LOBBY:
             data = ("expire", table.id, 0)
             jobs.append(jq.run_once(self._job, (delay or 0.0) + 0.05, data=data, name=name))
@@ -128,6 +146,8 @@ class Scheduler:
             self.show(await self.service.expire(table_id))
         elif kind == "robot":
             self.show(await self.service.robot_move(table_id, move))
+        elif kind == "forced":
+            self.show(await self.service.forced_play(table_id, move))
         elif kind == "remind":
             self.show(self.service.remind(table_id, move))
         elif kind == "tick":

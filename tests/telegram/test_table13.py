@@ -220,7 +220,7 @@ def test_ranks_are_written_the_russian_way_only_when_asked() -> None:
     assert re.match(PATTERN, "0:0:Cr") and re.match(PATTERN, "0:0:Na")
     assert not re.match(PATTERN, "0:0:Cx")
     markup = notify_keyboard("ru", "always", "russian")
-    labels = [b.text for b in markup.inline_keyboard[-1]]
+    labels = [b.text for b in markup.inline_keyboard[-2]]
     assert labels == ["J Q K A", "✅ В Д К Т"]
 
 

@@ -66,6 +66,22 @@ class Solver:
         finally:
             core.limit = None
 
+    def at_least(self, pos: Position, k: int) -> bool:
+        """Whether ``seat`` takes at least ``k`` tricks from ``pos`` under best play: one
+        null-window question, cheaper than :meth:`solve` when a value is only checked."""
+        core = self._core(pos)
+        hands, first, played, talon = _unpack(pos)
+        return core.ge_from(hands, first, played, talon, k)
+
+    def at_least_after(self, pos: Position, card: Card, k: int) -> bool:
+        """:meth:`at_least` for the position after the hand to move plays ``card``
+        (a legal card of his)."""
+        core = self._core(pos)
+        hands, first, played, talon = _unpack(pos)
+        mover = (first + len(played)) % 3
+        hands[mover] &= ~(1 << int(card))
+        return core.ge_from(hands, first, [*played, int(card)], talon, k)
+
     def card_values(self, pos: Position, *, budget: int | None = None) -> dict[Card, int]:
         """For the hand to move: ``seat``'s tricks (as :meth:`solve`) after each legal card."""
         core = self._core(pos)

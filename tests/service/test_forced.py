@@ -1,0 +1,101 @@
+"""A forced card plays itself (issue 15): the service plays a player's only legal card
+when the scheduler's pause is over, if his setting allows; a stale job does nothing; the
+last trick plays itself to the end of the deal."""
+
+from __future__ import annotations
+
+from bot.core import effects as fx
+from bot.core.forced import forced_move
+from bot.core.model import Table
+from bot.core.service import TableService
+from bot.preferans.actions import Bid, Play
+from bot.preferans.cards import Seat
+from tests.service.helpers import actor, legal, of, press, service_on, started
+
+
+async def _all_pass(service: TableService, table: Table) -> None:
+    """Everybody passes: the all-pass is played."""
+    while not isinstance(legal(table)[0], Play):
+        await press(service, table, lambda a: isinstance(a, Bid) and a.contract is None)
+
+
+async def _until_forced(service: TableService, table: Table, *, last: bool = False) -> None:
+    """Play the lowest cards until the player to act has no choice (on the last trick)."""
+    assert table.game is not None
+    while True:
+        deal = table.game.current
+        assert deal is not None
+        if forced_move(table) is not None and (deal.trick_number == 10 or not last):
+            return
+        await press(service, table, lambda a: isinstance(a, Play))
+
+
+async def test_the_only_card_plays_itself_and_a_stale_job_does_nothing() -> None:
+    async with service_on() as service:
+        table = await started(service)
+        await _all_pass(service, table)
+        await _until_forced(service, table)
+        seat, _ = actor(table)
+        card = forced_move(table)
+        move = table.move
+        assert await service.forced_play(table.id, move - 1) == ()  # an old job
+        assert table.move == move
+        effects = await service.forced_play(table.id, move)
+        assert table.move == move + 1 and of(effects, fx.DealShown)
+        assert table.game is not None and table.game.current is not None
+        assert table.game.current.log[-1] == card and card is not None and card.seat == seat
+        assert not of(effects, fx.AutoPlayed)  # his own card, not a timeout's
+        row = await service.storage.table(table.id)
+        assert row is not None and row.move == table.move  # saved like a press
+        assert await service.forced_play(table.id, move) == ()  # the same job again
+
+
+async def test_a_player_who_switched_it_off_presses_it_himself() -> None:
+    async with service_on() as service:
+        table = await started(service)
+        await _all_pass(service, table)
+        await _until_forced(service, table)
+        _, player = actor(table)
+        assert await service.autoplay(player.user_id) is True  # on by default
+        await service.set_autoplay(player, False)
+        assert await service.storage.autoplay(player.user_id) is False
+        move = table.move
+        assert await service.forced_play(table.id, move) == ()
+        assert table.move == move
+        await service.set_autoplay(player, True)
+        assert await service.forced_play(table.id, move) != ()
+        assert table.move == move + 1
+
+
+async def test_the_last_trick_plays_itself_to_the_next_deal() -> None:
+    async with service_on() as service:
+        table = await started(service)
+        await _all_pass(service, table)
+        await _until_forced(service, table, last=True)
+        deal_no = table.deal_no
+        assert table.game is not None and table.game.current is not None
+        assert table.game.current.trick_number == 10 and not table.game.current.current_trick
+        effects = await service.forced_play(table.id, table.move)
+        [ended] = of(effects, fx.DealEnded)
+        assert ended.deal_no == deal_no and table.deal_no == deal_no + 1
+        assert ended.finished.deal is not None and ended.finished.deal.is_over
+
+
+async def test_the_last_trick_stops_at_a_player_who_switched_it_off() -> None:
+    async with service_on() as service:
+        table = await started(service)
+        await _all_pass(service, table)
+        await _until_forced(service, table, last=True)
+        seat, _ = actor(table)
+        # the second hand of the last trick wants to press his card himself
+        second = next(p for s, p in table.seated() if s == _next_to_act(table, seat))
+        await service.set_autoplay(second, False)
+        move = table.move
+        await service.forced_play(table.id, move)
+        assert table.move == move + 1 and actor(table)[1] == second
+
+
+def _next_to_act(table: Table, seat: Seat) -> Seat:
+    assert table.game is not None and table.game.current is not None
+    active = table.game.current.active
+    return active[(active.index(seat) + 1) % 3]

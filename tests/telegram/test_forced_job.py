@@ -1,0 +1,48 @@
+"""The forced card (issue 15) in Telegram: the setting in private /settings, and the
+scheduler's job that fires after the pause and plays the card."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from bot.core.forced import forced_move
+from bot.preferans.actions import Bid, Play
+from tests.bot_helpers import open_and_start, running_bot
+from tests.service.helpers import picking
+
+
+async def test_the_pause_job_plays_the_only_card(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, forced_pause=0.05) as h:
+        # Anna switches it off and on again in her private /settings
+        anna = h.users[0]
+        await h.say(anna, "/settings", chat=anna)
+        menu = h.fake.last_bot_message(anna)
+        assert menu is not None and "The only card" in menu.content
+        data = next(d for label, d in menu.buttons if d and label.endswith("press it myself"))
+        assert (await h.press(anna, menu, data)).get("text") == "Saved."
+        assert await h.service.autoplay(anna.id) is False
+        menu = h.fake.message(menu.chat_id, menu.message_id)
+        assert "✅ I press it myself" in [label for label, _ in menu.buttons]
+        assert "I press it myself" in menu.content
+        data = next(d for label, d in menu.buttons if d and label.endswith("plays itself"))
+        await h.press(anna, menu, data)
+        assert await h.service.autoplay(anna.id) is True
+        await open_and_start(h)
+        table = h.table()
+        service = h.service
+        # the moves are made through the service (no buttons: cheap); the presenter shows
+        # them and re-arms the timers as after any press
+        while forced_move(table) is None:
+            user = h.actor()
+            assert user is not None
+            # everybody passes, then the lowest cards are played
+            choose = picking(lambda a: isinstance(a, Play) or (isinstance(a, Bid) and a.is_pass))
+            h.rt.show(await service.act(table.id, user.id, table.move, "x", choose))
+        move = table.move
+        for _ in range(100):  # the job runs on the JobQueue after 0.05 s
+            if table.move != move:
+                break
+            await asyncio.sleep(0.02)
+        assert table.move > move
+        await h.idle()
