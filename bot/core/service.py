@@ -28,8 +28,8 @@ from .model import Player, Slot, Status, Table, TableSettings
 from .names import StandIn, named
 from .persist import SAVE_RETRY, NotSaved, each, stored
 from .play import AlreadyDone, Choose, Rejected
-from .registry import TableRegistry
 from .restart import Shown
+from .robot_seats import RobotSeats
 
 __all__ = ["TableService", "Rejected", "AlreadyDone", "Choose", "Shown", "LOBBY_TTL"]
 
@@ -39,7 +39,7 @@ LOBBY_TTL = 30 * 60
 """Seconds an unstarted lobby stays open."""
 
 
-class TableService(TableRegistry):
+class TableService(RobotSeats):
     """All tables of the bot and every change to them."""
 
     def __init__(
@@ -259,51 +259,6 @@ class TableService(TableRegistry):
         return await self._change(table, lambda tb: play.take_seat(tb, seat, player))
 
     # ------------------------------------------------------------------ computer players
-
-    async def add_robot(self, table_id: int, user_id: int) -> Effects:
-        """The owner seats a computer player in the lobby."""
-        return await self._change(self._pressed(table_id), lambda tb: robots.add_robot(tb, user_id))
-
-    async def remove_robot(self, table_id: int, user_id: int) -> Effects:
-        return await self._change(
-            self._pressed(table_id), lambda tb: robots.remove_robot(tb, user_id)
-        )
-
-    async def robot_move(self, table_id: int, move: int) -> Effects:
-        """The computer player to act at ``move`` decides and acts.
-
-        It decides from a snapshot of its seat's view only, in a worker thread and off the
-        lock (a decision may take a second); the action applies only if the table did not
-        move on meanwhile.
-        """
-        table = self.tables.get(table_id)
-        action = None if table is None else await robots.decide(table, move, self.robot_budget)
-        if table is None or action is None:
-            return ()
-        with contextlib.suppress(Rejected):  # the table was closed meanwhile
-            changed = self._change(
-                table, lambda tb: robots.apply_robot(tb, move, action, self.clock(), self.seed)
-            )
-            return await self._sure(table, changed)
-        return ()
-
-    async def replace_with_robot(self, table_id: int, seat: Seat, user_id: int) -> Effects:
-        """A seated player gives the seat of one who kept timing out to a computer player."""
-        return await self._change(
-            self._pressed(table_id), lambda tb: robots.replace_with_robot(tb, seat, user_id)
-        )
-
-    async def take_back(self, table_id: int, seat: Seat, player: Player) -> Effects:
-        """``player`` takes a computer player's seat (back), or is asked to open the private
-        chat first."""
-        table = self._pressed(table_id)
-        robots.check_back(table, seat, player.user_id)
-        if not await self.can_write(player.user_id):
-            await self.remember_user(player)
-            return (MustStartPrivate(table, player, seat),)
-        await self.remember_user(player, private_ok=True)
-        player = named(player, seat, table.settings.lang, self.stand_in)
-        return await self._change(table, lambda tb: robots.take_back(tb, seat, player))
 
     # ------------------------------------------------------------------ the group
 

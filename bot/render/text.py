@@ -28,6 +28,8 @@ __all__ = [
     "convention_title",
     "turn_label",
     "action_text",
+    "forced_note",
+    "ended_text",
 ]
 
 SUITS = ("♠️", "♣️", "♦️", "♥️")
@@ -134,3 +136,20 @@ def title_of(table: Table, others: Iterable[Table] = ()) -> str:
 
 def _title(table: Table) -> str:
     return html.escape(short_name(table.title, 24)) if table.title else f"#{table.id}"
+
+
+def forced_note(table: Table, lang: str, seat: Seat | None = None) -> str:
+    """The note that a declaration was made for a declarer who had no choice: for him
+    (``seat`` is his) or for everybody else."""
+    forced = table.ui.forced
+    assert forced is not None
+    what = action_text(forced.action, lang)
+    if seat == forced.seat:
+        return t(lang, "hand.forced", what=what)
+    return t(lang, "declare.forced", name=name(table, forced.seat), what=what)
+
+
+def ended_text(table: Table) -> str:
+    """How the game ended, for the group."""
+    finished = table.game is not None and table.game.finished
+    return t(table.settings.lang, "end.finished" if finished else "end.stopped")

@@ -8,11 +8,19 @@ bot's threads and locks).
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import multiprocessing
 import os
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 
-__all__ = ["worker", "NICE"]
+from bot.preferans.analysis import Analysis, analyse
+from bot.preferans.deal import Deal
+
+__all__ = ["Analyst", "worker", "NICE"]
+
+log = logging.getLogger(__name__)
 
 NICE = 10
 """How much lower the worker's priority is: play first, analysis with what is left."""
@@ -30,3 +38,46 @@ def worker() -> Executor:
     return ProcessPoolExecutor(
         1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
     )
+
+
+class Analyst:
+    """Runs the ended deals' analyses in the worker process and hands each result on."""
+
+    def __init__(self) -> None:
+        self.analyse: Callable[[Deal], Analysis | None] = analyse
+        """The analysis run in the worker process (tests analyse only the last tricks)."""
+        self.tasks: set[asyncio.Task[None]] = set()
+        """Analyses under way (kept referenced until done)."""
+        self.executor: Executor | None = None
+        """Where the analyses run: a worker process, made on first use."""
+
+    def start(self, deal: Deal, what: str, done: Callable[[Analysis], None]) -> None:
+        """Analyse ``deal`` (``what`` names it in the log), then call ``done`` with the
+        result; a failure leaves one log line and no call."""
+        if self.executor is None:
+            self.executor = worker()
+        executor = self.executor
+
+        async def run() -> None:
+            try:
+                loop = asyncio.get_running_loop()
+                found = await loop.run_in_executor(executor, self.analyse, deal)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - a review without its line, never a crash
+                log.exception("%s not analysed", what)
+                return
+            if found is not None:
+                done(found)
+
+        task = asyncio.get_running_loop().create_task(run())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def close(self) -> None:
+        """Stop the analyses (the bot stops): their reviews stay without the line."""
+        for task in list(self.tasks):
+            task.cancel()
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = None

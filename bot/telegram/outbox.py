@@ -109,9 +109,7 @@ class Outbox:
         done: Callable[[Message], Awaitable[None]] | None = None,
     ) -> None:
         """Send a new message (in order with everything else for that chat)."""
-        chat = self._chat(chat_id)
-        chat.queue.append(Post(text, markup, done))
-        self._kick(chat)
+        self._enqueue(chat_id, Post(text, markup, done))
 
     def answer_command(self, chat_id: int, text: str) -> None:
         """Answer a command: after the game's messages, and only with what is left of a
@@ -129,15 +127,16 @@ class Outbox:
         self._kick(chat)
 
     def delete(self, chat_id: int, message_id: int) -> None:
-        chat = self._chat(chat_id)
-        chat.queue.append(Delete(message_id))
-        self._kick(chat)
+        self._enqueue(chat_id, Delete(message_id))
 
     def call(self, chat_id: int, run: Callable[[], Awaitable[bool]]) -> None:
         """Run ``run`` in ``chat_id``'s worker, in order with its messages and paced like one;
         it returns whether it made a request. Wrap its Bot API calls in :meth:`retry`."""
+        self._enqueue(chat_id, Call(run))
+
+    def _enqueue(self, chat_id: int, item: Post | Delete | Call) -> None:
         chat = self._chat(chat_id)
-        chat.queue.append(Call(run))
+        chat.queue.append(item)
         self._kick(chat)
 
     def note_sent(self, chat_id: int, message_id: int) -> None:

@@ -9,11 +9,9 @@ right behind those messages), so a restart shows what was not confirmed.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 from collections.abc import Callable
-from concurrent.futures import Executor
 
 from telegram import InlineKeyboardMarkup
 
@@ -22,9 +20,8 @@ from bot.core.effects import Effects
 from bot.core.model import Player, Slot, Status, Table
 from bot.core.robots import is_robot
 from bot.core.service import Shown, TableService
-from bot.preferans.analysis import Analysis, analyse, reached_play
+from bot.preferans.analysis import Analysis, reached_play
 from bot.preferans.cards import Seat
-from bot.preferans.deal import Deal
 from bot.preferans.scoring import Sheet
 from bot.preferans.views import public_view, seat_view
 from bot.render import keyboards
@@ -33,9 +30,9 @@ from bot.render.i18n import t
 from bot.render.lobby import CLOSED_KEYS, lobby_text
 from bot.render.results import result_text, settlement_text, sheet_before
 from bot.render.table import hand_text, offer_end_line, review_text, table_text
-from bot.render.text import action_text, name, short_name_html, title_of
+from bot.render.text import action_text, ended_text, forced_note, name, short_name_html, title_of
 
-from .analysing import worker
+from .analysing import Analyst
 from .outbox import Outbox
 from .sheet import SheetMessages
 
@@ -64,12 +61,8 @@ class Presenter:
         """Re-arms a table's timer (the scheduler's, set when the parts are wired)."""
         self.analysis = True
         """Whether an ended deal's review gets its analysis line (tests switch it off)."""
-        self.analyse: Callable[[Deal], Analysis | None] = analyse
-        """The analysis run in the worker process (tests analyse only the last tricks)."""
-        self.analyses: set[asyncio.Task[None]] = set()
-        """Analyses under way (kept referenced until done)."""
-        self.executor: Executor | None = None
-        """Where the analyses run: a worker process (:mod:`.analysing`), made on first use."""
+        self.analyst = Analyst()
+        """Runs the analyses off the event loop."""
 
     def show(self, effects: Effects) -> None:
         """Show every effect, in order."""
@@ -186,7 +179,7 @@ class Presenter:
             what = action_text(auto.action, lang, ranks=table.settings.ranks)
             note = t(lang, "timeout.note", name=name(table, auto.seat), what=what)
         elif table.ui.forced is not None:
-            note = _forced_note(table, lang)
+            note = forced_note(table, lang)
         self.outbox.show(slot, table_text(table, public_view(deal), table.deal_no, note=note))
         for seat in range(len(table.seats)):
             self.show_hand(table, Seat(seat))
@@ -206,12 +199,18 @@ class Presenter:
             what = action_text(mine, player.lang, private=True, ranks=ranks)
             notes.append(t(player.lang, "hand.auto", what=what))
         if table.ui.forced is not None:
-            notes.append(_forced_note(table, player.lang, seat))
+            notes.append(forced_note(table, player.lang, seat))
         left = table.deadline - self.service.clock() if table.deadline is not None else None
         note = "\n\n".join(notes) or None
         text = hand_text(
-            table, sv, table.deal_no, player.lang,
-            note=note, left=left, ranks=ranks, others=self._others(player),
+            table,
+            sv,
+            table.deal_no,
+            player.lang,
+            note=note,
+            left=left,
+            ranks=ranks,
+            others=self._others(player),
         )
         markup = keyboards.actions_keyboard(table, sv, player.lang, ranks=ranks)
         self.outbox.show(slot, text, markup)
@@ -263,40 +262,21 @@ class Presenter:
         self.outbox.show(slot, text)
 
     def _analyse(self, e: fx.DealEnded, before: Sheet | None) -> None:
-        """Analyse the ended deal in the worker process, one deal at a time (it takes up to
-        a few seconds of CPU, which must not hold up play); then add the line to the reviews.
-        Those messages stay the deal's review whatever the table did meanwhile."""
+        """Analyse the ended deal off the event loop (:mod:`.analysing`), then add the line
+        to the reviews: those messages stay the deal's review whatever the table did
+        meanwhile."""
         deal = e.finished.deal
         assert deal is not None
 
-        if self.executor is None:
-            self.executor = worker()
-        executor = self.executor
+        def done(found: Analysis) -> None:
+            for seat, slot in e.hand_slots.items():
+                self._show_review(e, seat, slot, before, found)
 
-        async def run() -> None:
-            try:
-                loop = asyncio.get_running_loop()
-                found = await loop.run_in_executor(executor, self.analyse, deal)
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # noqa: BLE001 - a review without its line, never a crash
-                log.exception("table %s: deal %s not analysed", e.table.id, e.deal_no)
-                return
-            if found is not None:
-                for seat, slot in e.hand_slots.items():
-                    self._show_review(e, seat, slot, before, found)
-
-        task = asyncio.get_running_loop().create_task(run())
-        self.analyses.add(task)
-        task.add_done_callback(self.analyses.discard)
+        self.analyst.start(deal, f"table {e.table.id}: deal {e.deal_no}", done)
 
     def close(self) -> None:
         """Stop the analyses (the bot stops): their reviews stay without the line."""
-        for task in list(self.analyses):
-            task.cancel()
-        if self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
-            self.executor = None
+        self.analyst.close()
 
     def _show_abandoned(self, table: Table) -> None:
         """A game stopped in the middle of a deal: freeze its messages without buttons."""
@@ -330,14 +310,14 @@ class Presenter:
             if table.status == Status.PLAYING:
                 await self.service.buttons_posted(table, slot, text)
             else:  # the game ended while it was on its way
-                self.outbox.show(slot, text + "\n\n" + _ended(table), None)
+                self.outbox.show(slot, text + "\n\n" + ended_text(table), None)
 
         self.outbox.post(table.chat_id, text, markup, done=lambda m: remember(m.message_id))
 
     def _game_ended(self, table: Table) -> None:
         """Take the buttons off the stop-vote and seat messages; tell each player privately."""
         for slot, text in self.service.buttons_ended(table):
-            self.outbox.show(slot, text + "\n\n" + _ended(table), None)
+            self.outbox.show(slot, text + "\n\n" + ended_text(table), None)
         game = table.game
         if game is None or game.settlement() is None:
             return
@@ -414,20 +394,3 @@ class Presenter:
             return False  # no request to Telegram: nothing to pace
 
         self.outbox.call(table.chat_id, run)
-
-
-def _forced_note(table: Table, lang: str, seat: Seat | None = None) -> str:
-    """The note that a declaration was made for a declarer who had no choice: for him
-    (``seat`` is his) or for everybody else."""
-    forced = table.ui.forced
-    assert forced is not None
-    what = action_text(forced.action, lang)
-    if seat == forced.seat:
-        return t(lang, "hand.forced", what=what)
-    return t(lang, "declare.forced", name=name(table, forced.seat), what=what)
-
-
-def _ended(table: Table) -> str:
-    """How the game ended, for the group."""
-    finished = table.game is not None and table.game.finished
-    return t(table.settings.lang, "end.finished" if finished else "end.stopped")

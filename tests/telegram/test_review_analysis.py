@@ -17,7 +17,7 @@ from tests.service.helpers import picking
 async def test_the_review_gets_its_analysis_line(tmp_path: Path) -> None:
     async with running_bot(tmp_path, analysis=True) as h:
         # the analysis from trick 8 on: the same code, a fraction of the CPU
-        h.rt.presenter.analyse = partial(analyse, from_trick=8)
+        h.rt.presenter.analyst.analyse = partial(analyse, from_trick=8)
         await open_and_start(h)
         table = h.table()
         service = h.service
@@ -28,8 +28,8 @@ async def test_the_review_gets_its_analysis_line(tmp_path: Path) -> None:
             assert user is not None
             h.rt.show(await service.act(table.id, user.id, table.move, "x", choose))
         # the next deal is already on while the analysis runs
-        assert table.deal_no == 2 and h.rt.presenter.analyses
-        await asyncio.gather(*h.rt.presenter.analyses)
+        assert table.deal_no == 2 and h.rt.presenter.analyst.tasks
+        await asyncio.gather(*h.rt.presenter.analyst.tasks)
         await h.idle()
         for user in h.users:
             [review] = [m for m in h.private(user) if "The deal in full" in m.content]
