@@ -15,12 +15,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.preferans.actions import (
-    Accept,
-    Action,
-    Discard,
-    IllegalAction,
-)
+from bot.preferans.actions import Accept, Action, Discard, IllegalAction
 from bot.preferans.cards import Card, Seat
 from bot.preferans.game import Game
 from bot.preferans.policy import (
@@ -266,15 +261,20 @@ def mark_discard(
     return [HandShown(table, seat)]
 
 
-def timeout(table: Table, move: int, now: float, seed: int | None) -> list[Effect]:
-    """The player to act ran out of time: play the safe action for him."""
+def timeout(
+    table: Table, move: int, now: float, seed: int | None, *, unseen: bool = False
+) -> list[Effect]:
+    """The player to act ran out of time: play the safe action for him; but one whose
+    buttons have not reached him yet (``unseen``: Telegram slow or down) gets a new turn."""
     if table.status != Status.PLAYING or table.move != move or table.game is None:
         return []
     deal = table.game.current
     if deal is None or deal.actor is None:
         return []
-    if table.deadline is None or now < table.deadline - 0.05:
-        return [TimerChanged(table)]  # the clock says it is not due yet
+    if table.deadline is None or now < table.deadline - 0.05 or unseen:
+        if unseen:  # a move made for him would be a turn he never saw: it starts again
+            arm(table, now)
+        return [TimerChanged(table)]  # not due yet
     seat = deal.actor
     action = auto_action(seat_view(deal, seat))
     table.timeouts[seat] = table.timeouts.get(seat, 0) + 1

@@ -225,12 +225,14 @@ class TableService(RobotSeats):
             self._pressed(table_id), lambda tb: play.mark_discard(tb, user_id, move, card, mark)
         )
 
-    async def timeout(self, table_id: int, move: int) -> Effects:
-        """The turn of ``move`` timed out (if the clock agrees): act for the player."""
+    async def timeout(self, table_id: int, move: int, *, unseen: bool = False) -> Effects:
+        """The turn of ``move`` timed out (if the clock agrees): act for the player, or give
+        him a new turn while his buttons are ``unseen`` (not yet delivered)."""
         table = self.tables.get(table_id)
         if table is None or table.paused:
             return ()
-        timed = self._timed(table, lambda tb: play.timeout(tb, move, self.clock(), self.seed))
+        change = partial(play.timeout, move=move, seed=self.seed, unseen=unseen)
+        timed = self._timed(table, lambda tb: change(tb, now=self.clock()))
         return await self._sure(table, timed)
 
     async def forced_play(self, table_id: int, move: int) -> Effects:

@@ -117,9 +117,7 @@ class Outbox:
         :data:`ANSWER_REPEAT` seconds, so a flood of one command is answered once."""
         chat = self._chat(chat_id)
         now = time.monotonic()
-        for old, when in list(chat.answered.items()):
-            if when <= now - ANSWER_REPEAT:
-                del chat.answered[old]
+        chat.answered = {a: w for a, w in chat.answered.items() if w > now - ANSWER_REPEAT}
         if text in chat.answered:
             return
         chat.answered[text] = now
@@ -192,6 +190,11 @@ class Outbox:
             if chat.task is not None:
                 chat.task.cancel()
 
+    def unshown(self, slot: Slot) -> bool:
+        """Whether ``slot``'s latest content is still waiting to go out."""
+        chat = self._chats.get(slot.chat_id)
+        return chat is not None and id(slot) in (chat.sending, *chat.waiting)
+
     def pending(self) -> int:
         return sum(len(c.queue) + len(c.answers) for c in self._chats.values())
 
@@ -248,6 +251,7 @@ class Outbox:
                     await asyncio.sleep(min(wait, 0.5) if not chat.queue else wait)
                     continue
                 item = chat.queue.popleft() if chat.queue else chat.answers.popleft()
+                chat.sending = id(item.slot) if isinstance(item, Show) else None
                 try:
                     sent = await self._do(chat, item)
                 except Forbidden as exc:
@@ -274,6 +278,7 @@ class Outbox:
                     log.exception("chat %s: sending failed", chat.chat_id)
                 else:
                     chat.backoff = 0.0
+                chat.sending = None
                 if sent:
                     chat.last = time.monotonic()
                     if chat.chat_id < 0:
@@ -287,17 +292,12 @@ class Outbox:
         is sent with its latest content (one queued meanwhile wins)."""
         chat.backoff = min(self.retry_cap, max(self.retry_base, chat.backoff * 2))
         chat.pause_until = time.monotonic() + chat.backoff
-        log.warning(
-            "chat %s: Telegram did not take a message (%s); trying again in %.0f s",
-            chat.chat_id,
-            exc,
-            chat.backoff,
-        )
+        what = "chat %s: Telegram did not take a message (%s); trying again in %.0f s"
+        log.warning(what, chat.chat_id, exc, chat.backoff)
         if isinstance(item, Post):
             chat.queue.appendleft(item)
         elif isinstance(item, Show) and item.content is not None:
-            key = id(item.slot)
-            if key not in chat.waiting:  # else a newer state is queued already
+            if (key := id(item.slot)) not in chat.waiting:  # else a newer state is queued
                 chat.waiting[key] = item.content
                 chat.queue.appendleft(Show(item.slot))
 

@@ -68,6 +68,7 @@ class ChatQueue:
         "answered",
         "backoff",
         "pause_until",
+        "sending",
     )
 
     def __init__(self, chat_id: int) -> None:
@@ -85,5 +86,7 @@ class ChatQueue:
         """Answer text -> when it was last queued (the same answer is not repeated)."""
         self.backoff = 0.0
         """The pause after the last failed attempt (0 after a success)."""
+        self.sending: int | None = None
+        """The slot (its id) whose content is being sent now, tries included."""
         self.pause_until = -1e9
         """Nothing is sent to this chat before (Telegram kept failing)."""

@@ -12,7 +12,7 @@ from telegram.constants import ChatType
 from telegram.ext import Application, ContextTypes
 
 from bot.core.effects import Effects
-from bot.core.model import Player
+from bot.core.model import Player, Table
 from bot.core.names import clean_name
 from bot.core.persist import SAVE_RETRY, PartlySaved
 from bot.core.service import TableService
@@ -57,6 +57,7 @@ class Runtime:
             presenter.show,
             pending=sheets.pending,
             forgotten=sheets.forget,
+            unseen=lambda table: _buttons_unseen(outbox, table),
         )
         presenter.arm = scheduler.arm
         rt = cls(app, service, outbox, sheets, presenter, scheduler)
@@ -128,3 +129,11 @@ async def group_lang(rt: Runtime, update: Update) -> str:
 def is_group(update: Update) -> bool:
     chat = update.effective_chat
     return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+def _buttons_unseen(outbox: Outbox, table: Table) -> bool:
+    """Whether the hand message of the table's player to act still waits to be sent."""
+    deal = table.game.current if table.game is not None else None
+    seat = deal.actor if deal is not None else None
+    slot = table.messages.hand_slots.get(seat) if seat is not None else None
+    return slot is not None and outbox.unshown(slot)

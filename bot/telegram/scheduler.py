@@ -76,6 +76,7 @@ class Scheduler:
         *,
         pending: Callable[[int], bool] = lambda table_id: False,
         forgotten: Callable[[int], None] = lambda table_id: None,
+        unseen: Callable[[Table], bool] = lambda table: False,
     ) -> None:
         self.jq = job_queue
         self.service = service
@@ -84,6 +85,9 @@ class Scheduler:
         """Whether something of the table is still queued to be shown (keeps it in memory)."""
         self.forgotten = forgotten
         """Called when a table left memory."""
+        self.unseen = unseen
+        """Whether the buttons of the table's player to act are still waiting to be sent
+        (then his time does not run out: he would lose a turn he never saw)."""
         self.robot_scale = 1.0
         """Multiplies the computer players' pauses (tests make them short)."""
         self.forced_pause: float | None = FORCED_PAUSE
@@ -153,7 +157,9 @@ class Scheduler:
         elif kind == "tick":
             self.show(self.service.tick(table_id, move))
         else:
-            self.show(await self.service.timeout(table_id, move))
+            table = self.service.get(table_id)
+            late = table is not None and self.unseen(table)
+            self.show(await self.service.timeout(table_id, move, unseen=late))
 
     def evict(self, table: Table) -> bool:
         """Forget a closed table that was shown in full; else try again later."""

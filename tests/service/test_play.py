@@ -100,6 +100,26 @@ async def test_discard_marks_are_idempotent_and_confirmed_as_one_action() -> Non
         assert not any(isinstance(a, Discard) for a in legal(table))
 
 
+async def test_a_turn_whose_buttons_were_never_delivered_does_not_time_out() -> None:
+    """Telegram slow or down: the player to act never saw his buttons, so his time starts
+    again instead of a move being made for him; once they are out, the timer acts."""
+    clock = Clock()
+    async with service_on(clock=clock, turn_time=30) as service:
+        table = await started(service)
+        seat, _ = actor(table)
+        move = table.move
+        for _ in range(3):
+            clock.advance(31)
+            effects = await service.timeout(table.id, move, unseen=True)
+            assert kinds(effects) == ["TimerChanged"] and table.move == move
+            assert table.deadline == clock() + 30  # a whole new turn from now
+        stored = await service.storage.table(table.id)
+        assert stored is not None and stored.deadline == table.deadline  # saved
+        clock.advance(31)
+        [auto] = of(await service.timeout(table.id, move), fx.AutoPlayed)
+        assert auto.seat == seat and table.move == move + 1
+
+
 async def test_timeouts_act_safely_and_make_a_seat_replaceable() -> None:
     clock = Clock()
     async with service_on(clock=clock, turn_time=30) as service:

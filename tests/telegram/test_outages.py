@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.model import TableSettings
 from bot.render.callbacks import decode
 from tests.bot_helpers import code_of, open_and_start, running_bot
 from tests.hostile_helpers import ErrorLog, settle
@@ -59,3 +60,34 @@ async def test_a_move_during_an_outage_is_shown_once_telegram_is_back(
             await h.act(lambda buttons: next(d for _, d in buttons if d))  # the game goes on
             assert table.move == move + 2
         assert not errors.lines(), errors.lines()
+
+
+async def test_no_turn_times_out_while_its_buttons_cannot_be_delivered(tmp_path: Path) -> None:
+    """With a 1 s turn timer and Telegram down, the next player's buttons cannot reach him:
+    his time starts again at every expiry instead of a move being made for him."""
+    settings = TableSettings(turn_time=1)
+    async with running_bot(tmp_path, outbox_options=SCALED, defaults=settings) as h:
+        await open_and_start(h)
+        await settle(h)
+        table = h.table()
+        user = h.actor()
+        assert user is not None
+        hand = h.hand_message(user)
+        assert hand is not None
+        data = next(d for _, d in hand.buttons if d and code_of(d).startswith("b"))
+        h.fake.fail_when(lambda method, params: method != "getUpdates", (502, "Bad Gateway"))
+        move = table.move
+        h.fake.press(user, hand, data)
+        for _ in range(200):
+            if table.move != move:
+                break
+            await asyncio.sleep(0.01)
+        assert table.move == move + 1
+        await asyncio.sleep(3.5)  # three turns' time with nothing delivered
+        assert table.move == move + 1  # nobody moved for the player who saw nothing
+        h.fake.clear_failures()
+        await settle(h, timeout=30)
+        nxt = h.actor()
+        assert nxt is not None and nxt is not user
+        new_hand = h.hand_message(nxt)
+        assert new_hand is not None and new_hand.buttons  # and now his time runs
