@@ -213,10 +213,14 @@ async def running_bot(
     fake: FakeTelegram | None = None,
     people: list[FakeUser] | None = None,
     group: FakeChat | None = None,
+    overall_rate: float = 0.0,
 ) -> AsyncIterator[Harness]:
     """Start the real Application with polling against a fake Telegram.
 
     Pass ``fake``, ``people`` and ``group`` of an earlier run to restart the bot on them.
+    ``overall_rate`` is ``OVERALL_RATE`` (requests a second to all chats together): off by
+    default, as the fake has no such limit unless its flood limits are on; at the
+    production 30 a second every test waited ~33 ms per request.
     """
     fake = fake or FakeTelegram(flood=flood)
     names = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"]
@@ -234,12 +238,17 @@ async def running_bot(
     if group is None:
         group = fake.add_group("Preferans club", people)
     server = None
-    config = Config(token=fake.token, database_path=str(tmp_path / db_name))
+    config = Config(
+        token=fake.token, database_path=str(tmp_path / db_name), overall_rate=overall_rate
+    )
     kwargs: dict[str, Any] = {}
     if http:
         server = await FakeBotApiServer(fake).start()
         config = Config(
-            token=fake.token, database_path=str(tmp_path / db_name), api_url=server.root_url
+            token=fake.token,
+            database_path=str(tmp_path / db_name),
+            api_url=server.root_url,
+            overall_rate=overall_rate,
         )
     else:
         kwargs = {"request": FakeRequest(fake), "get_updates_request": FakeRequest(fake)}
