@@ -13,6 +13,7 @@ import os
 import pytest
 
 
+@pytest.hookimpl(optionalhook=True)  # only with pytest-xdist installed
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """``-n auto``: the cores this process may use, plus one (``PYTEST_XDIST_AUTO_NUM_WORKERS``
     still decides when set)."""
