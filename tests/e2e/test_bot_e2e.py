@@ -230,6 +230,7 @@ async def test_group_edits_are_coalesced_within_telegram_limits(tmp_path: Path) 
         fake=fake,
         private_interval=1.0,
         outbox_options={"group_limit": 20, "group_window": 6.0, "group_fast_interval": 0.05},
+        overall_rate=30,  # Telegram's limits on both sides, as in production
     ) as h:
         outbox = h.rt.outbox
         slot = Slot(h.group.id)

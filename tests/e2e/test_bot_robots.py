@@ -7,6 +7,8 @@ import asyncio
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.core import robots
 from bot.core.model import TableSettings
 from bot.preferans.robot import Budget
@@ -42,6 +44,7 @@ async def _until_my_turn_or_over(h: Harness, seconds: float = 20.0) -> bool:
     raise AssertionError("the computer players stopped playing")
 
 
+@pytest.mark.slow
 async def test_one_person_and_two_computer_players_play_a_pulka(tmp_path: Path) -> None:
     settings = TableSettings(pulka=2, turn_time=60, sheet="text")
     async with running_bot(tmp_path, users=1, defaults=settings) as h:

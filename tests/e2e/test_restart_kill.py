@@ -26,6 +26,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ import pytest
 from bot.preferans.game import Game
 from bot.render.callbacks import decode
 from tests.bot_helpers import is_alert
+from tests.e2e.bot_forks import BotForks, alive
 from tests.fakes import FakeBotApiServer, FakeTelegram, FakeUser, FloodLimits, MessageView
 
 GAME_CODES = "btukcwdp"
@@ -53,9 +55,19 @@ class BotProcess:
     """``python -m bot`` against the fake server; ``kill()`` is SIGKILL."""
 
     def __init__(
-        self, fake: FakeTelegram, url: str, db: Path, log: Path, seed: int, table: dict[str, Any]
+        self,
+        fake: FakeTelegram,
+        url: str,
+        db: Path,
+        log: Path,
+        seed: int,
+        table: dict[str, Any],
+        forks: BotForks | None = None,
     ) -> None:
         self.fake = fake
+        self.forks = forks
+        """Start each bot as a fork of a pre-imported one (see bot_forks) rather than anew."""
+        self.pid = 0
         self.env = dict(os.environ)
         self.env.update(
             BOT_TOKEN=fake.token,
@@ -75,6 +87,10 @@ class BotProcess:
 
     def start(self) -> None:
         self.started_at = time.monotonic()  # the fake's clock is time.monotonic
+        self.starts += 1
+        if self.forks is not None:
+            self.pid = self.forks.start(self.env, self.db.parent, self.log)
+            return
         with open(self.log, "ab") as err:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "bot"],
@@ -83,32 +99,49 @@ class BotProcess:
                 stderr=err,
                 cwd=self.db.parent,
             )
-        self.starts += 1
+        self.pid = self.proc.pid
+
+    def running(self) -> bool:
+        if self.forks is not None:
+            return alive(self.pid)
+        assert self.proc is not None
+        return self.proc.poll() is None
+
+    def _wait(self, timeout: float) -> bool:
+        if self.forks is None:
+            assert self.proc is not None
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                return False
+            return True
+        deadline = time.monotonic() + timeout
+        while alive(self.pid):
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.005)
+        return True
 
     def ready(self) -> bool:
         """About to poll since the last start: PTB deletes the webhook after ``post_init``
         (where the bot resumes its tables), right before it polls."""
-        assert self.proc is not None
-        if self.proc.poll() is not None:
-            raise AssertionError(f"the bot exited with {self.proc.returncode}; see {self.log}")
+        if not self.running():
+            raise AssertionError(f"the bot exited; see {self.log}")
         calls = self.fake.calls_to("deleteWebhook")
         return bool(calls) and calls[-1].time > self.started_at
 
     def kill(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
+        os.kill(self.pid, signal.SIGKILL)
+        assert self._wait(10), "SIGKILL did not end the bot"
         self.kills += 1
 
     def stop(self) -> None:
-        if self.proc is None or self.proc.poll() is not None:
+        if not self.pid or not self.running():
             return
-        self.proc.send_signal(signal.SIGINT)
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        os.kill(self.pid, signal.SIGINT)
+        if not self._wait(20):
+            os.kill(self.pid, signal.SIGKILL)
+            self._wait(10)
 
 
 @dataclass
@@ -343,7 +376,10 @@ def _game(
     server = FakeBotApiServer(fake)
     server.start_in_thread()
     db = tmp / f"{name}.sqlite3"
-    bot = BotProcess(fake, server.root_url, db, tmp / f"{name}.log", 20261121, table)
+    # The killed run starts the bot ~15 times: forks of a pre-imported bot; the calm run is
+    # a plain ``python -m bot``.
+    forks = BotForks() if kill_seed is not None else None
+    bot = BotProcess(fake, server.root_url, db, tmp / f"{name}.log", 20261121, table, forks)
     bot.start()
     try:
         fake.wait_until_sync(bot.ready, timeout=30, what="the bot polls")
@@ -368,6 +404,8 @@ def _game(
     finally:
         bot.stop()
         server.stop()
+        if forks is not None:
+            forks.close()
     record, rows = _archived(db)
     return fake, users, group, bot, run, record, rows
 
@@ -409,15 +447,19 @@ def test_sigkill_at_random_points_loses_nothing_and_applies_nothing_twice(
     tmp_path: Path, game: str, kill_seed: int, max_kills: int
 ) -> None:
     table = GAMES[game]
-    _, _, _, _, calm, record, rows = _game(tmp_path, "calm", table, kill_seed=None, kill_rate=0)
-    fake, users, group, bot, run, killed_record, killed_rows = _game(
-        tmp_path,
-        "killed",
-        table,
-        kill_seed=int(os.environ.get("KILL_SEED", kill_seed)),
-        kill_rate=0.09,
-        max_kills=max_kills,
-    )
+    # The uninterrupted run alongside the killed one (each has its own fake Telegram,
+    # server and database): the test takes as long as the killed run alone.
+    with ThreadPoolExecutor(1) as pool:
+        undisturbed = pool.submit(_game, tmp_path, "calm", table, kill_seed=None, kill_rate=0)
+        fake, users, group, bot, run, killed_record, killed_rows = _game(
+            tmp_path,
+            "killed",
+            table,
+            kill_seed=int(os.environ.get("KILL_SEED", kill_seed)),
+            kill_rate=0.09,
+            max_kills=max_kills,
+        )
+        _, _, _, _, calm, record, rows = undisturbed.result()
     with open(tmp_path / "presses.txt", "w") as out:
         for p in run.presses:
             answer = fake.callback_answers.get(p.qid, "(not answered)")

@@ -113,6 +113,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@pytest.mark.slow
 def test_an_unreachable_api_is_waited_for(tmp_path: Path) -> None:
     fake = FakeTelegram(flood=FloodLimits(enabled=False))
     port = _free_port()

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from bot.core.model import Player, TableSettings
 from tests.bot_helpers import (
     FakeClock,
@@ -88,6 +90,7 @@ async def test_an_active_player_is_not_pinged_and_never_means_never(tmp_path: Pa
         assert chats and boris.id not in chats
 
 
+@pytest.mark.slow
 async def test_requests_per_deal_before_and_after(tmp_path: Path) -> None:
     """Prints the Bot API requests of one deal: without notifications (as before), with
     slow players (each pinged) and with players acting quickly (nobody pinged)."""

@@ -14,6 +14,7 @@ import itertools
 import random
 from dataclasses import dataclass
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -119,6 +120,7 @@ def _play_whole_deal(
     return deal
 
 
+@pytest.mark.slow
 @PROFILE
 @given(table=tables(), rng=st.randoms(use_true_random=False))
 def test_random_deals_keep_every_invariant(table: Table, rng: random.Random) -> None:

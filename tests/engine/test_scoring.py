@@ -833,6 +833,7 @@ def tables(draw: st.DrawFn) -> tuple[Rules, int]:
     return Rules.preset(convention, size, **options), draw(st.sampled_from([3, 4]))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_random_pulkas_settle_to_exactly_zero(data: st.DataObject) -> None:

@@ -1,0 +1,51 @@
+"""How the suite is spread over pytest-xdist's workers (issue 12: the whole suite in ≤ 100 s).
+
+``python -m pytest -n auto`` is the suite's command. The longest tests (marked ``slow``) are
+sent first and one test at a time, so that no worker is left with a long test at the end
+while the other idles; ``-n auto`` starts one worker more than there are cores, as the
+end-to-end tests spend part of their time waiting for the bot.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+@pytest.hookimpl(optionalhook=True)  # only with pytest-xdist installed
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto``: the cores this process may use, plus one (``PYTEST_XDIST_AUTO_NUM_WORKERS``
+    still decides when set)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # xdist's own hook reads it
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return cores + 1
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # xdist's "load" mode hands each worker a block of consecutive tests at the start;
+    # with the slow tests first, one worker would get all of them. One at a time instead
+    # (an explicit --maxschedchunk still wins).
+    if getattr(config.option, "maxschedchunk", 0) is None:
+        config.option.maxschedchunk = 1
+
+
+LONGEST = ("test_restart_kill.py::", "test_every_decision_is_legal_many_deals[sochi-3-options0]")
+"""The longest of the slow tests (a bot process started ~15 times; 400 robot deals)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The longest tests first, then the other slow ones, then the rest (the last long test
+    to start decides the suite's time), each group in collection order: the same order in
+    every worker, as xdist requires."""
+
+    def rank(item: pytest.Item) -> int:
+        if any(name in item.nodeid for name in LONGEST):
+            return 0
+        return 1 if item.get_closest_marker("slow") is not None else 2
+
+    items.sort(key=rank)
