@@ -15,7 +15,7 @@ from bot.preferans.policy import forced_card
 from bot.preferans.views import seat_view
 
 from .effects import Effect
-from .model import Status, Table
+from .model import Table
 from .play import _apply
 
 __all__ = ["forced_move", "play_forced"]
@@ -24,15 +24,13 @@ __all__ = ["forced_move", "play_forced"]
 def forced_move(table: Table, *, robots: bool = False) -> Play | None:
     """The forced card of the player to act now, if he has no choice. A computer player's
     only with ``robots`` (it otherwise plays after its own pause)."""
-    if table.status != Status.PLAYING or table.paused or table.game is None:
+    acting = table.to_act()
+    if acting is None:
         return None
-    deal = table.game.current
-    if deal is None or deal.actor is None:
-        return None
-    player = table.player(deal.actor)
+    deal, seat, player = acting
     if player is None or (player.user_id < 0 and not robots):
         return None
-    return forced_card(seat_view(deal, deal.actor))
+    return forced_card(seat_view(deal, seat))
 
 
 def play_forced(

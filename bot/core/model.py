@@ -15,6 +15,7 @@ from typing import cast
 from bot.preferans.actions import Action, Offer
 from bot.preferans.cards import Card, Seat
 from bot.preferans.conventions import CONVENTIONS, Rules
+from bot.preferans.deal import Deal
 from bot.preferans.game import Game
 
 __all__ = [
@@ -320,6 +321,16 @@ class Table:
 
     def seated(self) -> list[tuple[Seat, Player]]:
         return [(Seat(i), p) for i, p in enumerate(self.seats) if p is not None]
+
+    def to_act(self) -> tuple[Deal, Seat, Player | None] | None:
+        """The running deal, its seat to act and that seat's player (none while the table is
+        paused or out of play)."""
+        if self.status != Status.PLAYING or self.paused or self.game is None:
+            return None
+        deal = self.game.current
+        if deal is None or deal.actor is None:
+            return None
+        return deal, deal.actor, self.player(deal.actor)
 
     @property
     def full(self) -> bool:

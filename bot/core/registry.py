@@ -213,7 +213,6 @@ class TableRegistry:
     def _in_chat(self, chat_id: int) -> list[Table]:
         return [tb for tb in list(self.tables.values()) if tb.chat_id == chat_id]
 
-
     def forget(self, table_id: int) -> bool:
         """Drop a closed table from memory (its rows stay); ``False`` while it is not done
         (open, busy, or something of it still to be shown)."""
@@ -227,4 +226,3 @@ class TableRegistry:
         self._locks.pop(table_id, None)
         self._writer.forget(table_id)
         return True
-

@@ -103,16 +103,13 @@ def remove_robot(table: Table, user_id: int) -> list[Effect]:
 
 def robot_to_act(table: Table) -> tuple[Player, SeatView] | None:
     """The computer player to act now and its seat's view (the only thing it may read)."""
-    if table.status != Status.PLAYING or table.paused or table.game is None:
+    acting = table.to_act()
+    if acting is None:
         return None
-    deal = table.game.current
-    if deal is None or deal.actor is None:
+    deal, seat, player = acting
+    if player is None or not is_robot(player):
         return None
-    player = table.player(deal.actor)
-    if not is_robot(player):
-        return None
-    assert player is not None
-    view = seat_view(deal, deal.actor)
+    view = seat_view(deal, seat)
     return (player, view) if view.legal else None
 
 

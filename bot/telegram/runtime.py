@@ -133,7 +133,6 @@ def is_group(update: Update) -> bool:
 
 def _buttons_unseen(outbox: Outbox, table: Table) -> bool:
     """Whether the hand message of the table's player to act still waits to be sent."""
-    deal = table.game.current if table.game is not None else None
-    seat = deal.actor if deal is not None else None
-    slot = table.messages.hand_slots.get(seat) if seat is not None else None
+    acting = table.to_act()
+    slot = table.messages.hand_slots.get(acting[1]) if acting is not None else None
     return slot is not None and outbox.unshown(slot)

@@ -422,9 +422,7 @@ def test_four_players_the_dealer_neither_takes_nor_answers() -> None:
 
 def test_four_players_all_pass_and_misere() -> None:
     deal = all_pass_deal(seed=12, players=4)
-    assert_rejected(
-        deal, Offer(deal.first_hand, (0, 10, 0, 0)), Reason.OFFER_MID_TRICK
-    )
+    assert_rejected(deal, Offer(deal.first_hand, (0, 10, 0, 0)), Reason.OFFER_MID_TRICK)
     play_to_trick(deal, 3)
     leader = deal.to_act
     assert leader is not None

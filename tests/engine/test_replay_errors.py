@@ -198,9 +198,7 @@ def test_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
-def test_a_file_without_read_permission(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_file_without_read_permission(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "secret.json"
     path.write_text("{}", encoding="utf-8")
     path.chmod(0)

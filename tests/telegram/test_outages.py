@@ -13,12 +13,35 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.model import TableSettings
+from bot.core.model import Table, TableSettings
 from bot.render.callbacks import decode
-from tests.bot_helpers import code_of, open_and_start, running_bot
+from tests.bot_helpers import Harness, code_of, open_and_start, running_bot
+from tests.fakes.telegram_state import FakeUser
 from tests.hostile_helpers import ErrorLog, settle
 
 SCALED = {"group_limit": 100_000, "group_fast_interval": 0.0, "retry_base": 0.01, "retry_cap": 0.3}
+
+
+async def _bid_during_an_outage(h: Harness) -> tuple[Table, FakeUser, int]:
+    """Start a game, make Telegram refuse everything but getUpdates, and let the first
+    player bid: the move is applied and saved (its move number returned), not shown."""
+    await open_and_start(h)
+    await settle(h)
+    table = h.table()
+    user = h.actor()
+    assert user is not None
+    hand = h.hand_message(user)
+    assert hand is not None
+    data = next(d for _, d in hand.buttons if d and code_of(d).startswith("b"))
+    h.fake.fail_when(lambda method, params: method != "getUpdates", (502, "Bad Gateway"))
+    move = table.move
+    h.fake.press(user, hand, data)
+    for _ in range(200):
+        if table.move != move:
+            break
+        await asyncio.sleep(0.01)
+    assert table.move == move + 1  # applied and saved, not shown yet
+    return table, user, move
 
 
 @pytest.mark.parametrize("outage", [0.1, 0.6, 3.0], ids=["10s", "60s", "5min"])
@@ -27,22 +50,7 @@ async def test_a_move_during_an_outage_is_shown_once_telegram_is_back(
 ) -> None:
     with ErrorLog() as errors:
         async with running_bot(tmp_path, outbox_options=SCALED) as h:
-            await open_and_start(h)
-            await settle(h)
-            table = h.table()
-            user = h.actor()
-            assert user is not None
-            hand = h.hand_message(user)
-            assert hand is not None
-            data = next(d for _, d in hand.buttons if d and code_of(d).startswith("b"))
-            h.fake.fail_when(lambda method, params: method != "getUpdates", (502, "Bad Gateway"))
-            move = table.move
-            h.fake.press(user, hand, data)
-            for _ in range(200):
-                if table.move != move:
-                    break
-                await asyncio.sleep(0.01)
-            assert table.move == move + 1  # applied and saved, not shown yet
+            table, user, move = await _bid_during_an_outage(h)
             await asyncio.sleep(outage)
             failed = [c for c in h.fake.calls if not c.ok and c.method != "getUpdates"]
             assert failed  # Telegram really refused during the outage
@@ -67,22 +75,7 @@ async def test_no_turn_times_out_while_its_buttons_cannot_be_delivered(tmp_path:
     his time starts again at every expiry instead of a move being made for him."""
     settings = TableSettings(turn_time=1)
     async with running_bot(tmp_path, outbox_options=SCALED, defaults=settings) as h:
-        await open_and_start(h)
-        await settle(h)
-        table = h.table()
-        user = h.actor()
-        assert user is not None
-        hand = h.hand_message(user)
-        assert hand is not None
-        data = next(d for _, d in hand.buttons if d and code_of(d).startswith("b"))
-        h.fake.fail_when(lambda method, params: method != "getUpdates", (502, "Bad Gateway"))
-        move = table.move
-        h.fake.press(user, hand, data)
-        for _ in range(200):
-            if table.move != move:
-                break
-            await asyncio.sleep(0.01)
-        assert table.move == move + 1
+        table, user, move = await _bid_during_an_outage(h)
         await asyncio.sleep(3.5)  # three turns' time with nothing delivered
         assert table.move == move + 1  # nobody moved for the player who saw nothing
         h.fake.clear_failures()
