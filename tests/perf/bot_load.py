@@ -909,9 +909,27 @@ def baseline_stats(
 
 def verify(db_path: str, players: Players, deals: int) -> dict[str, Any]:
     """Every table over; every accepted press is exactly one move of its record, in order."""
-    from bot.preferans.actions import Discard
+    from bot.preferans.actions import Action, Discard
+    from bot.preferans.cards import Seat
+    from bot.preferans.deal import Deal
     from bot.preferans.game import Game
+    from bot.preferans.views import seat_view
     from bot.render.callbacks import action_code
+
+    def forced(deal: Deal) -> list[bool]:
+        """Per logged action: whether its seat had no other choice (the bot makes such a
+        move itself: a forced card, the last trick, the only contract after a misère bid)."""
+        hands = tuple(deal.initial_hand(Seat(s)) for s in range(deal.settings.players))
+        copy = Deal(deal.settings, deal.dealer, hands, deal.talon)
+        out = []
+        for action in deal.log:
+            seat = copy.actor
+            out.append(seat is not None and len(seat_view(copy, seat).legal) == 1)
+            copy.apply(action)
+        return out
+
+    def code(a: Action) -> str:
+        return "k" if isinstance(a, Discard) else action_code(a)
 
     con = sqlite3.connect(db_path)
     names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -946,22 +964,25 @@ def verify(db_path: str, players: Players, deals: int) -> dict[str, Any]:
             continue
         out["over"] += 1
         game = Game.from_record(row[1])
-        logs = [fd.deal.log for fd in game.finished_deals if fd.deal is not None]
+        played = [fd.deal for fd in game.finished_deals if fd.deal is not None]
         if len(game.finished_deals) != deals:
             problems.append(f"table {tab.idx}: {len(game.finished_deals)} deals")
         if game.abandoned is not None:
-            logs.append(game.abandoned.log)
-        moves = ["k" if isinstance(a, Discard) else action_code(a) for log in logs for a in log]
+            played.append(game.abandoned)
+        moves = [(code(a), f) for d in played for a, f in zip(d.log, forced(d), strict=True)]
         pressed = [p.code for p in tab.presses if p.kind == "action" and not p.alert]
-        matched = 0
-        for code in moves:
-            if matched < len(pressed) and pressed[matched] == code:
+        matched = auto = 0
+        for move, no_choice in moves:
+            if matched < len(pressed) and pressed[matched] == move:
                 matched += 1
+            elif no_choice:  # the bot's own move: nobody had to press it
+                auto += 1
         out["moves"] += len(moves)
         out["accepted_presses"] += len(pressed)
+        out["automatic_moves"] += auto
         out["lost"] += len(pressed) - matched
-        out["extra_moves"] += len(moves) - matched
-        if len(pressed) != matched or len(moves) != matched:
+        out["extra_moves"] += len(moves) - matched - auto
+        if len(pressed) != matched or len(moves) != matched + auto:
             problems.append(f"table {tab.idx}: presses {pressed} vs record {moves}")
     result: dict[str, Any] = dict(out)
     result["problems"] = problems[:10]
