@@ -126,6 +126,7 @@ def build_application(
         outbox = Outbox(app.bot, private_interval=private_interval, **(outbox_options or {}))
         rt = app.bot_data[KEY] = Runtime.build(app, service, outbox)
         rt.scheduler.forced_pause = forced_pause
+        rt.presenter.autoplay = forced_pause is not None
         rt.presenter.analysis = analysis
         app.bot_data["storage"] = storage
         log.info("database %s (schema %d)", config.database_path, await storage.schema_version())

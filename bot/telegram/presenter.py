@@ -17,6 +17,7 @@ from telegram import InlineKeyboardMarkup
 
 from bot.core import effects as fx
 from bot.core.effects import Effects
+from bot.core.forced import forced_move
 from bot.core.model import Player, Slot, Status, Table
 from bot.core.robots import is_robot
 from bot.core.service import Shown, TableService
@@ -63,6 +64,8 @@ class Presenter:
         """Whether an ended deal's review gets its analysis line (tests switch it off)."""
         self.analyst = Analyst()
         """Runs the analyses off the event loop."""
+        self.autoplay = False
+        """Whether forced cards play themselves (the scheduler's pause is set)."""
 
     def show(self, effects: Effects) -> None:
         """Show every effect, in order."""
@@ -105,15 +108,11 @@ class Presenter:
             self._confirm(table, Shown("settlement"))
             self._game_ended(table)
         elif isinstance(e, fx.SeatReplaceable):
-            self._post_buttons(
-                table,
-                t(lang, "timeout.replace", name=name(table, e.seat)),
-                keyboards.take_keyboard(table, e.seat),
-            )
+            text = t(lang, "timeout.replace", name=name(table, e.seat))
+            self._post_buttons(table, text, keyboards.take_keyboard(table, e.seat))
         elif isinstance(e, fx.RobotReplaced):
-            text = t(
-                lang, "robot.replaced", new=name(table, e.seat), old=short_name_html(e.old_name)
-            )
+            old = short_name_html(e.old_name)
+            text = t(lang, "robot.replaced", new=name(table, e.seat), old=old)
             self.outbox.post(table.chat_id, text, keyboards.take_back_keyboard(table, e.seat))
         elif isinstance(e, fx.SeatTaken):
             old = short_name_html(e.old_name)
@@ -158,11 +157,8 @@ class Presenter:
         slot = table.messages.table_slot
         if slot is None or table.status != Status.LOBBY:
             return
-        markup = (
-            keyboards.settings_keyboard(table)
-            if table.ui.settings_open
-            else keyboards.lobby_keyboard(table)
-        )
+        shown = table.ui.settings_open
+        markup = keyboards.settings_keyboard(table) if shown else keyboards.lobby_keyboard(table)
         self.outbox.show(slot, lobby_text(table), markup)
 
     def show_deal(self, table: Table) -> None:
@@ -356,11 +352,15 @@ class Presenter:
             return
         title = title_of(table, self._others(player))
         text = t(player.lang, "turn.notify", title=title, n=table.deal_no)
-        self._notify(table, player.user_id, text, ("always",))
+        forced = self.autoplay and forced_move(table) is not None
+        self._notify(table, player.user_id, text, ("always",), forced=forced)
 
-    def _notify(self, table: Table, user_id: int, text: str, modes: tuple[str, ...]) -> None:
-        """Post ``text`` to ``user_id`` if his setting is one of ``modes`` and nobody moved
-        meanwhile; it replaces the table's previous notification and goes once he moved."""
+    def _notify(
+        self, table: Table, user_id: int, text: str, modes: tuple[str, ...], *, forced: bool = False
+    ) -> None:
+        """Post ``text`` to ``user_id`` if his setting is one of ``modes``, nobody moved meanwhile
+        and (``forced``) his only card does not play itself (no ring for a move he need not
+        make); it replaces the table's previous notification and goes once he moved."""
         if user_id < 0:  # a computer player: no chat to notify
             return
         move = table.move
@@ -374,6 +374,8 @@ class Presenter:
 
         async def run() -> bool:
             if table.move != move or await self.service.notify_mode(user_id) not in modes:
+                return False
+            if forced and await self.service.autoplay(user_id):
                 return False
             self.outbox.post(user_id, text, done=lambda msg: remember(msg.message_id))
             return False  # the post is paced as a request of its own

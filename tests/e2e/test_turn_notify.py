@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.forced import forced_move
 from bot.core.model import Player, TableSettings
 from tests.bot_helpers import (
     FakeClock,
@@ -145,3 +146,27 @@ async def test_each_hand_message_reviews_the_finished_deal(tmp_path: Path) -> No
             done = h.fake.message(user, old.message_id)
             assert "The deal in full" in done.content and "Talon:" in done.content
             assert all(u.first_name in done.content for u in h.users) and not done.buttons
+
+
+async def test_a_forced_card_that_plays_itself_brings_no_ping(tmp_path: Path) -> None:
+    """The turn passes, after a slow move, to a player whose only card will play itself
+    (his setting on): his phone does not ring for a move he need not make."""
+    clock = FakeClock()
+    async with running_bot(tmp_path, clock=clock, defaults=NO_TIMER, forced_pause=600) as h:
+        await open_and_start(h)
+        for _ in range(300):
+            table = h.table()
+            nxt = h.actor()
+            if nxt is not None and forced_move(table) is not None:
+                break
+            clock.advance(30)
+            await take_turn(h, POLICY)
+            await h.idle()
+        else:
+            pytest.fail("no forced card came up")
+        pinged = {chat for chat, _, _ in _pings(h)}
+        assert len(pinged) >= 2  # slow turns do ring (the check below can fail)
+        last = h.fake.calls_to("sendMessage")[-1]
+        assert not (
+            "Your turn" in str(last.params.get("text")) and last.params["chat_id"] == nxt.id
+        )
