@@ -11,11 +11,11 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import BadRequest
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from bot.core.model import NOTIFY_MODES, RANK_STYLES
+from bot.core.model import NOTIFY_MODES, RANK_STYLES, Player
 from bot.render.callbacks import encode
 from bot.render.i18n import t
 
-from .runtime import is_group, player_of, runtime
+from .runtime import Runtime, is_group, player_of, runtime
 
 __all__ = [
     "COMMANDS",
@@ -34,11 +34,7 @@ _RANK_CODES = {ranks: ranks[0] for ranks in RANK_STYLES}  # latin → l, russian
 AUTOPLAY_PATTERN = r"^0:0:F[01]$"
 """Callback data of the forced-card setting's buttons (issue 15): F1 on, F0 off."""
 PATTERN = (
-    r"^0:0:(N["
-    + "".join(_CODES.values())
-    + "]|C["
-    + "".join(_RANK_CODES.values())
-    + "]|F[01])$"
+    r"^0:0:(N[" + "".join(_CODES.values()) + "]|C[" + "".join(_RANK_CODES.values()) + "]|F[01])$"
 )
 """Callback data of the settings' buttons (no table: table and move are 0)."""
 
@@ -90,6 +86,18 @@ def notify_keyboard(
     return InlineKeyboardMarkup(rows)
 
 
+async def _menu(rt: Runtime, player: Player) -> tuple[str, InlineKeyboardMarkup]:
+    """The settings message of ``player`` as stored (his card ranks read into memory
+    first if they are not there yet, as after a restart)."""
+    await rt.service.load_ranks(player.user_id)
+    mode = await rt.service.notify_mode(player.user_id)
+    ranks = rt.service.card_ranks(player.user_id)
+    on = await rt.service.autoplay(player.user_id)
+    return settings_text(player.lang, mode, ranks, on), notify_keyboard(
+        player.lang, mode, ranks, on
+    )
+
+
 async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Show the player's settings (in private; in a group it points there)."""
     rt = runtime(context)
@@ -101,12 +109,7 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     if is_group(update):
         rt.outbox.answer_command(chat.id, t(player.lang, "notify.in_private"))
         return
-    mode = await rt.service.notify_mode(user.id)
-    await rt.service.load_ranks(user.id)
-    ranks = rt.service.card_ranks(user.id)
-    on = await rt.service.autoplay(user.id)
-    markup = notify_keyboard(player.lang, mode, ranks, on)
-    rt.outbox.post(chat.id, settings_text(player.lang, mode, ranks, on), markup)
+    rt.outbox.post(chat.id, *await _menu(rt, player))
 
 
 async def notify_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -134,11 +137,7 @@ async def notify_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     message = query.message
     if message is None:
         return
-    mode = await rt.service.notify_mode(player.user_id)
-    ranks = rt.service.card_ranks(player.user_id)
-    on = await rt.service.autoplay(player.user_id)
-    text = settings_text(player.lang, mode, ranks, on)
-    markup = notify_keyboard(player.lang, mode, ranks, on)
+    text, markup = await _menu(rt, player)
 
     async def edit() -> bool:
         try:

@@ -46,3 +46,25 @@ async def test_the_pause_job_plays_the_only_card(tmp_path: Path) -> None:
             await asyncio.sleep(0.02)
         assert table.move > move
         await h.idle()
+
+
+async def test_a_settings_button_pressed_after_a_restart_ticks_the_stored_choices(
+    tmp_path: Path,
+) -> None:
+    """After a restart (nothing of the player in memory) the settings message edited on a
+    press ticks what is stored, the card ranks included."""
+    async with running_bot(tmp_path) as h:
+        anna = h.users[0]
+        await h.say(anna, "/settings", chat=anna)
+        menu = h.fake.last_bot_message(anna)
+        assert menu is not None
+        data = next(d for label, d in menu.buttons if d and "В Д К Т" in label)
+        await h.press(anna, menu, data)
+        fake, people, group = h.fake, h.users, h.group
+    async with running_bot(tmp_path, fake=fake, people=people, group=group) as h:
+        menu = h.fake.message(menu.chat_id, menu.message_id)
+        data = next(d for label, d in menu.buttons if d and label.endswith("never"))
+        await h.press(anna, menu, data)
+        await h.idle()
+        labels = [label for label, _ in h.fake.message(menu.chat_id, menu.message_id).buttons]
+        assert "✅ never" in labels and "✅ В Д К Т (Russian)" in labels
