@@ -271,10 +271,11 @@ def timeout(
     deal = table.game.current
     if deal is None or deal.actor is None:
         return []
-    if table.deadline is None or now < table.deadline - 0.05 or unseen:
-        if unseen:  # a move made for him would be a turn he never saw: it starts again
-            arm(table, now)
-        return [TimerChanged(table)]  # not due yet
+    if unseen:  # a move made for him would be a turn he never saw: it starts again
+        arm(table, now)
+        return [TimerChanged(table)]
+    if table.deadline is None or now < table.deadline - 0.05:
+        return [TimerChanged(table)]  # the clock says it is not due yet
     seat = deal.actor
     action = auto_action(seat_view(deal, seat))
     table.timeouts[seat] = table.timeouts.get(seat, 0) + 1
