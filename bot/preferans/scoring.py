@@ -89,6 +89,20 @@ class Sheet:
             raise ScoringError(f"sheet: pulka, gora and whists must all have {n} entries")
         if any(len(row) != n for row in self.whists):
             raise ScoringError(f"sheet: every whists row must have {n} entries")
+        if not self._exact():  # a sheet as scoring builds it is kept as it is
+            self._normalise()
+        for i in range(n):
+            if self.whists[i][i] != 0:
+                raise ScoringError(f"sheet: seat {i} cannot write whists on itself")
+
+    def _exact(self) -> bool:
+        """Whether every line is a tuple of Fractions already."""
+        lines = (self.pulka, self.gora, self.whists, *self.whists)
+        return all(type(line) is tuple for line in lines) and all(
+            type(v) is Fraction for line in (self.pulka, self.gora, *self.whists) for v in line
+        )
+
+    def _normalise(self) -> None:
         # Normalise ints (and floats) to exact fractions so callers may pass plain numbers.
         object.__setattr__(
             self, "pulka", tuple(_number(v, f"pulka[{i}]") for i, v in enumerate(self.pulka))
@@ -104,9 +118,6 @@ class Sheet:
                 for i, row in enumerate(self.whists)
             ),
         )
-        for i in range(n):
-            if self.whists[i][i] != 0:
-                raise ScoringError(f"sheet: seat {i} cannot write whists on itself")
 
     @property
     def players(self) -> int:
