@@ -144,6 +144,10 @@ def legal_codes(deal: Deal) -> list[str]:
 # ---------------------------------------------------------------- snapshots
 
 
+_PUBLIC, _SEATS = 4, 5
+"""Where :func:`snapshot` keeps the public view and the seat views."""
+
+
 def snapshot(deal: Deal) -> tuple[Any, ...]:
     """Everything observable about a deal: record, public view, every seat view."""
     return (
@@ -474,8 +478,11 @@ def expected_open(deal: Deal) -> frozenset[Seat]:
     return frozenset()
 
 
-def check_invariants(deal: Deal) -> None:
-    """State checks that hold after every action of every deal."""
+def check_invariants(deal: Deal, seen: tuple[Any, ...] | None = None) -> None:
+    """State checks that hold after every action of every deal.
+
+    ``seen``: the deal's :func:`snapshot` taken now, whose views are then checked instead
+    of building them again."""
     players = deal.players
     # 32 cards, each in exactly one place
     locs = card_locations(deal)
@@ -518,11 +525,12 @@ def check_invariants(deal: Deal) -> None:
     for seat, hand in ref["hands"].items():
         if deal.phase is not Phase.DISCARD:
             assert deal.hand(seat) == hand, f"seat {int(seat)} holds the wrong cards"
-    check_privacy(deal)
+    check_privacy(deal, seen)
 
 
-def check_privacy(deal: Deal) -> None:
-    pub = public_view(deal)
+def check_privacy(deal: Deal, seen: tuple[Any, ...] | None = None) -> None:
+    """What each view shows; ``seen``: a :func:`snapshot` of the deal now, for its views."""
+    pub = public_view(deal) if seen is None else seen[_PUBLIC]
     expected = expected_open(deal)
     assert frozenset(pub.open_hands) == expected, (pub.open_hands.keys(), expected)
     for open_seat, hand in pub.open_hands.items():
@@ -542,7 +550,7 @@ def check_privacy(deal: Deal) -> None:
     passer = deal.open_passer if deal.phase is Phase.PLAY else None
     for s in range(deal.players):
         seat = Seat(s)
-        view = seat_view(deal, seat)
+        view = seat_view(deal, seat) if seen is None else seen[_SEATS][s]
         assert view.public == pub
         assert frozenset(view.hand) == deal.hand(seat)
         assert view.legal == tuple(deal.legal_actions_for(seat))

@@ -44,7 +44,8 @@ from .outcome import DealKind, DealOutcome, Defence, WhistAnswer
 __all__ = ["Phase", "DealSettings", "Deal", "Trick", "TrickCard"]
 
 _SUIT_NAMES = ("spades", "clubs", "diamonds", "hearts")
-_TRICK_STEPS = tuple(c for c in LADDER if not c.misere)
+_NUMBERED_STEPS = tuple((c.step, c) for c in LADDER if not c.misere)
+"""The trick contracts with their ladder steps, looked up once (the auction's hot loop)."""
 
 
 class Phase(StrEnum):
@@ -515,9 +516,9 @@ class Deal:
         high = self._high
         # Кодекс 3.3.9: the misère bidder cannot later bid a trick game.
         if seat != self._misere_bidder:
-            floor = self._min_start()
+            floor = self._min_start().step
             if high is None:
-                candidates = [c for c in _TRICK_STEPS if c.step >= floor.step]
+                candidates = [c for step, c in _NUMBERED_STEPS if step >= floor]
             else:
                 # "Здесь": repeat the highest bid when sitting earlier than its holder.
                 if (
@@ -526,9 +527,8 @@ class Deal:
                     and self._order(seat) < self._order(self._high_seat)
                 ):
                     out.append(high)
-                candidates = [
-                    c for c in _TRICK_STEPS if c.step > high.step and c.step >= floor.step
-                ]
+                above = max(high.step + 1, floor)
+                candidates = [c for step, c in _NUMBERED_STEPS if step >= above]
             if candidates:
                 out.extend(candidates if self.settings.jumps else candidates[:1])
             if self._misere_allowed(seat):
@@ -657,7 +657,8 @@ class Deal:
         if bid.misere:
             return [MISERE]
         # Кодекс 3.4.3: not lower than the bid; misère only when won with misère.
-        return [c for c in _TRICK_STEPS if c.step >= bid.step]
+        lowest = bid.step
+        return [c for step, c in _NUMBERED_STEPS if step >= lowest]
 
     def _verify_declare(self, action: Declare) -> None:
         bid = self.bid

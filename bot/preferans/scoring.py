@@ -58,6 +58,8 @@ def _number(value: Any, where: str) -> Fraction:
     """A sheet number from JSON or Python: int, finite float or Fraction (not bool)."""
     if isinstance(value, bool):
         raise ScoringError(f"{where}: expected a number, not {value!r}")
+    if type(value) is Fraction:
+        return value  # already exact and immutable: most sheets are built from fractions
     if isinstance(value, int | Fraction):
         return Fraction(value)
     if isinstance(value, float):
@@ -87,6 +89,20 @@ class Sheet:
             raise ScoringError(f"sheet: pulka, gora and whists must all have {n} entries")
         if any(len(row) != n for row in self.whists):
             raise ScoringError(f"sheet: every whists row must have {n} entries")
+        if not self._exact():  # a sheet as scoring builds it is kept as it is
+            self._normalise()
+        for i in range(n):
+            if self.whists[i][i] != 0:
+                raise ScoringError(f"sheet: seat {i} cannot write whists on itself")
+
+    def _exact(self) -> bool:
+        """Whether every line is a tuple of Fractions already."""
+        lines = (self.pulka, self.gora, self.whists, *self.whists)
+        return all(type(line) is tuple for line in lines) and all(
+            type(v) is Fraction for line in (self.pulka, self.gora, *self.whists) for v in line
+        )
+
+    def _normalise(self) -> None:
         # Normalise ints (and floats) to exact fractions so callers may pass plain numbers.
         object.__setattr__(
             self, "pulka", tuple(_number(v, f"pulka[{i}]") for i, v in enumerate(self.pulka))
@@ -102,9 +118,6 @@ class Sheet:
                 for i, row in enumerate(self.whists)
             ),
         )
-        for i in range(n):
-            if self.whists[i][i] != 0:
-                raise ScoringError(f"sheet: seat {i} cannot write whists on itself")
 
     @property
     def players(self) -> int:
@@ -158,15 +171,22 @@ def settle(sheet: Sheet) -> tuple[Fraction, ...]:
     of his net whists.
     """
     n = sheet.players
-    lowest = min(sheet.gora)
-    written = [list(row) for row in sheet.whists]
-    for owner in range(n):
-        share = (sheet.gora[owner] - lowest) * 10 / n
-        for other in range(n):
-            if other != owner:
-                written[other][owner] += share
+    # Integers over a common denominator: the same exact numbers as with fractions, without
+    # a new fraction for every sum (this runs for every deal shown).
+    den = math.lcm(*(v.denominator for v in (*sheet.gora, *(x for r in sheet.whists for x in r))))
+    gora = [v.numerator * (den // v.denominator) for v in sheet.gora]
+    w = [[v.numerator * (den // v.denominator) for v in row] for row in sheet.whists]
+    lowest = min(gora)
+    # Every other seat writes share_k = (gora_k − lowest) × 10 / n on the owner k; netted,
+    # seat i gets all the shares but its own and pays its own to n − 1 seats:
+    # sum(shares) − n × share_i. Scaled by n to stay whole.
+    all_shares = (sum(gora) - n * lowest) * 10
     return tuple(
-        sum((written[i][j] - written[j][i] for j in range(n) if j != i), _ZERO) for i in range(n)
+        Fraction(
+            n * (sum(w[i]) - sum(row[i] for row in w)) + all_shares - n * 10 * (gora[i] - lowest),
+            n * den,
+        )
+        for i in range(n)
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import random
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -62,9 +63,11 @@ def tables(draw: st.DrawFn) -> Table:
     return Table(deal_settings, dealer, seed)
 
 
-def _check_illegal(deal: Deal, rng: random.Random, legal: list[Action], n: int) -> int:
-    """Random actions that are not legal are refused and leave everything unchanged."""
-    before = snapshot(deal)
+def _check_illegal(
+    deal: Deal, rng: random.Random, legal: list[Action], n: int, before: tuple[Any, ...]
+) -> int:
+    """Random actions that are not legal are refused and leave everything unchanged
+    (``before``: the deal's snapshot)."""
     refused = 0
     for action in all_candidate_actions(deal, rng, n):
         if action in legal:
@@ -86,9 +89,16 @@ def _play_whole_deal(
     table: Table, rng: random.Random, illegal_per_step: int, low_contracts: bool = False
 ) -> Deal:
     deal = Deal.new(table.settings, table.dealer, random.Random(table.seed))
-    check_invariants(deal)
     steps = 0
-    while not deal.is_over:
+    while True:
+        # Where illegal actions are tried, one snapshot serves the invariants' view checks
+        # and the "nothing changed" comparison (the views are most of this test's CPU).
+        tries = illegal_per_step > 0 and not deal.is_over
+        tries = tries and (steps % 3 == 0 or deal.phase is not Phase.PLAY)
+        seen = snapshot(deal) if tries else None
+        check_invariants(deal, seen)
+        if deal.is_over:
+            break
         legal = deal.legal_actions()
         assert legal
         if low_contracts and deal.phase is Phase.CONTRACT and rng.random() < 0.7:
@@ -100,15 +110,14 @@ def _play_whole_deal(
             action = rng.choice(deal.legal_actions_for(actor))
         else:
             action = rng.choice(legal)
-        if illegal_per_step and (steps % 3 == 0 or deal.phase is not Phase.PLAY):
-            _check_illegal(deal, rng, legal, illegal_per_step)
+        if seen is not None:
+            _check_illegal(deal, rng, legal, illegal_per_step, seen)
         deal.apply(action)
         steps += 1
         assert steps < 200
-        check_invariants(deal)
     # over: nothing is legal any more, every action is refused
     assert deal.legal_actions() == []
-    _check_illegal(deal, rng, [], 6)
+    _check_illegal(deal, rng, [], 6, snapshot(deal))
     check_outcome(deal)
     out = deal.outcome()
     if out.tricks is not None:
@@ -120,19 +129,25 @@ def _play_whole_deal(
     return deal
 
 
+# The choices of play come from random.Random(a drawn seed), not from hypothesis's
+# st.randoms(): through hypothesis every choice was a draw, a quarter of the test's CPU.
+SEEDS = st.integers(0, 2**32 - 1)
+
+
 @pytest.mark.slow
 @PROFILE
-@given(table=tables(), rng=st.randoms(use_true_random=False))
-def test_random_deals_keep_every_invariant(table: Table, rng: random.Random) -> None:
-    _play_whole_deal(table, rng, illegal_per_step=4)
+@given(table=tables(), play_seed=SEEDS)
+def test_random_deals_keep_every_invariant(table: Table, play_seed: int) -> None:
+    _play_whole_deal(table, random.Random(play_seed), illegal_per_step=4)
 
 
 @settings(
     max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
 )
-@given(table=tables(), rng=st.randoms(use_true_random=False), cut=st.floats(0, 1))
-def test_unfinished_deal_round_trips(table: Table, rng: random.Random, cut: float) -> None:
+@given(table=tables(), play_seed=SEEDS, cut=st.floats(0, 1))
+def test_unfinished_deal_round_trips(table: Table, play_seed: int, cut: float) -> None:
     """A deal stopped anywhere rebuilds from its record and goes on identically."""
+    rng = random.Random(play_seed)
     deal = Deal.new(table.settings, table.dealer, random.Random(table.seed))
     full = Deal.new(table.settings, table.dealer, random.Random(table.seed))
     actions: list[Action] = []

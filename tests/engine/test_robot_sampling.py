@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -16,23 +17,32 @@ from bot.preferans.robot.sampling import sample_layout
 from bot.preferans.views import seat_view
 
 
-def _positions(players: int, seeds: range, **options: object) -> list[tuple[Deal, Seat]]:
+def _positions(players: int, seeds: range, **options: str) -> list[tuple[Deal, Seat]]:
     """(deal copy, seat to move) at every card play of robot-played deals."""
+    return [p for seed in seeds for p in _played(players, seed, tuple(sorted(options.items())))]
+
+
+@functools.cache
+def _played(
+    players: int, seed: int, options: tuple[tuple[str, str], ...]
+) -> tuple[tuple[Deal, Seat], ...]:
+    """One robot-played deal's positions. The robot's play is most of these tests' CPU and
+    the same seeds serve several tests: each deal is played once per process (the tests
+    only read the copies)."""
+    deal = Deal.new(
+        DealSettings(players=players, **dict(options)),  # type: ignore[arg-type]
+        Seat(seed % players),
+        random.Random(seed),
+    )
+    rng = random.Random(seed)
     out: list[tuple[Deal, Seat]] = []
-    for seed in seeds:
-        deal = Deal.new(
-            DealSettings(players=players, **options),  # type: ignore[arg-type]
-            Seat(seed % players),
-            random.Random(seed),
-        )
-        rng = random.Random(seed)
-        while not deal.is_over:
-            actor = deal.actor
-            assert actor is not None
-            if deal.phase is Phase.PLAY:
-                out.append((deal.replay(), actor))
-            deal.apply(choose(seat_view(deal, actor), rng, budget=FAST))
-    return out
+    while not deal.is_over:
+        actor = deal.actor
+        assert actor is not None
+        if deal.phase is Phase.PLAY:
+            out.append((deal.replay(), actor))
+        deal.apply(choose(seat_view(deal, actor), rng, budget=FAST))
+    return tuple(out)
 
 
 def _check_layouts(deal: Deal, seat: Seat) -> None:

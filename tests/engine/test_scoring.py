@@ -4,6 +4,7 @@ settle to exactly zero."""
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 from typing import Any
 
@@ -753,40 +754,53 @@ def test_scoring_error_is_value_error() -> None:
 
 
 # -------------------------------------------------------------- property: zero sum
+#
+# Hypothesis draws the table (rules, players, first dealer), how many deals to score and
+# a seed; the deals themselves come from random.Random(seed) in plain Python. Drawing
+# every deal through hypothesis cost ~10 s of CPU in data generation for 300 pulkas; this
+# way a failure still shrinks to the simplest rules and the fewest deals.
 
 
-@st.composite
-def tricks_split(draw: st.DrawFn, total: int, seats: list[int], players: int) -> list[int]:
+def _upto(rng: random.Random, n: int) -> int:
+    """0..n, with the ends (a whister taking nothing, one seat taking all) drawn often."""
+    roll = rng.random()
+    if roll < 0.15:
+        return 0
+    if roll < 0.25:
+        return n
+    return rng.randint(0, n)
+
+
+def _tricks_split(rng: random.Random, total: int, seats: list[int], players: int) -> list[int]:
     out = [0] * players
     left = total
     for seat in seats[:-1]:
-        out[seat] = draw(st.integers(0, left))
+        out[seat] = _upto(rng, left)
         left -= out[seat]
     out[seats[-1]] = left
     return out
 
 
-@st.composite
-def outcomes(
-    draw: st.DrawFn, rules: Rules, players: int, dealer: int, min_level: int
+def _outcome(
+    rng: random.Random, rules: Rules, players: int, dealer: int, min_level: int
 ) -> DealOutcome:
     d = Seat(dealer)
     active = [(dealer + k) % players for k in (1, 2, 3)]
-    kind = draw(st.sampled_from([DealKind.GAME, DealKind.GAME, DealKind.MISERE, DealKind.ALL_PASS]))
+    kind = rng.choice([DealKind.GAME, DealKind.GAME, DealKind.MISERE, DealKind.ALL_PASS])
     if kind == DealKind.ALL_PASS:
         tricks = [0] * players
         left = 10
         if players == 4 and rules.convention.raspasy_talon == "lead":
-            tricks[dealer] = draw(st.integers(0, 2))
+            tricks[dealer] = _upto(rng, 2)
             left -= tricks[dealer]
-        part = draw(tricks_split(left, active, players))
+        part = _tricks_split(rng, left, active, players)
         tricks = [a + b for a, b in zip(tricks, part, strict=True)]
         return DealOutcome(players, d, kind, tricks=tuple(tricks))
-    declarer = Seat(draw(st.sampled_from(active)))
+    declarer = Seat(rng.choice(active))
     if kind == DealKind.MISERE:
-        tricks = draw(tricks_split(10, active, players))
+        tricks = _tricks_split(rng, 10, active, players)
         return DealOutcome(players, d, kind, declarer, MISERE, tricks=tuple(tricks))
-    contract = draw(st.sampled_from([c for c in LADDER if not c.misere and c.level >= min_level]))
+    contract = rng.choice([c for c in LADDER if not c.misere and c.level >= min_level])
     probe = DealOutcome(players, d, kind, declarer, contract)
     first, second = probe.defenders
     if contract.level == 10 and rules.ten_checked:
@@ -796,7 +810,7 @@ def outcomes(
         choices += ["half", "returned"]
     if rules.stalingrad and contract == Contract(6, Suit.SPADES):
         choices = ["both"]
-    choice = draw(st.sampled_from(choices))
+    choice = rng.choice(choices)
     answers = {
         "both": {first: W, second: W},
         "first": {first: W, second: P},
@@ -807,15 +821,16 @@ def outcomes(
     }[choice]
     if choice in ("pass", "half"):
         return DealOutcome(players, d, kind, declarer, contract, answers)
-    tricks = draw(tricks_split(10, active, players))
+    tricks = _tricks_split(rng, 10, active, players)
     defence = None
     if choice != "both":
-        defence = draw(st.sampled_from([None, Defence.OPEN, Defence.CLOSED]))
+        defence = rng.choice([None, Defence.OPEN, Defence.CLOSED])
     return DealOutcome(players, d, kind, declarer, contract, answers, defence, tuple(tricks))
 
 
 @st.composite
-def tables(draw: st.DrawFn) -> tuple[Rules, int]:
+def tables(draw: st.DrawFn) -> tuple[str, dict[str, Any], int, int]:
+    """Convention, rule options, players and the first dealer."""
     convention = draw(st.sampled_from(["sochi", "leningrad", "rostov"]))
     options: dict[str, Any] = {}
     if draw(st.booleans()):
@@ -829,21 +844,25 @@ def tables(draw: st.DrawFn) -> tuple[Rules, int]:
             "raspasy_exit": draw(st.lists(st.integers(6, 8), min_size=1, max_size=3)),
             "raspasy_amnesty": draw(st.booleans()),
         }
-    size = draw(st.integers(1, 30))
-    return Rules.preset(convention, size, **options), draw(st.sampled_from([3, 4]))
+    players = draw(st.sampled_from([3, 4]))
+    return convention, options, players, draw(st.integers(0, players - 1))
 
 
 @pytest.mark.slow
 @settings(max_examples=300, deadline=None)
-@given(st.data())
-def test_random_pulkas_settle_to_exactly_zero(data: st.DataObject) -> None:
-    rules, players = data.draw(tables())
+@given(tables(), st.integers(0, 2**32 - 1))
+def test_random_pulkas_settle_to_exactly_zero(
+    table: tuple[str, dict[str, Any], int, int], seed: int
+) -> None:
+    convention, options, players, dealer = table
+    rng = random.Random(seed)
+    # The size and the length from the seed: hypothesis would mostly draw tiny pulkas.
+    rules = Rules.preset(convention, rng.randint(1, 30), **options)
     pulka = Pulka(rules, players)
-    dealer = data.draw(st.integers(0, players - 1))
-    for _ in range(data.draw(st.integers(0, 60))):
+    for _ in range(rng.randint(0, 60)):
         if pulka.finished:
             break
-        deal = data.draw(outcomes(rules, players, dealer, pulka.next_min_level()))
+        deal = _outcome(rng, rules, players, dealer, pulka.next_min_level())
         s = pulka.score(deal)
         if rules.convention.helps:
             assert all(p <= rules.pulka for p in s.pulka)
