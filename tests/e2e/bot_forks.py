@@ -4,8 +4,9 @@ The restart test starts the bot ~15 times per run, and a fresh interpreter spend
 of CPU importing python-telegram-bot, aiohttp and the bot before it does anything. A fork
 of a server process that has done those imports starts at once and runs the very same
 ``bot.__main__.main()`` with its own environment, working directory, stderr and pid: a
-SIGKILL kills that process alone, as it would a ``python -m bot``. (The other tests that
-start the bot, and the restart test's uninterrupted run, still use ``python -m bot``.)
+SIGKILL kills that process alone, as it would a ``python -m bot``. One server serves both
+runs of a restart test (each its own bots); the other tests that start the bot still use
+``python -m bot`` (tests/e2e/test_bot_e2e.py runs the real entry point).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import traceback
 from pathlib import Path
 
@@ -22,9 +24,10 @@ __all__ = ["BotForks", "alive"]
 
 
 class BotForks:
-    """A server process that forks a ready ``python -m bot`` on request."""
+    """A server process that forks a ready ``python -m bot`` on request (from any thread)."""
 
     def __init__(self) -> None:
+        self._lock = threading.Lock()
         env = {**os.environ, "PYTHONPATH": str(Path.cwd())}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tests.e2e.bot_forks"],
@@ -41,9 +44,10 @@ class BotForks:
         """Fork a bot with this environment, cwd and stderr file; its pid."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         request = {"env": env, "cwd": str(cwd), "stderr": str(stderr)}
-        self.proc.stdin.write(json.dumps(request) + "\n")
-        self.proc.stdin.flush()
-        return int(self.proc.stdout.readline())
+        with self._lock:  # one request and its answer at a time
+            self.proc.stdin.write(json.dumps(request) + "\n")
+            self.proc.stdin.flush()
+            return int(self.proc.stdout.readline())
 
     def close(self) -> None:
         if self.proc.stdin is not None:
