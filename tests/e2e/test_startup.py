@@ -116,6 +116,7 @@ def _free_port() -> int:
 @pytest.mark.slow
 def test_an_unreachable_api_is_waited_for(tmp_path: Path) -> None:
     fake = FakeTelegram(flood=FloodLimits(enabled=False))
+    user = fake.add_user("Anna", language_code="en")
     port = _free_port()
     env = {
         **os.environ,
@@ -138,10 +139,13 @@ def test_an_unreachable_api_is_waited_for(tmp_path: Path) -> None:
         assert all("WARNING" in line for line in text.splitlines() if "cannot be reached" in line)
         server = FakeBotApiServer(fake, port=port)
         server.start_in_thread()
-        deadline = time.monotonic() + 30
-        while not fake.calls_to("getUpdates") and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert fake.calls_to("getUpdates"), log.read_text()  # it started once Telegram was back
+        # it started once Telegram was back: it polls and answers (a getUpdates call is
+        # recorded only when it returns, after a long poll's 10 s if nothing comes)
+        fake.user_starts_bot(user)
+        fake.wait_until_sync(
+            lambda: fake.bot_messages(user.id), timeout=30, what=f"/start; see {log}"
+        )
+        assert fake.calls_to("getUpdates"), log.read_text()
     finally:
         bot.terminate()
         bot.wait(timeout=30)
