@@ -3,16 +3,19 @@ updates that Telegram POSTs to it (with the secret token checked)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
+
+from bot.__main__ import main
 from tests.bot_helpers import bot_env, start_bot_process
 from tests.fakes import FakeBotApiServer, FakeTelegram
 
@@ -91,7 +94,11 @@ def test_webhook_mode_registers_and_handles_posted_updates(tmp_path: Path) -> No
     assert "s3cret-token" not in err
 
 
-def test_bad_webhook_url_is_one_clear_line(tmp_path: Path) -> None:
+def test_bad_webhook_url_is_one_clear_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m bot``'s ``main`` in-process (the test above runs the real process): the
+    refused webhook ends it with status 1 and one line."""
     fake = FakeTelegram()
     server = FakeBotApiServer(fake)
     server.start_in_thread()
@@ -103,18 +110,16 @@ def test_bad_webhook_url_is_one_clear_line(tmp_path: Path) -> None:
         WEBHOOK_LISTEN="127.0.0.1",
         PORT=str(_free_port()),
     )
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.chdir(tmp_path)
     try:
-        result = subprocess.run(
-            [sys.executable, "-m", "bot"],
-            env=env,
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            timeout=60,
-        )
+        status = main()
     finally:
         server.stop()
-    assert result.returncode != 0
-    last = result.stderr.strip().splitlines()[-1]
+        asyncio.set_event_loop(None)  # PTB closed the loop it made current: leave none
+    err = capsys.readouterr().err
+    assert status == 1
+    last = err.strip().splitlines()[-1]
     assert last.startswith("error:") and "https" in last
     # (python-telegram-bot logs its own traceback before; the last line is ours)
