@@ -179,11 +179,42 @@ def choose(deal_no: int, codes: list[str]) -> str:
     return codes[0]
 
 
-def _turn(fake: FakeTelegram, users: list[FakeUser]) -> tuple[FakeUser, MessageView, int] | None:
+class Screens:
+    """What the bot shows in each chat, read from the fake again only for the chats the
+    bot has called Telegram about since (a message changes only so): the players look
+    after every call of the bot, and reading every chat anew each time cost more CPU
+    than the rest of the test's own work."""
+
+    def __init__(self, fake: FakeTelegram) -> None:
+        self.fake = fake
+        self.seen = 0
+        self.shown: dict[str, list[MessageView]] = {}
+
+    def look(self) -> int:
+        """Forget the chats the bot's calls since the last look touched; the number of
+        calls so far."""
+        calls = self.fake.calls
+        for call in calls[self.seen :]:
+            chat = call.params.get("chat_id")
+            if chat is not None:
+                self.shown.pop(str(chat), None)
+            elif "message" in call.method.lower():  # e.g. an inline message: forget all
+                self.shown.clear()
+        self.seen = len(calls)
+        return self.seen
+
+    def bot_messages(self, chat: Any) -> list[MessageView]:
+        key = str(chat if isinstance(chat, int) else chat.id)
+        if key not in self.shown:
+            self.shown[key] = self.fake.bot_messages(chat)
+        return self.shown[key]
+
+
+def _turn(screens: Screens, users: list[FakeUser]) -> tuple[FakeUser, MessageView, int] | None:
     """The hand message with game buttons of the newest move (the player on turn)."""
     best = None
     for user in users:
-        for m in fake.bot_messages(user.id):
+        for m in screens.bot_messages(user.id):
             moves = [decode(d) for _, d in m.buttons if d]
             moves = [p for p in moves if p is not None and p.code[0] in GAME_CODES]
             if moves:
@@ -195,8 +226,8 @@ def _turn(fake: FakeTelegram, users: list[FakeUser]) -> tuple[FakeUser, MessageV
     return best[1], best[2], best[0][0]
 
 
-def _lobby_press(fake: FakeTelegram, users: list[FakeUser], group: Any) -> tuple | None:
-    lobby = next((m for m in fake.bot_messages(group) if "New pulka" in m.content), None)
+def _lobby_press(screens: Screens, users: list[FakeUser], group: Any) -> tuple | None:
+    lobby = next((m for m in screens.bot_messages(group) if "New pulka" in m.content), None)
     if lobby is None or not lobby.buttons:
         return None
     seats = lobby.content.split("Seats:")[-1]
@@ -206,8 +237,8 @@ def _lobby_press(fake: FakeTelegram, users: list[FakeUser], group: Any) -> tuple
     return users[0], lobby, next(d for _, d in lobby.buttons if _code(d) == "Lg")
 
 
-def _over(fake: FakeTelegram, group: Any) -> bool:
-    return any("Game over" in m.content for m in fake.bot_messages(group))
+def _over(screens: Screens, group: Any) -> bool:
+    return any("Game over" in m.content for m in screens.bot_messages(group))
 
 
 def play(
@@ -265,9 +296,10 @@ def play(
         except TimeoutError:
             pass
 
+    screens = Screens(fake)
     while True:
-        seen = len(fake.calls)
-        if _over(fake, group):
+        seen = screens.look()
+        if _over(screens, group):
             break
         assert time.monotonic() < end, f"the game did not end; see {bot.log}"
         if not bot.ready():
@@ -280,7 +312,7 @@ def play(
                 press(last.user, last.msg, last.data, last.move)
                 time.sleep(0.05)
                 continue
-        turn = _turn(fake, users)
+        turn = _turn(screens, users)
         if turn is not None and turn[2] < newest:
             settle(seen)  # between two edits: only older buttons show for a moment
             continue
@@ -294,7 +326,7 @@ def play(
             code = choose(deal_no, codes)
             data = data_of[code]
         else:
-            lobby = _lobby_press(fake, users, group)
+            lobby = _lobby_press(screens, users, group)
             if lobby is None:
                 settle(seen)
                 continue
