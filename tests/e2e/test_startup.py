@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.__main__ import main
 from bot.config import Config, ConfigError
 from storage import StorageError, check_path
 from tests.bot_helpers import bot_env
@@ -21,6 +22,18 @@ def _run(env: dict[str, str], timeout: float = 30) -> subprocess.CompletedProces
     return subprocess.run(
         [sys.executable, "-m", "bot"], env=env, capture_output=True, text=True, timeout=timeout
     )
+
+
+def _main(
+    env: dict[str, str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str]:
+    """``python -m bot``'s ``main`` in-process with this environment: status, stderr. (A
+    refusal comes before any import of python-telegram-bot: the first database case below
+    runs the real process, stderr and all.)"""
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    status = main()
+    return status, capsys.readouterr().err
 
 
 @pytest.fixture
@@ -35,26 +48,34 @@ def served(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("token", ["123:abc def", "123:abc/def", "123:abc\r\nHost: x", "abc"])
-def test_a_malformed_token_is_refused_before_any_request(served, token: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_malformed_token_is_refused_before_any_request(  # type: ignore[no-untyped-def]
+    served, token: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     fake, env = served
-    done = _run({**env, "BOT_TOKEN": token})
-    lines = done.stderr.strip().splitlines()
-    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    status, err = _main({**env, "BOT_TOKEN": token}, monkeypatch, capsys)
+    lines = err.strip().splitlines()
+    assert status == 2 and len(lines) == 1, err
     assert "BOT_TOKEN is malformed" in lines[0] and token.strip() not in lines[0]
     assert fake.calls == []
 
 
-def test_each_database_path_problem_has_its_own_line(served, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_each_database_path_problem_has_its_own_line(  # type: ignore[no-untyped-def]
+    served, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     fake, env = served
     cases = {
         str(tmp_path): "is a folder",
         "/dev/null": "not a regular file",
         str(tmp_path / "missing" / "db.sqlite3"): "does not exist",
     }
-    for path, says in cases.items():
-        done = _run({**env, "DATABASE_PATH": path})
-        lines = done.stderr.strip().splitlines()
-        assert done.returncode == 2 and len(lines) == 1, done.stderr
+    for i, (path, says) in enumerate(cases.items()):
+        if i == 0:  # the real process
+            done = _run({**env, "DATABASE_PATH": path})
+            status, err = done.returncode, done.stderr
+        else:
+            status, err = _main({**env, "DATABASE_PATH": path}, monkeypatch, capsys)
+        lines = err.strip().splitlines()
+        assert status == 2 and len(lines) == 1, err
         assert says in lines[0]
     assert fake.calls == []
 
