@@ -35,7 +35,7 @@ import pytest
 from bot.preferans.game import Game
 from bot.render.callbacks import decode
 from tests.bot_helpers import is_alert
-from tests.e2e.bot_forks import BotForks, alive
+from tests.e2e.bot_forks import BotForks, alive, gone, shared
 from tests.fakes import FakeBotApiServer, FakeTelegram, FakeUser, FloodLimits, MessageView
 
 GAME_CODES = "btukcwdp"
@@ -94,12 +94,7 @@ class BotProcess:
         return alive(self.pid)
 
     def _wait(self, timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
-        while alive(self.pid):
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.005)
-        return True
+        return gone(self.pid, timeout)
 
     def ready(self) -> bool:
         """About to poll since the last start: PTB deletes the webhook after ``post_init``
@@ -473,24 +468,21 @@ def test_sigkill_at_random_points_loses_nothing_and_applies_nothing_twice(
     # The uninterrupted run alongside the killed one (each has its own fake Telegram,
     # server and database): the test takes as long as the killed run alone. The killed run
     # starts the bot ~15 times: both runs' bots are forks of one pre-imported bot.
-    forks = BotForks()
-    try:
-        with ThreadPoolExecutor(1) as pool:
-            undisturbed = pool.submit(
-                _game, tmp_path, "calm", table, kill_seed=None, kill_rate=0, forks=forks
-            )
-            fake, users, group, bot, run, killed_record, killed_rows = _game(
-                tmp_path,
-                "killed",
-                table,
-                kill_seed=int(os.environ.get("KILL_SEED", kill_seed)),
-                kill_rate=0.09,
-                forks=forks,
-                max_kills=max_kills,
-            )
-            _, _, _, _, calm, record, rows = undisturbed.result()
-    finally:
-        forks.close()
+    forks = shared()
+    with ThreadPoolExecutor(1) as pool:
+        undisturbed = pool.submit(
+            _game, tmp_path, "calm", table, kill_seed=None, kill_rate=0, forks=forks
+        )
+        fake, users, group, bot, run, killed_record, killed_rows = _game(
+            tmp_path,
+            "killed",
+            table,
+            kill_seed=int(os.environ.get("KILL_SEED", kill_seed)),
+            kill_rate=0.09,
+            forks=forks,
+            max_kills=max_kills,
+        )
+        _, _, _, _, calm, record, rows = undisturbed.result()
     with open(tmp_path / "presses.txt", "w") as out:
         for p in run.presses:
             answer = fake.callback_answers.get(p.qid, "(not answered)")

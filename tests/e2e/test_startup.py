@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from bot.__main__ import main
 from bot.config import Config, ConfigError
 from storage import StorageError, check_path
 from tests.bot_helpers import bot_env
+from tests.e2e.bot_forks import alive, gone, shared
 from tests.fakes import FakeBotApiServer, FakeTelegram, FloodLimits
 
 
@@ -147,14 +149,15 @@ def test_an_unreachable_api_is_waited_for(tmp_path: Path) -> None:
         "PYTHONPATH": str(Path.cwd()),
     }
     log = tmp_path / "bot.log"
-    with log.open("w") as out:
-        bot = subprocess.Popen([sys.executable, "-m", "bot"], env=env, stderr=out, text=True)
+    log.write_text("")
+    # its own process, forked from a pre-imported bot (tests/e2e/bot_forks.py)
+    pid = shared().start(env, tmp_path, log)
     server = None
     try:
         deadline = time.monotonic() + 30
         while log.read_text().count("cannot be reached") < 2 and time.monotonic() < deadline:
-            assert bot.poll() is None, log.read_text()
-            time.sleep(0.1)
+            assert alive(pid), log.read_text()
+            time.sleep(0.05)
         text = log.read_text()
         assert text.count("cannot be reached") >= 2 and "Traceback" not in text, text
         assert all("WARNING" in line for line in text.splitlines() if "cannot be reached" in line)
@@ -168,7 +171,7 @@ def test_an_unreachable_api_is_waited_for(tmp_path: Path) -> None:
         )
         assert fake.calls_to("getUpdates"), log.read_text()
     finally:
-        bot.terminate()
-        bot.wait(timeout=30)
+        os.kill(pid, signal.SIGTERM)
+        assert gone(pid, 30), "SIGTERM did not stop the bot"
         if server is not None:
             server.stop()
