@@ -5,9 +5,9 @@ of CPU importing python-telegram-bot, aiohttp and the bot before it does anythin
 of a server process that has done those imports starts at once and runs the very same
 ``bot.__main__.main()`` with its own environment, working directory, stderr and pid: a
 SIGKILL kills that process alone, as it would a ``python -m bot``. One server per test
-process (:func:`shared`) serves every test that runs the bot as a process only to watch
-it from outside (restarts, webhook mode, waiting for Telegram, the database lock);
-tests/e2e/test_bot_e2e.py runs the real ``python -m bot``.
+process (:func:`shared`) serves the tests that run the bot as a process only to watch it
+from outside (restarts, webhook mode, waiting for Telegram); tests/e2e/test_bot_e2e.py
+runs the real ``python -m bot``.
 """
 
 from __future__ import annotations
