@@ -212,6 +212,9 @@ async def wait_for_telegram(config: Config, *, first_pause: float = 1.0) -> None
             config.token,
             base_url=config.base_url or "https://api.telegram.org/bot",
             request=AiohttpRequest(1),
+            # never used (no getUpdates here), but PTB's default, an httpx client, would cost
+            # ~0.15 s of CPU at every start: httpx's transport imports and a TLS context
+            get_updates_request=AiohttpRequest(1),
         )
         try:
             async with bot:  # initialize() asks getMe

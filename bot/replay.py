@@ -17,7 +17,6 @@ import os
 import sys
 from typing import Any
 
-from bot.preferans.analysis import analyse as analyse_deal
 from bot.preferans.game import Game
 from bot.preferans.record import RecordError
 from bot.preferans.scoring import Sheet, json_number
@@ -66,6 +65,8 @@ def _sheet_fields(sheet: Sheet) -> dict[str, Any]:
 def replay_json(game: Game, *, analyse: bool = False) -> dict[str, Any]:
     """The replay output document for ``game``; with ``analyse`` each deal played card by
     card also gets its ``analysis`` (best play and the cards that changed its value)."""
+    if analyse:  # the solver builds its tables on import (~0.3 s): only for --analyse
+        from bot.preferans.analysis import analyse as analyse_deal
     deals = []
     for finished in game.finished_deals:
         tricks = finished.outcome.tricks

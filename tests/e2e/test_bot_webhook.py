@@ -1,19 +1,26 @@
 """Webhook mode: ``python -m bot`` with WEBHOOK_URL registers the webhook and handles
-updates that Telegram POSTs to it (with the secret token checked)."""
+updates that Telegram POSTs to it (with the secret token checked).
+
+The bot runs as its own process, forked from a pre-imported one (tests/e2e/bot_forks.py);
+tests/e2e/test_bot_e2e.py runs the real ``python -m bot``."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import signal
 import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
-from tests.bot_helpers import bot_env, start_bot_process
+import pytest
+
+from bot.__main__ import main
+from tests.bot_helpers import bot_env
+from tests.e2e.bot_forks import gone, shared
 from tests.fakes import FakeBotApiServer, FakeTelegram
 
 
@@ -54,7 +61,8 @@ def test_webhook_mode_registers_and_handles_posted_updates(tmp_path: Path) -> No
         PORT=str(port),
         WEBHOOK_SECRET="s3cret-token",
     )
-    proc = start_bot_process(env, tmp_path)
+    out_file, err_file = tmp_path / "stdout.txt", tmp_path / "stderr.txt"
+    pid = shared().start(env, tmp_path, err_file, out_file)
     try:
         fake.wait_until_sync(lambda: fake.webhook_url == public, timeout=30, what="setWebhook")
         # Telegram would now POST updates; the fake queues them, we deliver them by hand.
@@ -79,19 +87,22 @@ def test_webhook_mode_registers_and_handles_posted_updates(tmp_path: Path) -> No
         lobbies = [m for m in fake.bot_messages(group) if "pulka" in m.content.lower()]
         assert len(lobbies) == 1
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            out, err = proc.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            out, err = proc.communicate()
+        os.kill(pid, signal.SIGINT)
+        if not gone(pid, 20):
+            os.kill(pid, signal.SIGKILL)
+            gone(pid, 10)
         server.stop()
+    out, err = out_file.read_text(), err_file.read_text()
     secret = fake.token.split(":")[1]
     assert secret not in err and secret not in out
     assert "s3cret-token" not in err
 
 
-def test_bad_webhook_url_is_one_clear_line(tmp_path: Path) -> None:
+def test_bad_webhook_url_is_one_clear_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m bot``'s ``main`` in-process (the test above runs the real process): the
+    refused webhook ends it with status 1 and one line."""
     fake = FakeTelegram()
     server = FakeBotApiServer(fake)
     server.start_in_thread()
@@ -103,18 +114,16 @@ def test_bad_webhook_url_is_one_clear_line(tmp_path: Path) -> None:
         WEBHOOK_LISTEN="127.0.0.1",
         PORT=str(_free_port()),
     )
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.chdir(tmp_path)
     try:
-        result = subprocess.run(
-            [sys.executable, "-m", "bot"],
-            env=env,
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            timeout=60,
-        )
+        status = main()
     finally:
         server.stop()
-    assert result.returncode != 0
-    last = result.stderr.strip().splitlines()[-1]
+        asyncio.set_event_loop(None)  # PTB closed the loop it made current: leave none
+    err = capsys.readouterr().err
+    assert status == 1
+    last = err.strip().splitlines()[-1]
     assert last.startswith("error:") and "https" in last
     # (python-telegram-bot logs its own traceback before; the last line is ours)

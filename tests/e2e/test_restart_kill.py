@@ -1,12 +1,13 @@
 """Nothing is lost: ``python -m bot`` killed with SIGKILL at random points of a scripted game
 and restarted ends the game with the same record and sheet as an uninterrupted run.
 
-The bot runs as a subprocess against :class:`FakeBotApiServer` (HTTP, in a thread of the
-test) with a fixed ``PREFERANS_SEED`` (the same deals in both runs) and a small pulka. The
-test plays three Telegram users who look only at what Telegram shows them: the player
-whose hand message has buttons presses one the script picks from the deal number and the
-buttons alone, so both runs make the same decisions. A press that got no reaction is
-pressed again (after a restart at once), as a person would.
+The bot runs as a subprocess (a fork of a pre-imported ``python -m bot``: bot_forks.py)
+against :class:`FakeBotApiServer` (HTTP, in a thread of the test) with a fixed
+``PREFERANS_SEED`` (the same deals in both runs) and a small pulka. The test plays three
+Telegram users who look only at what Telegram shows them: the player whose hand message
+has buttons presses one the script picks from the deal number and the buttons alone, so
+both runs make the same decisions. A press that got no reaction is pressed again (after a
+restart at once), as a person would.
 
 Against the bot as it was before (one RNG per process, a repeated press answered "out of
 date", nothing shown again after a restart) this test fails: the deals after a restart
@@ -23,8 +24,6 @@ import random
 import re
 import signal
 import sqlite3
-import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -36,7 +35,7 @@ import pytest
 from bot.preferans.game import Game
 from bot.render.callbacks import decode
 from tests.bot_helpers import is_alert
-from tests.e2e.bot_forks import BotForks, alive
+from tests.e2e.bot_forks import BotForks, alive, gone, shared
 from tests.fakes import FakeBotApiServer, FakeTelegram, FakeUser, FloodLimits, MessageView
 
 GAME_CODES = "btukcwdp"
@@ -52,7 +51,8 @@ _DEAL = re.compile(r"(?:Deal|Сдача) (\d+)")
 
 
 class BotProcess:
-    """``python -m bot`` against the fake server; ``kill()`` is SIGKILL."""
+    """``python -m bot`` (a fork of a pre-imported one, see bot_forks) against the fake
+    server; ``kill()`` is SIGKILL."""
 
     def __init__(
         self,
@@ -62,11 +62,10 @@ class BotProcess:
         log: Path,
         seed: int,
         table: dict[str, Any],
-        forks: BotForks | None = None,
+        forks: BotForks,
     ) -> None:
         self.fake = fake
         self.forks = forks
-        """Start each bot as a fork of a pre-imported one (see bot_forks) rather than anew."""
         self.pid = 0
         self.env = dict(os.environ)
         self.env.update(
@@ -80,55 +79,34 @@ class BotProcess:
         )
         self.db = db
         self.log = log
-        self.proc: subprocess.Popen[bytes] | None = None
         self.started_at = 0.0
         self.starts = 0
+        self.ready_start = 0
+        """The start it was last seen ready after."""
         self.kills = 0
 
     def start(self) -> None:
         self.started_at = time.monotonic()  # the fake's clock is time.monotonic
         self.starts += 1
-        if self.forks is not None:
-            self.pid = self.forks.start(self.env, self.db.parent, self.log)
-            return
-        with open(self.log, "ab") as err:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "bot"],
-                env=self.env,
-                stdout=subprocess.DEVNULL,
-                stderr=err,
-                cwd=self.db.parent,
-            )
-        self.pid = self.proc.pid
+        self.pid = self.forks.start(self.env, self.db.parent, self.log)
 
     def running(self) -> bool:
-        if self.forks is not None:
-            return alive(self.pid)
-        assert self.proc is not None
-        return self.proc.poll() is None
+        return alive(self.pid)
 
     def _wait(self, timeout: float) -> bool:
-        if self.forks is None:
-            assert self.proc is not None
-            try:
-                self.proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                return False
-            return True
-        deadline = time.monotonic() + timeout
-        while alive(self.pid):
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.005)
-        return True
+        return gone(self.pid, timeout)
 
     def ready(self) -> bool:
         """About to poll since the last start: PTB deletes the webhook after ``post_init``
         (where the bot resumes its tables), right before it polls."""
         if not self.running():
             raise AssertionError(f"the bot exited; see {self.log}")
+        if self.ready_start == self.starts:  # it stays so until the next start
+            return True
         calls = self.fake.calls_to("deleteWebhook")
-        return bool(calls) and calls[-1].time > self.started_at
+        if calls and calls[-1].time > self.started_at:
+            self.ready_start = self.starts
+        return self.ready_start == self.starts
 
     def kill(self) -> None:
         os.kill(self.pid, signal.SIGKILL)
@@ -196,11 +174,42 @@ def choose(deal_no: int, codes: list[str]) -> str:
     return codes[0]
 
 
-def _turn(fake: FakeTelegram, users: list[FakeUser]) -> tuple[FakeUser, MessageView, int] | None:
+class Screens:
+    """What the bot shows in each chat, read from the fake again only for the chats the
+    bot has called Telegram about since (a message changes only so): the players look
+    after every call of the bot, and reading every chat anew each time cost more CPU
+    than the rest of the test's own work."""
+
+    def __init__(self, fake: FakeTelegram) -> None:
+        self.fake = fake
+        self.seen = 0
+        self.shown: dict[str, list[MessageView]] = {}
+
+    def look(self) -> int:
+        """Forget the chats the bot's calls since the last look touched; the number of
+        calls so far."""
+        calls = self.fake.calls
+        for call in calls[self.seen :]:
+            chat = call.params.get("chat_id")
+            if chat is not None:
+                self.shown.pop(str(chat), None)
+            elif "message" in call.method.lower():  # e.g. an inline message: forget all
+                self.shown.clear()
+        self.seen = len(calls)
+        return self.seen
+
+    def bot_messages(self, chat: Any) -> list[MessageView]:
+        key = str(chat if isinstance(chat, int) else chat.id)
+        if key not in self.shown:
+            self.shown[key] = self.fake.bot_messages(chat)
+        return self.shown[key]
+
+
+def _turn(screens: Screens, users: list[FakeUser]) -> tuple[FakeUser, MessageView, int] | None:
     """The hand message with game buttons of the newest move (the player on turn)."""
     best = None
     for user in users:
-        for m in fake.bot_messages(user.id):
+        for m in screens.bot_messages(user.id):
             moves = [decode(d) for _, d in m.buttons if d]
             moves = [p for p in moves if p is not None and p.code[0] in GAME_CODES]
             if moves:
@@ -212,8 +221,8 @@ def _turn(fake: FakeTelegram, users: list[FakeUser]) -> tuple[FakeUser, MessageV
     return best[1], best[2], best[0][0]
 
 
-def _lobby_press(fake: FakeTelegram, users: list[FakeUser], group: Any) -> tuple | None:
-    lobby = next((m for m in fake.bot_messages(group) if "New pulka" in m.content), None)
+def _lobby_press(screens: Screens, users: list[FakeUser], group: Any) -> tuple | None:
+    lobby = next((m for m in screens.bot_messages(group) if "New pulka" in m.content), None)
     if lobby is None or not lobby.buttons:
         return None
     seats = lobby.content.split("Seats:")[-1]
@@ -223,8 +232,8 @@ def _lobby_press(fake: FakeTelegram, users: list[FakeUser], group: Any) -> tuple
     return users[0], lobby, next(d for _, d in lobby.buttons if _code(d) == "Lg")
 
 
-def _over(fake: FakeTelegram, group: Any) -> bool:
-    return any("Game over" in m.content for m in fake.bot_messages(group))
+def _over(screens: Screens, group: Any) -> bool:
+    return any("Game over" in m.content for m in screens.bot_messages(group))
 
 
 def play(
@@ -273,10 +282,23 @@ def play(
         run.presses.append(Press(qid, user, msg, data, _code(data), move, bot.starts))
         last_time = time.monotonic()
 
-    while not _over(fake, group):
+    def settle(seen: int, most: float = 0.25) -> None:
+        """Wait until the bot calls Telegram again (what the players see changes only so;
+        the start-up's deleteWebhook too), at most ``most`` seconds, rather than look at
+        every chat again every few milliseconds."""
+        try:
+            fake.wait_until_sync(lambda: len(fake.calls) != seen, timeout=most)
+        except TimeoutError:
+            pass
+
+    screens = Screens(fake)
+    while True:
+        seen = screens.look()
+        if _over(screens, group):
+            break
         assert time.monotonic() < end, f"the game did not end; see {bot.log}"
         if not bot.ready():
-            time.sleep(0.02)
+            settle(seen)
             continue
         # after a restart, a press whose answer never came is pressed again at once
         if run.presses and run.presses[-1].generation != bot.starts:
@@ -285,9 +307,9 @@ def play(
                 press(last.user, last.msg, last.data, last.move)
                 time.sleep(0.05)
                 continue
-        turn = _turn(fake, users)
+        turn = _turn(screens, users)
         if turn is not None and turn[2] < newest:
-            time.sleep(0.01)  # between two edits: only older buttons show for a moment
+            settle(seen)  # between two edits: only older buttons show for a moment
             continue
         if turn is not None:
             user, msg, move = turn
@@ -299,15 +321,15 @@ def play(
             code = choose(deal_no, codes)
             data = data_of[code]
         else:
-            lobby = _lobby_press(fake, users, group)
+            lobby = _lobby_press(screens, users, group)
             if lobby is None:
-                time.sleep(0.02)
+                settle(seen)
                 continue
             user, msg, data = lobby
             move, code, deal_no = 0, _code(data), 0
         key = (user.id, msg.message_id, msg.content, tuple(d for _, d in msg.buttons))
         if key == last_key and time.monotonic() - last_time < REPRESS_AFTER:
-            time.sleep(0.01)
+            settle(seen, min(0.25, last_time + REPRESS_AFTER - time.monotonic()))
             continue
         if code[0] in GAME_CODES and code[0] not in "tu" and (move, code) not in seen_moves:
             seen_moves.add((move, code))
@@ -365,6 +387,7 @@ def _game(
     *,
     kill_seed: int | None,
     kill_rate: float,
+    forks: BotForks,
     max_kills: int = 16,
 ) -> tuple:
     fake = FakeTelegram(flood=FloodLimits(enabled=False))
@@ -376,9 +399,6 @@ def _game(
     server = FakeBotApiServer(fake)
     server.start_in_thread()
     db = tmp / f"{name}.sqlite3"
-    # The killed run starts the bot ~15 times: forks of a pre-imported bot; the calm run is
-    # a plain ``python -m bot``.
-    forks = BotForks() if kill_seed is not None else None
     bot = BotProcess(fake, server.root_url, db, tmp / f"{name}.log", 20261121, table, forks)
     bot.start()
     try:
@@ -404,8 +424,6 @@ def _game(
     finally:
         bot.stop()
         server.stop()
-        if forks is not None:
-            forks.close()
     record, rows = _archived(db)
     return fake, users, group, bot, run, record, rows
 
@@ -448,15 +466,20 @@ def test_sigkill_at_random_points_loses_nothing_and_applies_nothing_twice(
 ) -> None:
     table = GAMES[game]
     # The uninterrupted run alongside the killed one (each has its own fake Telegram,
-    # server and database): the test takes as long as the killed run alone.
+    # server and database): the test takes as long as the killed run alone. The killed run
+    # starts the bot ~15 times: both runs' bots are forks of one pre-imported bot.
+    forks = shared()
     with ThreadPoolExecutor(1) as pool:
-        undisturbed = pool.submit(_game, tmp_path, "calm", table, kill_seed=None, kill_rate=0)
+        undisturbed = pool.submit(
+            _game, tmp_path, "calm", table, kill_seed=None, kill_rate=0, forks=forks
+        )
         fake, users, group, bot, run, killed_record, killed_rows = _game(
             tmp_path,
             "killed",
             table,
             kill_seed=int(os.environ.get("KILL_SEED", kill_seed)),
             kill_rate=0.09,
+            forks=forks,
             max_kills=max_kills,
         )
         _, _, _, _, calm, record, rows = undisturbed.result()

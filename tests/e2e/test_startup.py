@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -11,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.__main__ import main
 from bot.config import Config, ConfigError
 from storage import StorageError, check_path
 from tests.bot_helpers import bot_env
+from tests.e2e.bot_forks import alive, gone, shared
 from tests.fakes import FakeBotApiServer, FakeTelegram, FloodLimits
 
 
@@ -21,6 +24,18 @@ def _run(env: dict[str, str], timeout: float = 30) -> subprocess.CompletedProces
     return subprocess.run(
         [sys.executable, "-m", "bot"], env=env, capture_output=True, text=True, timeout=timeout
     )
+
+
+def _main(
+    env: dict[str, str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str]:
+    """``python -m bot``'s ``main`` in-process with this environment: status, stderr. (A
+    refusal comes before any import of python-telegram-bot: the first database case below
+    runs the real process, stderr and all.)"""
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    status = main()
+    return status, capsys.readouterr().err
 
 
 @pytest.fixture
@@ -35,26 +50,34 @@ def served(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("token", ["123:abc def", "123:abc/def", "123:abc\r\nHost: x", "abc"])
-def test_a_malformed_token_is_refused_before_any_request(served, token: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_malformed_token_is_refused_before_any_request(  # type: ignore[no-untyped-def]
+    served, token: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     fake, env = served
-    done = _run({**env, "BOT_TOKEN": token})
-    lines = done.stderr.strip().splitlines()
-    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    status, err = _main({**env, "BOT_TOKEN": token}, monkeypatch, capsys)
+    lines = err.strip().splitlines()
+    assert status == 2 and len(lines) == 1, err
     assert "BOT_TOKEN is malformed" in lines[0] and token.strip() not in lines[0]
     assert fake.calls == []
 
 
-def test_each_database_path_problem_has_its_own_line(served, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_each_database_path_problem_has_its_own_line(  # type: ignore[no-untyped-def]
+    served, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     fake, env = served
     cases = {
         str(tmp_path): "is a folder",
         "/dev/null": "not a regular file",
         str(tmp_path / "missing" / "db.sqlite3"): "does not exist",
     }
-    for path, says in cases.items():
-        done = _run({**env, "DATABASE_PATH": path})
-        lines = done.stderr.strip().splitlines()
-        assert done.returncode == 2 and len(lines) == 1, done.stderr
+    for i, (path, says) in enumerate(cases.items()):
+        if i == 0:  # the real process
+            done = _run({**env, "DATABASE_PATH": path})
+            status, err = done.returncode, done.stderr
+        else:
+            status, err = _main({**env, "DATABASE_PATH": path}, monkeypatch, capsys)
+        lines = err.strip().splitlines()
+        assert status == 2 and len(lines) == 1, err
         assert says in lines[0]
     assert fake.calls == []
 
@@ -116,6 +139,7 @@ def _free_port() -> int:
 @pytest.mark.slow
 def test_an_unreachable_api_is_waited_for(tmp_path: Path) -> None:
     fake = FakeTelegram(flood=FloodLimits(enabled=False))
+    user = fake.add_user("Anna", language_code="en")
     port = _free_port()
     env = {
         **os.environ,
@@ -125,25 +149,29 @@ def test_an_unreachable_api_is_waited_for(tmp_path: Path) -> None:
         "PYTHONPATH": str(Path.cwd()),
     }
     log = tmp_path / "bot.log"
-    with log.open("w") as out:
-        bot = subprocess.Popen([sys.executable, "-m", "bot"], env=env, stderr=out, text=True)
+    log.write_text("")
+    # its own process, forked from a pre-imported bot (tests/e2e/bot_forks.py)
+    pid = shared().start(env, tmp_path, log)
     server = None
     try:
         deadline = time.monotonic() + 30
         while log.read_text().count("cannot be reached") < 2 and time.monotonic() < deadline:
-            assert bot.poll() is None, log.read_text()
-            time.sleep(0.1)
+            assert alive(pid), log.read_text()
+            time.sleep(0.05)
         text = log.read_text()
         assert text.count("cannot be reached") >= 2 and "Traceback" not in text, text
         assert all("WARNING" in line for line in text.splitlines() if "cannot be reached" in line)
         server = FakeBotApiServer(fake, port=port)
         server.start_in_thread()
-        deadline = time.monotonic() + 30
-        while not fake.calls_to("getUpdates") and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert fake.calls_to("getUpdates"), log.read_text()  # it started once Telegram was back
+        # it started once Telegram was back: it polls and answers (a getUpdates call is
+        # recorded only when it returns, after a long poll's 10 s if nothing comes)
+        fake.user_starts_bot(user)
+        fake.wait_until_sync(
+            lambda: fake.bot_messages(user.id), timeout=30, what=f"/start; see {log}"
+        )
+        assert fake.calls_to("getUpdates"), log.read_text()
     finally:
-        bot.terminate()
-        bot.wait(timeout=30)
+        os.kill(pid, signal.SIGTERM)
+        assert gone(pid, 30), "SIGTERM did not stop the bot"
         if server is not None:
             server.stop()

@@ -18,6 +18,7 @@ from bot.preferans.conventions import Rules
 from bot.preferans.game import Game
 from bot.preferans.record import RecordError
 from bot.replay import replay_json
+from tests.engine.replay_run import Replayed, replay
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,15 +39,9 @@ def play_game(
     return game
 
 
-def run_replay(record: Any, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bot.replay", *args, "-"],
-        input=json.dumps(record, ensure_ascii=False),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
+def run_replay(record: Any, *args: str) -> Replayed:
+    """``python -m bot.replay ARGS -`` with the record on standard input (in-process)."""
+    return replay([*args, "-"], json.dumps(record, ensure_ascii=False))
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -88,8 +83,16 @@ def test_written_record_replays_to_the_same_sheet(
 
 
 def test_replay_command_prints_the_sheet_of_a_played_game() -> None:
+    """The real ``python -m bot.replay``, as a process (the other tests run it in-process)."""
     game = play_game("sochi", 3, seed=7)
-    result = run_replay(game.to_record())
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.replay", "-"],
+        input=json.dumps(game.to_record(), ensure_ascii=False),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     assert json.loads(result.stdout) == json.loads(json.dumps(replay_json(game)))
@@ -97,26 +100,14 @@ def test_replay_command_prints_the_sheet_of_a_played_game() -> None:
 
 def test_readme_example_file_is_accepted() -> None:
     path = ROOT / "tests" / "records" / "example.json"
-    result = subprocess.run(
-        [sys.executable, "-m", "bot.replay", str(path)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
+    result = replay([str(path)])
     assert result.returncode == 0, result.stderr
     out = json.loads(result.stdout)
     assert out["pulka"] == [0, 4, 0]
     assert out["whists"] == [[0, 0, 0], [0, 0, 0], [0, 12, 0]]
     assert out["deals"][0]["tricks"] == [1, 7, 2]
     assert out["finished"] is False and out["settlement"] is None
-    text = subprocess.run(
-        [sys.executable, "-m", "bot.replay", "--text", str(path)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
+    text = replay(["--text", str(path)])
     assert text.returncode == 0
     assert "Boris" in text.stdout and "12" in text.stdout
 
@@ -243,23 +234,10 @@ def test_only_the_last_deal_may_be_unfinished() -> None:
 
 
 def test_malformed_json_and_missing_file() -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "bot.replay", "-"],
-        input="{not json",
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
+    result = replay(["-"], "{not json")
     assert result.returncode == 2 and result.stdout == ""
     assert "not valid JSON" in result.stderr
-    result = subprocess.run(
-        [sys.executable, "-m", "bot.replay", "/nonexistent/x.json"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
+    result = replay(["/nonexistent/x.json"])
     assert result.returncode == 2 and result.stdout == ""
 
 

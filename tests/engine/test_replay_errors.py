@@ -14,6 +14,7 @@ import pytest
 
 from bot.preferans.record import START_LIMIT
 from bot.replay import main
+from tests.engine.replay_run import replay
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "tests" / "records" / "example.json"
@@ -29,16 +30,6 @@ def with_start(value: str) -> str:
     data = example()
     data["start"] = {"pulka": [0, 0, 0], "gora": [0, 0, 0], "whists": [[0, 0, 0]] * 3}
     return json.dumps(data).replace('"pulka": [0, 0, 0]', f'"pulka": [{value}, 0, 0]', 1)
-
-
-def run(args: list[str], stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "bot.replay", *args],
-        input=stdin,
-        capture_output=True,
-        cwd=ROOT,
-        timeout=60,
-    )
 
 
 def one_line(err: str) -> str:
@@ -59,19 +50,12 @@ def call(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
 # ---------------------------------------------------------------- as a process
 
 
-def test_nesting_2000_deep_is_one_line(tmp_path: Path) -> None:
-    path = tmp_path / "deep.json"
-    path.write_text("[" * 2000 + "]" * 2000, encoding="utf-8")
-    done = run([str(path)])
-    assert done.returncode == 2 and done.stdout == b""
-    assert one_line(done.stderr.decode()) == "record: nested too deeply to be a pulka record"
-
-
-@pytest.mark.parametrize("extra", [[], ["--text"]])
-def test_output_to_a_full_device_is_one_line(extra: list[str]) -> None:
+def test_output_to_a_full_device_is_one_line_as_a_process() -> None:
+    """Also at the interpreter's exit: its own flush of the unwritten output does not fail
+    a second time with a traceback."""
     with open("/dev/full", "wb") as full:
         done = subprocess.run(
-            [sys.executable, "-m", "bot.replay", *extra, str(EXAMPLE)],
+            [sys.executable, "-m", "bot.replay", str(EXAMPLE)],
             stdout=full,
             stderr=subprocess.PIPE,
             cwd=ROOT,
@@ -81,26 +65,34 @@ def test_output_to_a_full_device_is_one_line(extra: list[str]) -> None:
     assert one_line(done.stderr.decode()) == "output: cannot write: No space left on device"
 
 
+# ---------------------------------------------------------------- in-process (replay_run)
+
+
+def test_nesting_2000_deep_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 2000 + "]" * 2000, encoding="utf-8")
+    done = replay([str(path)])
+    assert done.returncode == 2 and done.stdout == ""
+    assert one_line(done.stderr) == "record: nested too deeply to be a pulka record"
+
+
 def test_invalid_utf8_on_standard_input_is_one_line() -> None:
-    done = run(["-"], stdin=b'{"format": "\xff\xfe"}')
-    assert done.returncode == 2 and done.stdout == b""
-    assert one_line(done.stderr.decode()) == "record: standard input is not UTF-8 text"
+    done = replay(["-"], stdin=b'{"format": "\xff\xfe"}')
+    assert done.returncode == 2 and done.stdout == ""
+    assert one_line(done.stderr) == "record: standard input is not UTF-8 text"
 
 
-def test_infinity_in_start_as_a_process() -> None:
-    done = run(["-"], stdin=with_start("Infinity").encode())
-    assert done.returncode == 2 and done.stdout == b""
-    line = one_line(done.stderr.decode())
+def test_infinity_in_start_on_standard_input() -> None:
+    done = replay(["-"], stdin=with_start("Infinity").encode())
+    assert done.returncode == 2 and done.stdout == ""
+    line = one_line(done.stderr)
     assert line == "start: pulka must hold finite numbers, not inf"
 
 
 def test_a_good_record_still_replays() -> None:
-    done = run([str(EXAMPLE)])
-    assert done.returncode == 0 and done.stderr == b""
+    done = replay([str(EXAMPLE)])
+    assert done.returncode == 0 and done.stderr == ""
     assert json.loads(done.stdout)["players"] == ["Anna", "Boris", "Vera"]
-
-
-# ---------------------------------------------------------------- in-process
 
 
 def test_nesting_quoted_back_in_an_error_stays_one_short_line(
@@ -178,12 +170,13 @@ def test_png_that_can_be_written_is(tmp_path: Path, capsys: pytest.CaptureFixtur
     capsys.readouterr()
 
 
+@pytest.mark.parametrize("extra", [[], ["--text"]])
 def test_output_to_a_full_device_in_process(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    extra: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with open("/dev/full", "w", encoding="utf-8") as full:
         monkeypatch.setattr(sys, "stdout", full)
-        assert main([str(EXAMPLE)]) == 2
+        assert main([*extra, str(EXAMPLE)]) == 2
     err = capsys.readouterr().err
     assert one_line(err) == "output: cannot write: No space left on device"
 
