@@ -124,7 +124,18 @@ class Harness:
         qid = self.fake.press(user, msg, data, button_text=text)
         self.presses.append(qid)
         await self.idle()
-        return self.fake.callback_answers.get(qid, {})
+        return self.fake.callback_answer(qid)
+
+    def busy(self) -> bool:
+        """Whether an update is unhandled or a message unsent, as far as can be seen now."""
+        outbox = self.rt.outbox
+        return (
+            self.fake.pending_update_count() > 0
+            or not self.app.update_queue.empty()
+            or self.app.update_processor.current_concurrent_updates > 0
+            or outbox.pending() > 0
+            or any(c.task is not None for c in outbox._chats.values())
+        )
 
     async def idle(self, timeout: float = 10.0) -> None:
         """Wait until every update is handled and every queued message is sent.
@@ -134,14 +145,7 @@ class Harness:
         deadline = time.monotonic() + timeout
         quiet = 0
         while quiet < 4:
-            busy = (
-                bool(self.fake.pending_updates())
-                or not self.app.update_queue.empty()
-                or self.app.update_processor.current_concurrent_updates > 0
-                or self.rt.outbox.pending() > 0
-                or any(c.task is not None for c in self.rt.outbox._chats.values())
-            )
-            quiet = 0 if busy else quiet + 1
+            quiet = 0 if self.busy() else quiet + 1
             if time.monotonic() > deadline:
                 raise TimeoutError("the bot did not become idle")
             await asyncio.sleep(0.002)
