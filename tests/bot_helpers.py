@@ -49,6 +49,8 @@ __all__ = [
 ]
 
 NO_FLOOD = FloodLimits(enabled=False)
+_QUIET_LOOKS = 4
+"""Turns of the event loop the bot must stay idle for :meth:`Harness.idle`."""
 
 _SUIT_OF = {s: Suit(i) for i, s in enumerate(SUITS)}
 _RANK = r"(10|[789JQKA])"
@@ -127,11 +129,16 @@ class Harness:
         return self.fake.callback_answer(qid)
 
     def busy(self) -> bool:
-        """Whether an update is unhandled or a message unsent, as far as can be seen now."""
+        """Whether an update is unhandled or a message unsent.
+
+        There is no gap between these: an update stays pending in the fake until the bot's
+        next getUpdates confirms it, which PTB sends after putting it in its update queue;
+        the queue counts it unfinished until its handler returned (``task_done``); what the
+        handler queued in the outbox is pending, then in flight in the chat's task."""
         outbox = self.rt.outbox
         return (
             self.fake.pending_update_count() > 0
-            or not self.app.update_queue.empty()
+            or self.app.update_queue._unfinished_tasks > 0
             or self.app.update_processor.current_concurrent_updates > 0
             or outbox.pending() > 0
             or any(c.task is not None for c in outbox._chats.values())
@@ -140,15 +147,20 @@ class Harness:
     async def idle(self, timeout: float = 10.0) -> None:
         """Wait until every update is handled and every queued message is sent.
 
-        Quiet for four looks 2 ms apart, as ``hostile_helpers.settle`` (it was three looks
-        10 ms apart: ~30 ms of waiting after every press, ~100 s over the suite)."""
+        :meth:`busy` sees no gap, so "quiet" is checked over a few turns of the event loop
+        (no timed pause, which cost ~8 ms after every press: more than the press itself);
+        while busy it looks again every millisecond."""
         deadline = time.monotonic() + timeout
         quiet = 0
-        while quiet < 4:
-            quiet = 0 if self.busy() else quiet + 1
-            if time.monotonic() > deadline:
-                raise TimeoutError("the bot did not become idle")
-            await asyncio.sleep(0.002)
+        while quiet < _QUIET_LOOKS:
+            if self.busy():
+                quiet = 0
+                if time.monotonic() > deadline:
+                    raise TimeoutError("the bot did not become idle")
+                await asyncio.sleep(0.001)
+            else:
+                quiet += 1
+                await asyncio.sleep(0)
 
     # ------------------------------------------------------------------ looking
 

@@ -15,10 +15,8 @@ must never happen.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
-import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -306,14 +304,8 @@ class ErrorLog(logging.Handler):
 
 
 async def settle(h: Harness, timeout: float = 15.0) -> None:
-    """:meth:`Harness.idle` with a finer poll: every update handled, every message sent."""
-    deadline = time.monotonic() + timeout
-    quiet = 0
-    while quiet < 4:
-        quiet = 0 if h.busy() else quiet + 1
-        if time.monotonic() > deadline:
-            raise TimeoutError("the bot did not become idle")
-        await asyncio.sleep(0.002)
+    """:meth:`Harness.idle` with a longer timeout: every update handled, every message sent."""
+    await h.idle(timeout)
 
 
 async def press(
