@@ -35,6 +35,9 @@ from tests.hostile_helpers import (
 )
 
 QUICK = TableSettings(pulka=2, turn_time=60, sheet="text")
+FAST_RETRIES = {"group_limit": 100_000, "group_fast_interval": 0.0, "retry_base": 0.05}
+"""The outbox's pauses between attempts scaled by 1/20 (0.5 s, 1 s...: 25 ms, 50 ms...):
+the failures are what is tested here, not how long the outbox waits after them."""
 
 
 async def play_to_the_end(h: Harness, max_turns: int = 400) -> None:
@@ -115,7 +118,9 @@ async def test_a_long_flood_burst_outlasts_the_rate_limiter_but_not_the_outbox(
 async def test_timeouts_resets_and_5xx(tmp_path: Path, http: bool) -> None:
     fake = FakeTelegram(flood=FloodLimits(enabled=False))
     with ErrorLog() as errors:
-        async with running_bot(tmp_path, http=http, fake=fake, defaults=QUICK) as h:
+        async with running_bot(
+            tmp_path, http=http, fake=fake, defaults=QUICK, outbox_options=FAST_RETRIES
+        ) as h:
             unthrottle(h)
             watch = PrivacyWatch(h).install()
             await open_and_start(h)
