@@ -44,6 +44,7 @@ __all__ = [
     "cards_in",
     "NO_FLOOD",
     "is_alert",
+    "waits_after_429",
     "bot_env",
     "start_bot_process",
 ]
@@ -72,6 +73,22 @@ def cards_in(text: str) -> set[Card]:
             for rank in m.group(2).split():
                 found.add(parse_card(rank + letter))
     return found
+
+
+def waits_after_429(fake: FakeTelegram) -> list[tuple[float, float]]:
+    """``(retry_after, seconds until the same call to the same chat came again)`` for every
+    429 the bot got: proof that flood control was waited out, not just survived."""
+    calls = fake.calls
+    out = []
+    for i, call in enumerate(calls):
+        if call.status != 429 or call.response is None:
+            continue
+        chat = call.params.get("chat_id")
+        later = (c for c in calls[i + 1 :] if c.method == call.method)
+        again = next((c for c in later if c.params.get("chat_id") == chat), None)
+        assert again is not None, f"{call.method} to {chat} was not tried again after a 429"
+        out.append((call.response["parameters"]["retry_after"], again.time - call.time))
+    return out
 
 
 def is_alert(answer: dict[str, Any]) -> bool:

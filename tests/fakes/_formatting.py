@@ -55,6 +55,8 @@ def _u16_of_utf8(chunk: bytes) -> int:
 
 
 _HTML_SPECIAL = re.compile(rb"[<&]")
+_COMMON_ENTITY = re.compile(rb"&(lt|gt|amp|quot);")
+_COMMON_CODES = {b"lt": 60, b"gt": 62, b"amp": 38, b"quot": 34}
 _TAG_STOP = re.compile(rb"[ \t\r\n\x0b\x0c>]")
 _SPACES = re.compile(rb"[ \t\r\n\x0b\x0c]*")
 
@@ -177,6 +179,12 @@ def parse_html(
             i = stop
             continue
         if c == ord("&"):
+            common = _COMMON_ENTITY.match(data, i, n)
+            if common is not None:  # what _decode_html_entity gives these, without its loops
+                out.append(_COMMON_CODES[common.group(1)])
+                u16 += 1
+                i = common.end()
+                continue
             code, after = _decode_html_entity(data, i)
             if code:
                 out += chr(code).encode("utf-8", "surrogatepass")

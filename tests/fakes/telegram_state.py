@@ -179,7 +179,7 @@ class InjectedReset(InjectedTransportError):
     kind = "reset"
 
 
-FailureSpec = str | tuple[int | str, int | str] | ApiError | JSONDict
+FailureSpec = str | tuple[int | str, int | float | str] | ApiError | JSONDict
 
 
 # --------------------------------------------------------------------------- model
@@ -476,7 +476,7 @@ class FloodError:
     method: str
     chat_id: int | None
     scope: str  # "private" | "group" | "global" | "injected"
-    retry_after: int
+    retry_after: int | float  # a float only when a test injected one (time scaled)
     time: float
 
 
@@ -822,7 +822,8 @@ class FakeTelegram:
     ) -> None:
         """Make the next ``times`` calls of ``method`` (None = any method) fail with ``error``.
 
-        ``error`` is ``(429, retry_after)``, ``(code, description)``, an :class:`ApiError`, a
+        ``error`` is ``(429, retry_after)`` (a fraction of a second scales time down: real
+        Telegram sends whole seconds), ``(code, description)``, an :class:`ApiError`, a
         full JSON body dict, ``"timeout"`` or ``"reset"``. With ``applied=True`` the call takes
         effect first and only the answer is lost (meaningful for "timeout"/"reset").
         """
@@ -1445,7 +1446,10 @@ class FakeTelegram:
         if isinstance(error, tuple):
             code, detail = error
             if int(code) == 429:
-                retry_after = int(detail)
+                # Telegram's retry_after is whole seconds; a test may scale time down with a
+                # fraction (0.2), which is passed as given (PTB and the bot take floats too).
+                wait = float(detail)
+                retry_after: int | float = int(wait) if wait.is_integer() else wait
                 self._flood_errors.append(FloodError(method, None, "injected", retry_after, now))
                 return 429, ApiError(
                     429,
