@@ -151,14 +151,17 @@ class Harness:
         There is no gap between these: an update stays pending in the fake until the bot's
         next getUpdates confirms it, which PTB sends after putting it in its update queue;
         the queue counts it unfinished until its handler returned (``task_done``); what the
-        handler queued in the outbox is pending, then in flight in the chat's task."""
+        handler queued in the outbox is pending, then in flight in the chat's task. A timer
+        that went off (a turn timer's job) is running until its job's future is done."""
         outbox = self.rt.outbox
+        jobs = self.app.job_queue
         return (
             self.fake.pending_update_count() > 0
             or self.app.update_queue._unfinished_tasks > 0
             or self.app.update_processor.current_concurrent_updates > 0
             or outbox.pending() > 0
             or any(c.task is not None for c in outbox._chats.values())
+            or (jobs is not None and bool(jobs._executor._pending_futures))
         )
 
     async def idle(self, timeout: float = 10.0) -> None:
