@@ -44,11 +44,14 @@ __all__ = [
     "cards_in",
     "NO_FLOOD",
     "is_alert",
+    "waits_after_429",
     "bot_env",
     "start_bot_process",
 ]
 
 NO_FLOOD = FloodLimits(enabled=False)
+_QUIET_LOOKS = 4
+"""Turns of the event loop the bot must stay idle for :meth:`Harness.idle`."""
 
 _SUIT_OF = {s: Suit(i) for i, s in enumerate(SUITS)}
 _RANK = r"(10|[789JQKA])"
@@ -70,6 +73,22 @@ def cards_in(text: str) -> set[Card]:
             for rank in m.group(2).split():
                 found.add(parse_card(rank + letter))
     return found
+
+
+def waits_after_429(fake: FakeTelegram) -> list[tuple[float, float]]:
+    """``(retry_after, seconds until the same call to the same chat came again)`` for every
+    429 the bot got: proof that flood control was waited out, not just survived."""
+    calls = fake.calls
+    out = []
+    for i, call in enumerate(calls):
+        if call.status != 429 or call.response is None:
+            continue
+        chat = call.params.get("chat_id")
+        later = (c for c in calls[i + 1 :] if c.method == call.method)
+        again = next((c for c in later if c.params.get("chat_id") == chat), None)
+        assert again is not None, f"{call.method} to {chat} was not tried again after a 429"
+        out.append((call.response["parameters"]["retry_after"], again.time - call.time))
+    return out
 
 
 def is_alert(answer: dict[str, Any]) -> bool:
@@ -124,27 +143,44 @@ class Harness:
         qid = self.fake.press(user, msg, data, button_text=text)
         self.presses.append(qid)
         await self.idle()
-        return self.fake.callback_answers.get(qid, {})
+        return self.fake.callback_answer(qid)
+
+    def busy(self) -> bool:
+        """Whether an update is unhandled or a message unsent.
+
+        There is no gap between these: an update stays pending in the fake until the bot's
+        next getUpdates confirms it, which PTB sends after putting it in its update queue;
+        the queue counts it unfinished until its handler returned (``task_done``); what the
+        handler queued in the outbox is pending, then in flight in the chat's task. A timer
+        that went off (a turn timer's job) is running until its job's future is done."""
+        outbox = self.rt.outbox
+        jobs = self.app.job_queue
+        return (
+            self.fake.pending_update_count() > 0
+            or self.app.update_queue._unfinished_tasks > 0
+            or self.app.update_processor.current_concurrent_updates > 0
+            or outbox.pending() > 0
+            or any(c.task is not None for c in outbox._chats.values())
+            or (jobs is not None and bool(jobs._executor._pending_futures))
+        )
 
     async def idle(self, timeout: float = 10.0) -> None:
         """Wait until every update is handled and every queued message is sent.
 
-        Quiet for four looks 2 ms apart, as ``hostile_helpers.settle`` (it was three looks
-        10 ms apart: ~30 ms of waiting after every press, ~100 s over the suite)."""
+        :meth:`busy` sees no gap, so "quiet" is checked over a few turns of the event loop
+        (no timed pause, which cost ~8 ms after every press: more than the press itself);
+        while busy it looks again every millisecond."""
         deadline = time.monotonic() + timeout
         quiet = 0
-        while quiet < 4:
-            busy = (
-                bool(self.fake.pending_updates())
-                or not self.app.update_queue.empty()
-                or self.app.update_processor.current_concurrent_updates > 0
-                or self.rt.outbox.pending() > 0
-                or any(c.task is not None for c in self.rt.outbox._chats.values())
-            )
-            quiet = 0 if busy else quiet + 1
-            if time.monotonic() > deadline:
-                raise TimeoutError("the bot did not become idle")
-            await asyncio.sleep(0.002)
+        while quiet < _QUIET_LOOKS:
+            if self.busy():
+                quiet = 0
+                if time.monotonic() > deadline:
+                    raise TimeoutError("the bot did not become idle")
+                await asyncio.sleep(0.001)
+            else:
+                quiet += 1
+                await asyncio.sleep(0)
 
     # ------------------------------------------------------------------ looking
 

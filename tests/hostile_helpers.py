@@ -15,10 +15,8 @@ must never happen.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
-import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -306,22 +304,8 @@ class ErrorLog(logging.Handler):
 
 
 async def settle(h: Harness, timeout: float = 15.0) -> None:
-    """:meth:`Harness.idle` with a finer poll: every update handled, every message sent."""
-    deadline = time.monotonic() + timeout
-    quiet = 0
-    outbox = h.rt.outbox
-    while quiet < 4:
-        busy = (
-            bool(h.fake.pending_updates())
-            or not h.app.update_queue.empty()
-            or h.app.update_processor.current_concurrent_updates > 0
-            or outbox.pending() > 0
-            or any(c.task is not None for c in outbox._chats.values())
-        )
-        quiet = 0 if busy else quiet + 1
-        if time.monotonic() > deadline:
-            raise TimeoutError("the bot did not become idle")
-        await asyncio.sleep(0.002)
+    """:meth:`Harness.idle` with a longer timeout: every update handled, every message sent."""
+    await h.idle(timeout)
 
 
 async def press(
@@ -330,7 +314,7 @@ async def press(
     """Press and wait until the bot is idle; the callback answer."""
     qid = h.fake.press(user, msg, data, force=force)
     await settle(h)
-    return h.fake.callback_answers.get(qid, {})
+    return h.fake.callback_answer(qid)
 
 
 def quick_code(deal: Deal, codes: list[str]) -> str:

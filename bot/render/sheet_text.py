@@ -8,6 +8,7 @@ numbers too wide, each player's entries are listed one per line.
 
 from __future__ import annotations
 
+import functools
 import textwrap
 from collections.abc import Sequence
 from fractions import Fraction
@@ -33,10 +34,15 @@ def fmt_number(value: Fraction | int) -> str:
     return f"{float(v):.2f}"
 
 
+_NO_BIDI = str.maketrans(dict.fromkeys(BIDI_CONTROLS))
+
+
+@functools.lru_cache(maxsize=4096)
 def short_name(name: str, width: int = 10) -> str:
     """``name`` cut to ``width`` characters with an ellipsis (bidi controls removed: a cut
-    override would turn the rest of the line around)."""
-    name = " ".join("".join(ch for ch in name if ch not in BIDI_CONTROLS).split())
+    override would turn the rest of the line around). Cached: every text names the players
+    again, thousands of times a game."""
+    name = " ".join(name.translate(_NO_BIDI).split())
     return name if len(name) <= width else name[: width - 1] + "…"
 
 

@@ -40,6 +40,7 @@ from telegram.error import (
 
 from bot.core.model import Slot
 
+from .edits import edit_text
 from .queue import Call, ChatQueue, Delete, Post, Show, message_gone, not_modified
 
 __all__ = ["Outbox", "message_gone", "not_modified"]
@@ -335,16 +336,9 @@ class Outbox:
             key = (slot.chat_id, slot.message_id)
             if self._shown.get(key) == fingerprint:
                 return False
-            try:
+            try:  # (the edited message Telegram answers is not read: see edits.py)
                 await self._retry(
-                    lambda: self.bot.edit_message_text(
-                        text,
-                        chat_id=slot.chat_id,
-                        message_id=slot.message_id,
-                        parse_mode=ParseMode.HTML,
-                        reply_markup=markup,
-                        link_preview_options=_NO_PREVIEW,
-                    )
+                    lambda: edit_text(self.bot, slot.chat_id, slot.message_id, text, markup)
                 )
             except BadRequest as exc:
                 if not_modified(exc):

@@ -24,6 +24,7 @@ from tests.bot_helpers import (
     running_bot,
     simple_policy,
     start_bot_process,
+    waits_after_429,
 )
 from tests.fakes import FakeBotApiServer, FakeTelegram, FloodLimits, MessageView
 
@@ -263,10 +264,12 @@ async def test_group_edits_are_coalesced_within_telegram_limits(tmp_path: Path) 
 
 async def test_retry_after_is_waited_out(tmp_path: Path) -> None:
     async with running_bot(tmp_path, http=True) as h:
-        h.fake.fail_next("sendMessage", times=1, error=(429, 1))
+        h.fake.fail_next("sendMessage", times=1, error=(429, 0.2))  # (time scaled down)
         await h.say(h.users[0], "/newgame")
         await h.fake.wait_until(lambda: "New pulka" in "".join(h.group_texts()), timeout=10)
         assert h.fake.flood_errors
+        [(wait, waited)] = waits_after_429(h.fake)
+        assert waited >= wait
 
 
 def test_python_m_bot_runs_against_a_bot_api_server(tmp_path: Path) -> None:

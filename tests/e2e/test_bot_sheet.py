@@ -25,6 +25,7 @@ from tests.bot_helpers import (
     play_deal,
     running_bot,
     simple_policy,
+    waits_after_429,
 )
 from tests.fakes import FakeTelegram, MessageView
 
@@ -235,11 +236,13 @@ async def test_a_refused_photo_falls_back_to_the_text_sheet(tmp_path: Path) -> N
 async def test_flood_control_on_the_photo_is_waited_out(tmp_path: Path) -> None:
     async with running_bot(tmp_path) as h:
         await open_and_start(h)
-        h.fake.fail_next("sendPhoto", error=(429, 1))
+        h.fake.fail_next("sendPhoto", error=(429, 0.2))  # (time scaled down)
         await quick_deal(h)
         [sheet] = photos(h)
         assert sheet.caption.startswith("Deal 1:")
         assert [e.method for e in h.fake.flood_errors] == ["sendPhoto"]
+        [(wait, waited)] = waits_after_429(h.fake)
+        assert waited >= wait
 
 
 async def test_a_restart_keeps_replacing_the_sheet(tmp_path: Path) -> None:

@@ -21,7 +21,15 @@ from bot.preferans.cards import Seat
 from bot.render.text import hand_lines
 from bot.telegram.outbox import Outbox
 from storage import Storage
-from tests.bot_helpers import FakeClock, Harness, code_of, is_alert, open_and_start, running_bot
+from tests.bot_helpers import (
+    FakeClock,
+    Harness,
+    code_of,
+    is_alert,
+    open_and_start,
+    running_bot,
+    waits_after_429,
+)
 from tests.fakes import FakeTelegram, FloodLimits
 from tests.hostile_helpers import (
     ErrorLog,
@@ -35,6 +43,12 @@ from tests.hostile_helpers import (
 )
 
 QUICK = TableSettings(pulka=2, turn_time=60, sheet="text")
+FLOOD_WAIT = 0.2
+"""retry_after of the injected 429s: Telegram's whole seconds scaled down (each one is
+still waited out, see :func:`waits_after_429`)."""
+FAST_RETRIES = {"group_limit": 100_000, "group_fast_interval": 0.0, "retry_base": 0.05}
+"""The outbox's pauses between attempts scaled by 1/20 (0.5 s, 1 s...: 25 ms, 50 ms...):
+the failures are what is tested here, not how long the outbox waits after them."""
 
 
 async def play_to_the_end(h: Harness, max_turns: int = 400) -> None:
@@ -80,11 +94,13 @@ async def test_flood_control_bursts_are_waited_out(tmp_path: Path) -> None:
                     chat = group if turn == 0 else h.users[1].id
                     fake.fail_when(
                         lambda m, p, c=chat: m == "editMessageText" and p.get("chat_id") == c,
-                        error=(429, 1),
+                        error=(429, FLOOD_WAIT),
                         times=3 if turn == 0 else 2,
                     )
                 await quick_turn(h, h.table())
             assert len(fake.flood_errors) == 5
+            waits = waits_after_429(fake)
+            assert len(waits) == 5 and all(waited >= wait for wait, waited in waits), waits
             assert_messages_current(h)
             limited = [c.params.get("chat_id") for c in fake.calls if c.status == 429]
             assert limited.count(group) == 3 and limited.count(h.users[1].id) == 2
@@ -103,9 +119,11 @@ async def test_a_long_flood_burst_outlasts_the_rate_limiter_but_not_the_outbox(
         async with running_bot(tmp_path, fake=fake, defaults=QUICK) as h:
             unthrottle(h)
             await open_and_start(h)
-            fake.fail_next("editMessageText", times=5, error=(429, 1))
+            fake.fail_next("editMessageText", times=5, error=(429, FLOOD_WAIT))
             await quick_turn(h, h.table())
             assert_messages_current(h)
+            waits = waits_after_429(fake)
+            assert len(waits) == 5 and all(waited >= wait for wait, waited in waits), waits
             await play_to_the_end(h)
     assert all(r.name.startswith("telegram.ext") for r in errors.records), errors.lines()
 
@@ -115,7 +133,9 @@ async def test_a_long_flood_burst_outlasts_the_rate_limiter_but_not_the_outbox(
 async def test_timeouts_resets_and_5xx(tmp_path: Path, http: bool) -> None:
     fake = FakeTelegram(flood=FloodLimits(enabled=False))
     with ErrorLog() as errors:
-        async with running_bot(tmp_path, http=http, fake=fake, defaults=QUICK) as h:
+        async with running_bot(
+            tmp_path, http=http, fake=fake, defaults=QUICK, outbox_options=FAST_RETRIES
+        ) as h:
             unthrottle(h)
             watch = PrivacyWatch(h).install()
             await open_and_start(h)

@@ -47,6 +47,33 @@ def _u16_step(byte: int) -> int:
     return 2 if byte >= 0xF0 else 1
 
 
+def _u16_of_utf8(chunk: bytes) -> int:
+    """UTF-16 units of a run of whole UTF-8 characters (the sum of :func:`_u16_step`)."""
+    if chunk.isascii():
+        return len(chunk)
+    return utf16_len(chunk.decode("utf-8", "surrogatepass"))
+
+
+_HTML_SPECIAL = re.compile(rb"[<&]")
+_COMMON_ENTITY = re.compile(rb"&(lt|gt|amp|quot);")
+_COMMON_CODES = {b"lt": 60, b"gt": 62, b"amp": 38, b"quot": 34}
+_TAG_STOP = re.compile(rb"[ \t\r\n\x0b\x0c>]")
+_SPACES = re.compile(rb"[ \t\r\n\x0b\x0c]*")
+
+
+def _tag_name_end(data: bytes, i: int, n: int) -> int:
+    """Position of the first space or ">" at or after ``i`` (``n`` if none)."""
+    stop = _TAG_STOP.search(data, i, n)
+    return stop.start() if stop is not None else n
+
+
+_HTML_SIMPLE = {
+    "i": "italic", "em": "italic", "b": "bold", "strong": "bold",
+    "s": "strikethrough", "strike": "strikethrough", "del": "strikethrough",
+    "u": "underline", "ins": "underline", "tg-spoiler": "spoiler", "span": "spoiler",
+}  # fmt: skip
+
+
 def _is_space(byte: int) -> bool:
     return byte in b" \t\r\n\x0b\x0c"
 
@@ -143,7 +170,21 @@ def parse_html(
     i = 0
     while i < n:
         c = data[i]
+        if c != 60 and c != 38:  # plain text, copied whole up to the next "<" or "&"
+            special = _HTML_SPECIAL.search(data, i, n)
+            stop = special.start() if special is not None else n
+            chunk = data[i:stop]
+            out += chunk
+            u16 += _u16_of_utf8(chunk)
+            i = stop
+            continue
         if c == ord("&"):
+            common = _COMMON_ENTITY.match(data, i, n)
+            if common is not None:  # what _decode_html_entity gives these, without its loops
+                out.append(_COMMON_CODES[common.group(1)])
+                u16 += 1
+                i = common.end()
+                continue
             code, after = _decode_html_entity(data, i)
             if code:
                 out += chr(code).encode("utf-8", "surrogatepass")
@@ -155,16 +196,14 @@ def parse_html(
                     f'Character "&" at byte offset {i} must be escaped as "&amp;" '
                     "(strict mode of the fake; real Telegram keeps it as is)"
                 )
-        if c != ord("<"):
-            u16 += _u16_step(c)
+            u16 += 1  # a raw "&" kept as text, as tdlib does
             out.append(c)
             i += 1
             continue
         begin = i
         i += 1
         if data[i] != ord("/"):
-            while i < n and not _is_space(data[i]) and data[i] != ord(">"):
-                i += 1
+            i = _tag_name_end(data, i, n)
             if i >= n:
                 raise EntityParseError(f"Unclosed start tag at byte offset {begin}")
             tag = data[begin + 1 : i].decode("utf-8", "replace").lower()
@@ -248,11 +287,9 @@ def parse_html(
         # end tag
         if not nested:
             raise EntityParseError(f"Unexpected end tag at byte offset {begin}")
-        while i < n and not _is_space(data[i]) and data[i] != ord(">"):
-            i += 1
+        i = _tag_name_end(data, i, n)
         end_tag = data[begin + 2 : i].decode("utf-8", "replace").lower()
-        while i < n and _is_space(data[i]):
-            i += 1
+        i = _SPACES.match(data, i, n).end()  # type: ignore[union-attr]
         if data[i] != ord(">"):
             raise EntityParseError(f"Unclosed end tag at byte offset {begin}")
         tag, argument, start, out_pos = nested[-1]
@@ -263,13 +300,8 @@ def parse_html(
             )
         if u16 > start:
             length = u16 - start
-            simple = {
-                "i": "italic", "em": "italic", "b": "bold", "strong": "bold",
-                "s": "strikethrough", "strike": "strikethrough", "del": "strikethrough",
-                "u": "underline", "ins": "underline", "tg-spoiler": "spoiler", "span": "spoiler",
-            }  # fmt: skip
-            if tag in simple:
-                entities.append({"offset": start, "length": length, "type": simple[tag]})
+            if tag in _HTML_SIMPLE:
+                entities.append({"offset": start, "length": length, "type": _HTML_SIMPLE[tag]})
             elif tag == "tg-emoji":
                 if not argument.isdigit() or int(argument) == 0:
                     raise EntityParseError("Invalid custom emoji identifier specified")
@@ -613,16 +645,22 @@ def sort_entities(entities: list[JSONDict]) -> list[JSONDict]:
     return sorted(entities, key=lambda e: (e["offset"], -e["length"], _PRIORITY.get(e["type"], 50)))
 
 
-_AUTO_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("url", re.compile(r"(?<![\w@/])(?:https?|tg)://[^\s<>\"]+[^\s<>\".,;:!?)\]'}]")),
-    ("email", re.compile(r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")),
+# (kind, a character every match contains, pattern): a text without it is not searched.
+_AUTO_PATTERNS: list[tuple[str, str, re.Pattern[str]]] = [
+    ("url", ":", re.compile(r"(?<![\w@/])(?:https?|tg)://[^\s<>\"]+[^\s<>\".,;:!?)\]'}]")),
+    (
+        "email",
+        "@",
+        re.compile(r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"),
+    ),
     (
         "bot_command",
+        "/",
         re.compile(r"(?<![\w/<>])/[A-Za-z0-9_]{1,64}(?:@[A-Za-z0-9_]{3,32})?(?![\w/])"),
     ),
-    ("mention", re.compile(r"(?<![\w@/])@[A-Za-z0-9_]{3,32}(?![\w@])")),
-    ("hashtag", re.compile(r"(?<![\w#&])#(?=\w*[^\W\d_])\w{1,256}")),
-    ("cashtag", re.compile(r"(?<![\w$])\$[A-Z]{1,8}(?![\w$])")),
+    ("mention", "@", re.compile(r"(?<![\w@/])@[A-Za-z0-9_]{3,32}(?![\w@])")),
+    ("hashtag", "#", re.compile(r"(?<![\w#&])#(?=\w*[^\W\d_])\w{1,256}")),
+    ("cashtag", "$", re.compile(r"(?<![\w$])\$[A-Z]{1,8}(?![\w$])")),
 ]
 
 
@@ -638,13 +676,17 @@ def find_auto_entities(text: str, existing: list[JSONDict]) -> list[JSONDict]:
         if e["type"] in ("code", "pre", "text_link", "text_mention", "custom_emoji")
     ]
     found: list[JSONDict] = []
-    # UTF-16 offset of every code point index.
-    prefix = [0]
-    for ch in text:
-        prefix.append(prefix[-1] + (2 if ord(ch) > 0xFFFF else 1))
-    for kind, pattern in _AUTO_PATTERNS:
+    # Code point index -> UTF-16 offset: the same number unless the text has astral characters.
+    bmp_only = utf16_len(text) == len(text)
+    for kind, needle, pattern in _AUTO_PATTERNS:
+        if needle not in text:
+            continue
         for m in pattern.finditer(text):
-            start, end = prefix[m.start()], prefix[m.end()]
+            if bmp_only:
+                start, end = m.start(), m.end()
+            else:
+                start = utf16_len(text[: m.start()])
+                end = start + utf16_len(m.group())
             if any(s < end and start < e for s, e in blocked):
                 continue
             found.append({"offset": start, "length": end - start, "type": kind})

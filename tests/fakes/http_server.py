@@ -373,19 +373,14 @@ class FakeBotApiServer:
             body = {"ok": False, "error_code": 400, "description": "Bad Request: invalid request"}
             return await self._write_json(writer, 400, body, request.keep_alive)
 
-        handler = asyncio.ensure_future(self.fake.handle_async(match["method"], params))
-        watcher = asyncio.ensure_future(conn.wait_eof())
         try:
-            done, _ = await asyncio.wait({handler, watcher}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for pending in (handler, watcher):
-                if not pending.done():
-                    pending.cancel()
-            await asyncio.gather(handler, watcher, return_exceptions=True)
-        if handler not in done or handler.cancelled():
-            return False  # the client went away (e.g. PTB cancelled a long poll)
-        try:
-            status, body = handler.result()
+            if match["method"].lower() == "getupdates":
+                answer = await self._long_poll(match["method"], params, conn)
+                if answer is None:
+                    return False  # the client went away (e.g. PTB cancelled a long poll)
+            else:  # answered at once: no need to watch the connection meanwhile
+                answer = await self.fake.handle_encoded(match["method"], params)
+            status, payload = answer
         except InjectedTimeout:
             # Keep the client waiting until it gives up (its read timeout) or we hit the cap.
             with contextlib.suppress(TimeoutError):
@@ -402,7 +397,26 @@ class FakeBotApiServer:
                 "description": f"Internal Server Error: {exc!r}",
             }
             return await self._write_json(writer, 500, body, keep_alive=False)
-        return await self._write_json(writer, status, body, request.keep_alive)
+        return await self._write(
+            writer, status, payload, "application/json", keep_alive=request.keep_alive
+        )
+
+    async def _long_poll(
+        self, method: str, params: dict[str, Any], conn: _Conn
+    ) -> tuple[int, bytes] | None:
+        """getUpdates, cancelled if the client closes the connection while it waits."""
+        handler = asyncio.ensure_future(self.fake.handle_encoded(method, params))
+        watcher = asyncio.ensure_future(conn.wait_eof())
+        try:
+            done, _ = await asyncio.wait({handler, watcher}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for pending in (handler, watcher):
+                if not pending.done():
+                    pending.cancel()
+            await asyncio.gather(handler, watcher, return_exceptions=True)
+        if handler not in done or handler.cancelled():
+            return None
+        return handler.result()
 
     async def _write_json(
         self, writer: asyncio.StreamWriter, status: int, body: dict[str, Any], keep_alive: bool

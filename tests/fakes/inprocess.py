@@ -103,11 +103,11 @@ class FakeRequest(BaseRequest):
         params: dict[str, Any] = dict(parse_qsl(parts.query, keep_blank_values=True))
         params.update(request_params(request_data))
         try:
-            status, body = await self.fake.handle_async(match["method"], params)
+            status, payload = await self.fake.handle_encoded(match["method"], params)
         except InjectedTimeout as exc:
             raise TimedOut(f"Timed out (injected by FakeTelegram in {exc.method})") from exc
         except InjectedReset as exc:
             raise NetworkError(
                 f"httpx.ReadError: connection reset (injected in {exc.method})"
             ) from exc
-        return status, json.dumps(body, ensure_ascii=False).encode("utf-8")
+        return status, payload

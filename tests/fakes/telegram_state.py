@@ -179,7 +179,7 @@ class InjectedReset(InjectedTransportError):
     kind = "reset"
 
 
-FailureSpec = str | tuple[int | str, int | str] | ApiError | JSONDict
+FailureSpec = str | tuple[int | str, int | float | str] | ApiError | JSONDict
 
 
 # --------------------------------------------------------------------------- model
@@ -424,20 +424,49 @@ class CallbackQueryRecord:
     answer: JSONDict | None = None
 
 
-@dataclass
 class ApiCall:
-    """One Bot API request as the fake received it."""
+    """One Bot API request as the fake received it.
 
-    method: str
-    params: JSONDict
-    time: float
-    status: int | str  # HTTP status, or "timeout" / "reset" for injected transport failures
-    response: JSONDict | None
+    ``response`` is the JSON body answered (None for injected transport failures). It is
+    kept as the bytes sent and decoded when a test first reads it: most calls are never
+    looked at, and decoding every answer cost more than the rest of the fake.
+    """
+
+    __slots__ = ("method", "params", "time", "status", "_body", "_raw")
+
+    def __init__(
+        self,
+        method: str,
+        params: JSONDict,
+        time: float,
+        status: int | str,  # HTTP status, or "timeout" / "reset" for injected failures
+        response: JSONDict | bytes | None,
+    ) -> None:
+        self.method = method
+        self.params = params
+        self.time = time
+        self.status = status
+        self._raw = response if isinstance(response, bytes) else None
+        self._body = None if isinstance(response, bytes) else response
+
+    @property
+    def response(self) -> JSONDict | None:
+        """The answer's JSON body."""
+        if self._raw is not None:
+            self._body = json.loads(self._raw)
+            self._raw = None
+        return self._body
 
     @property
     def ok(self) -> bool:
         """Whether the call succeeded."""
         return self.status == 200
+
+    def __repr__(self) -> str:
+        return (
+            f"ApiCall(method={self.method!r}, params={self.params!r}, time={self.time!r}, "
+            f"status={self.status!r}, response={self.response!r})"
+        )
 
 
 @dataclass
@@ -447,7 +476,7 @@ class FloodError:
     method: str
     chat_id: int | None
     scope: str  # "private" | "group" | "global" | "injected"
-    retry_after: int
+    retry_after: int | float  # a float only when a test injected one (time scaled)
     time: float
 
 
@@ -498,6 +527,11 @@ def _keyboard_rows(markup: JSONDict | None) -> list[list[tuple[str, str | None]]
             out_row.append((str(button.get("text", "")), value))
         rows.append(out_row)
     return rows
+
+
+def _encode(body: JSONDict) -> bytes:
+    """A JSON body as the transports send it (UTF-8, not ASCII-escaped)."""
+    return json.dumps(body, ensure_ascii=False).encode("utf-8")
 
 
 def _decode_params(raw: Mapping[str, Any]) -> JSONDict:
@@ -727,7 +761,7 @@ class FakeTelegram:
         :class:`InjectedTimeout` / :class:`InjectedReset`.
         """
         if method.lower() != "getupdates":
-            return self._call(method, params, None)
+            return self._decoded(self._call(method, params, None))
         try:
             asyncio.get_running_loop()
             in_loop = True
@@ -737,7 +771,7 @@ class FakeTelegram:
         deadline: float | None = None
         while True:
             try:
-                return self._call(method, params, poll)
+                return self._decoded(self._call(method, params, poll))
             except _WaitForUpdates as wait:
                 now = time.monotonic()
                 deadline = deadline if deadline is not None else now + wait.timeout
@@ -750,6 +784,10 @@ class FakeTelegram:
 
     async def handle_async(self, method: str, params: Mapping[str, Any]) -> tuple[int, JSONDict]:
         """Like :meth:`handle`, but getUpdates long polling waits without blocking the loop."""
+        return self._decoded(await self.handle_encoded(method, params))
+
+    async def handle_encoded(self, method: str, params: Mapping[str, Any]) -> tuple[int, bytes]:
+        """:meth:`handle_async` with the body as the UTF-8 JSON bytes a transport sends."""
         if method.lower() != "getupdates":
             return self._call(method, params, None)
         poll = _Poll(self._begin_poll(), can_wait=True)
@@ -784,7 +822,8 @@ class FakeTelegram:
     ) -> None:
         """Make the next ``times`` calls of ``method`` (None = any method) fail with ``error``.
 
-        ``error`` is ``(429, retry_after)``, ``(code, description)``, an :class:`ApiError`, a
+        ``error`` is ``(429, retry_after)`` (a fraction of a second scales time down: real
+        Telegram sends whole seconds), ``(code, description)``, an :class:`ApiError`, a
         full JSON body dict, ``"timeout"`` or ``"reset"``. With ``applied=True`` the call takes
         effect first and only the answer is lost (meaningful for "timeout"/"reset").
         """
@@ -1149,6 +1188,12 @@ class FakeTelegram:
         with self._lock:
             return {q.id: dict(q.answer or {}) for q in self._queries.values() if q.answered}
 
+    def callback_answer(self, query_id: str) -> JSONDict:
+        """The answerCallbackQuery params of one query ({} while unanswered)."""
+        with self._lock:
+            query = self._queries.get(query_id)
+            return dict(query.answer or {}) if query is not None and query.answered else {}
+
     @property
     def callback_queries(self) -> list[CallbackQueryRecord]:
         """All button presses so far."""
@@ -1196,6 +1241,10 @@ class FakeTelegram:
         with self._lock:
             updates: list[JSONDict] = json.loads(json.dumps(list(self._updates)))
             return updates
+
+    def pending_update_count(self) -> int:
+        """How many updates are queued and not yet confirmed (no copy: for busy loops)."""
+        return len(self._updates)
 
     def commands(
         self, scope: JSONDict | None = None, language_code: str = ""
@@ -1313,9 +1362,13 @@ class FakeTelegram:
             self._notify()
             return self._poll_gen
 
-    def _call(
-        self, method: str, raw: Mapping[str, Any], poll: _Poll | None
-    ) -> tuple[int, JSONDict]:
+    @staticmethod
+    def _decoded(answer: tuple[int, bytes]) -> tuple[int, JSONDict]:
+        return answer[0], json.loads(answer[1])
+
+    def _call(self, method: str, raw: Mapping[str, Any], poll: _Poll | None) -> tuple[int, bytes]:
+        """Answer one call: (status, JSON bytes), recorded. The JSON is made once, here: it
+        is what the transport sends, and the record decodes it only if a test reads it."""
         name = method.lower()
         canonical = self._canonical.get(name, method)
         with self._lock:
@@ -1327,11 +1380,11 @@ class FakeTelegram:
             if rule is not None and (not rule.applied or poll is not None):
                 return self._inject(rule, canonical, params, now)
             status, body = self._execute(name, params, poll)
-            body = json.loads(json.dumps(body))
+            payload = _encode(body)
             if rule is not None:
                 kind = rule.error if isinstance(rule.error, str) else None
                 if kind in ("timeout", "reset"):
-                    self._record(canonical, params, now, kind, body)
+                    self._record(canonical, params, now, kind, payload)
                     self._notify()
                     raise (
                         InjectedTimeout(canonical)
@@ -1340,12 +1393,18 @@ class FakeTelegram:
                     )
                 # an applied HTTP error: the call took effect but the client sees an error
                 status, body = self._error_body(rule.error, canonical, now)
-            self._record(canonical, params, now, status, body)
+                payload = _encode(body)
+            self._record(canonical, params, now, status, payload)
             self._notify()
-            return status, body
+            return status, payload
 
     def _record(
-        self, method: str, params: JSONDict, now: float, status: int | str, body: JSONDict | None
+        self,
+        method: str,
+        params: JSONDict,
+        now: float,
+        status: int | str,
+        body: JSONDict | bytes | None,
     ) -> None:
         self._calls.append(ApiCall(method, params, now, status, body))
 
@@ -1364,7 +1423,7 @@ class FakeTelegram:
 
     def _inject(
         self, rule: _FailureRule, method: str, params: JSONDict, now: float
-    ) -> tuple[int, JSONDict]:
+    ) -> tuple[int, bytes]:
         if rule.error == "timeout":
             self._record(method, params, now, "timeout", None)
             self._notify()
@@ -1374,9 +1433,10 @@ class FakeTelegram:
             self._notify()
             raise InjectedReset(method)
         status, body = self._error_body(rule.error, method, now)
-        self._record(method, params, now, status, body)
+        payload = _encode(body)
+        self._record(method, params, now, status, payload)
         self._notify()
-        return status, body
+        return status, payload
 
     def _error_body(self, error: FailureSpec, method: str, now: float) -> tuple[int, JSONDict]:
         if isinstance(error, ApiError):
@@ -1386,7 +1446,10 @@ class FakeTelegram:
         if isinstance(error, tuple):
             code, detail = error
             if int(code) == 429:
-                retry_after = int(detail)
+                # Telegram's retry_after is whole seconds; a test may scale time down with a
+                # fraction (0.2), which is passed as given (PTB and the bot take floats too).
+                wait = float(detail)
+                retry_after: int | float = int(wait) if wait.is_integer() else wait
                 self._flood_errors.append(FloodError(method, None, "injected", retry_after, now))
                 return 429, ApiError(
                     429,
