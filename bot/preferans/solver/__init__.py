@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..cards import Card, Seat
 from .position import Goal, Position, goal_of
-from .search import SUIT_MASK, BudgetExceeded, Core
+from .search import NO_LIMIT, SUIT_MASK, BudgetExceeded, Core
 
 __all__ = ["Goal", "Position", "Solver", "BudgetExceeded", "solve", "card_values", "goal_of"]
 
@@ -60,11 +60,11 @@ class Solver:
         """
         core = self._core(pos)
         hands, first, played, talon = _unpack(pos)
-        core.limit = None if budget is None else core.nodes + budget
+        core.limit = NO_LIMIT if budget is None else core.nodes + budget
         try:
             return _value(core, hands, first, played, talon, 0, pos.tricks_left)
         finally:
-            core.limit = None
+            core.limit = NO_LIMIT
 
     def at_least(self, pos: Position, k: int) -> bool:
         """Whether ``seat`` takes at least ``k`` tricks from ``pos`` under best play: one
@@ -94,7 +94,7 @@ class Solver:
             alive |= 1 << card
         legal = _legal(hand, lead >> 3 if lead >= 0 else -1, core.trump)
         n = pos.tricks_left
-        core.limit = None if budget is None else core.nodes + budget
+        core.limit = NO_LIMIT if budget is None else core.nodes + budget
         values: dict[int, int] = {}
         try:
             # No card beats the best one: the position's value bounds every card's, and
@@ -114,7 +114,7 @@ class Solver:
                     values[top] = value
                 values[card] = values[top]
         finally:
-            core.limit = None
+            core.limit = NO_LIMIT
         return {Card(c): values[c] for c in sorted(legal)}
 
 

@@ -7,47 +7,23 @@ Hands are indexed 0, 1, 2 in playing order; a card is the bit ``suit * 8 + rank`
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from operator import neg
+
 from .bounds import NEXT as _NEXT
 from .bounds import SUIT_MASK, caught, ducks, trick_game_bounds
-from .tables import BITS, COMPRESS, NTH, REPS
+from .moves import LOW_FIRST, REST_LOW, TOPS_HIGH, follow_cards, lead_cards, moves
+from .tables import BITS, COMPRESS, NTH, REPS, REPS_LOW
 
-__all__ = ["Core", "BudgetExceeded", "SUIT_MASK"]
+__all__ = ["Core", "BudgetExceeded", "SUIT_MASK", "NO_LIMIT"]
 
 
-# How a hand orders its leads (see Core.lead_order).
-_TOPS_HIGH = 0  # the suits' top cards first, high to low, then the rest high to low
-_REST_LOW = 1  # cards that are not the top of their suit first, low to high, then the tops
-_LOW_FIRST = 2  # hearts to spades, low to high within a suit
+NO_LIMIT = 1 << 62
+""":attr:`Core.limit` when the search is not limited (an int, so the check is one compare)."""
 
 
 class BudgetExceeded(Exception):
     """The search visited more positions than its budget allowed."""
-
-
-def _moves(hand: int, suit: int, trump: int, alive: int) -> list[int]:
-    """Representative legal cards of ``hand`` when ``suit`` was led (-1: leading)."""
-    if suit >= 0:
-        follow = hand & SUIT_MASK[suit]
-        if follow:
-            shift = suit * 8
-            reps = REPS[suit][(((alive >> shift) & 255) << 8) | (follow >> shift)]
-            assert reps is not None
-            return list(reps)
-        # Кодекс: no card of the suit led — a trump must be played if held.
-        if trump >= 0 and hand & SUIT_MASK[trump]:
-            shift = trump * 8
-            reps = REPS[trump][(((alive >> shift) & 255) << 8) | ((hand >> shift) & 255)]
-            assert reps is not None
-            return list(reps)
-    out: list[int] = []
-    for s in range(4):
-        shift = s * 8
-        held = (hand >> shift) & 255
-        if held:
-            reps = REPS[s][(((alive >> shift) & 255) << 8) | held]
-            assert reps is not None
-            out.extend(reps)
-    return out
 
 
 class Core:
@@ -73,37 +49,43 @@ class Core:
         # trick games the declarer cashes his top cards first; in misère and all-pass
         # everybody tries low cards that are not the suit's top first.
         if not maximiser[seat]:
-            self.lead_order = (_REST_LOW, _REST_LOW)
+            self.lead_order = (REST_LOW, REST_LOW)
         elif trump >= 0:
-            self.lead_order = (_LOW_FIRST, _TOPS_HIGH)
+            self.lead_order = (LOW_FIRST, TOPS_HIGH)
         else:
-            self.lead_order = (_REST_LOW, _TOPS_HIGH)
+            self.lead_order = (REST_LOW, TOPS_HIGH)
         self.table: dict[int, list[int]] = {}
         self.exact: dict[tuple[int, int, int, int], list[int]] = {}
         self.nodes = 0
-        self.limit: int | None = None
+        self.limit = NO_LIMIT
+        """Past this many nodes (counted since the Core was made) the search stops."""
 
     # ------------------------------------------------------------------ trick boundary
 
     def ge(self, h0: int, h1: int, h2: int, leader: int, k: int) -> bool:
         """Can the maximisers force ``seat`` at least ``k`` of the tricks left?"""
-        hands = (h0, h1, h2)
-        n = hands[leader].bit_count()
         if k <= 0:
             return True
+        # At a trick boundary every hand holds the same number of cards.
+        n = (h0 if leader == 0 else h1 if leader == 1 else h2).bit_count()
         if k > n:
             return False
-        self.nodes += 1
-        if self.limit is not None and self.nodes > self.limit:
+        return self._node(h0, h1, h2, leader, k, n)
+
+    def _node(self, h0: int, h1: int, h2: int, leader: int, k: int, n: int) -> bool:
+        """:meth:`ge` when the answer is not trivial (0 < k <= n, ``n`` cards in each
+        hand): one position searched, counted against the budget."""
+        self.nodes = nodes = self.nodes + 1
+        if nodes > self.limit:
             raise BudgetExceeded
         if n == 1:
-            return self._last_trick(hands, leader) == self.seat
-        alive = h0 | h1 | h2
+            return self._last_trick(h0, h1, h2, leader) == self.seat
         # Two tables: by the exact cards (cheap key) and by relative ranks (shared by
         # positions that differ only in cards already gone); both hold the same entry,
         # [lowest, highest, best lead], started from the sure bounds.
         fast_key = (h0, h1, h2, leader)
         entry = self.exact.get(fast_key)
+        alive = h0 | h1 | h2
         if entry is None:
             c = COMPRESS
             b = BITS
@@ -117,6 +99,7 @@ class Core:
             key = (key << 22) | (c[x | (h0 >> 24)] << 10) | (b[x | (h1 >> 24)] << 2) | leader
             entry = self.table.get(key)
             if entry is None:
+                hands = (h0, h1, h2)
                 if self.trick_game:
                     lo, hi = trick_game_bounds(hands, leader, n, alive, self.seat, self.trump)
                     entry = [lo, hi, -1]
@@ -140,7 +123,7 @@ class Core:
             # The table keeps the best lead by its rank among the live cards.
             shift = first & 24
             first = shift + NTH[(((alive >> shift) & 255) << 3) | (first & 7)]
-        result, move = self._trick(hands, leader, k, n, first)
+        result, move = self._trick((h0, h1, h2), leader, k, n, first)
         if move >= 0:
             shift = move & 24
             entry[2] = shift | ((alive >> shift) & ((1 << (move & 7)) - 1)).bit_count()
@@ -150,8 +133,9 @@ class Core:
             entry[1] = k - 1
         return result
 
-    def _last_trick(self, hands: tuple[int, int, int], leader: int) -> int:
+    def _last_trick(self, h0: int, h1: int, h2: int, leader: int) -> int:
         trump = self.trump
+        hands = (h0, h1, h2)
         best = hands[leader].bit_length() - 1
         winner = leader
         p = leader
@@ -178,56 +162,76 @@ class Core:
         duck_first = p1 == seat and not low_first
         under_first = p0 == seat and not low_first
         win_first = low_first and (p1 == seat or p0 == seat)
+        reorder = win_first or under_first or duck_first
         p2 = _NEXT[p1]
         m0, m1, m2 = maxi[p0], maxi[p1], maxi[p2]
         h0, h1, h2 = hands[p0], hands[p1], hands[p2]
         alive = h0 | h1 | h2
-        leads = _moves(h0, -1, trump, alive)
-        order = self.lead_order[p0 == seat]
-        if len(leads) > 1:
-            others = alive & ~h0
-            if order == _TOPS_HIGH:
-                leads.sort(key=lambda c: (bool((others & SUIT_MASK[c >> 3]) >> c), -c))
-            elif order == _REST_LOW:
-                leads.sort(key=lambda c: (not (others & SUIT_MASK[c >> 3]) >> c, c))
-            else:
-                leads.reverse()
+        leads = lead_cards(h0, alive, self.lead_order[p0 == seat])
         if first >= 0 and first in leads:
             leads.remove(first)
             leads.insert(0, first)
-        ge = self.ge
+        # Children are asked only when not decided here, so past ge's trivial answers.
+        node = self._node
         won_k = k - 1  # what the maximisers still need if seat takes this trick
         rest = n - 1
         # A child where seat needs nothing more is won, one where he needs more than is
         # left is lost: decided without a call.
         won_known = 1 if won_k <= 0 else (0 if won_k > rest else -1)
         lost_known = 0 if k > rest else -1
-        follow1: dict[int, list[int]] = {}
-        follow2: dict[int, list[int]] = {}
+        # The last hand tries first the cards whose trick goes the way it wants (a)
+        # (seat takes it when the last hand is a maximiser), then the others (b).
+        if m2:
+            known_a, need_a, known_b, need_b = won_known, won_k, lost_known, k
+        else:
+            known_a, need_a, known_b, need_b = lost_known, k, won_known, won_k
+        value_a = known_a == 1
+        value_b = known_b == 1
+        # Each follower's cards per suit led, in the order tried: low first in trick
+        # games, and for a hand that wants seat's tricks.
+        reps1 = REPS_LOW if low_first or m1 else REPS
+        reps2 = REPS_LOW if low_first else REPS
+        follow1: list[tuple[int, ...] | list[int] | None] = [None, None, None, None]
+        follow2: list[tuple[int, ...] | list[int] | None] = [None, None, None, None]
         for c0 in leads:
             suit = c0 >> 3
             n0 = h0 & ~(1 << c0)
-            mv1 = follow1.get(suit)
+            mv1 = follow1[suit]
             if mv1 is None:
-                mv1 = follow1[suit] = _moves(h1, suit, trump, alive)
-                if low_first or m1:
-                    mv1.reverse()
-            if win_first and mv1[0] >> 3 == suit:
-                # Trick game, second hand against the declarer's lead or being him: the
-                # cheapest card that beats the lead first.
-                mv1 = [c for c in mv1 if c > c0] + [c for c in mv1 if c < c0]
-            if under_first and mv1[0] >> 3 == suit:
-                # Misère or all-pass, ``seat`` led: the others keep his card on top, with
-                # the highest card under it first.
-                mv1 = [c for c in reversed(mv1) if c < c0] + [c for c in mv1 if c > c0]
-            if duck_first and mv1[0] >> 3 == suit:
-                # Misère or all-pass, ``seat`` second: his highest card under the lead first.
-                mv1 = [c for c in mv1 if c < c0] + [c for c in mv1 if c > c0]
-            mv2 = follow2.get(suit)
+                held = h1 & SUIT_MASK[suit]
+                if held:
+                    shift = suit * 8
+                    mv1 = reps1[suit][(((alive >> shift) & 255) << 8) | (held >> shift)]
+                else:
+                    mv1 = follow_cards(h1, suit, trump, alive, reps1)
+                follow1[suit] = mv1
+            if reorder and mv1[0] >> 3 == suit:
+                # Following suit: the cards are one suit, in order (low to high in the
+                # first two cases, high to low in the third), split at the lead.
+                if win_first:
+                    # Trick game, second hand against the declarer's lead or being him:
+                    # the cheapest card that beats the lead first.
+                    i = bisect_left(mv1, c0)
+                    mv1 = (*mv1[i:], *mv1[:i])
+                elif under_first:
+                    # Misère or all-pass, ``seat`` led: the others keep his card on top,
+                    # with the highest card under it first.
+                    i = bisect_left(mv1, c0)
+                    mv1 = (*mv1[i - 1 :: -1], *mv1[i:]) if i else mv1
+                else:
+                    # Misère or all-pass, ``seat`` second: his highest card under the
+                    # lead first.
+                    i = bisect_left(mv1, -c0, key=neg)
+                    mv1 = (*mv1[i:], *mv1[:i])
+            mv2 = follow2[suit]
             if mv2 is None:
-                mv2 = follow2[suit] = _moves(h2, suit, trump, alive)
-                if low_first:
-                    mv2.reverse()
+                held = h2 & SUIT_MASK[suit]
+                if held:
+                    shift = suit * 8
+                    mv2 = reps2[suit][(((alive >> shift) & 255) << 8) | (held >> shift)]
+                else:
+                    mv2 = follow_cards(h2, suit, trump, alive, reps2)
+                follow2[suit] = mv2
             r1 = not m1
             for c1 in mv1:
                 n1 = h1 & ~(1 << c1)
@@ -237,12 +241,13 @@ class Core:
                     b1, w1 = c1, p1
                 else:
                     b1, w1 = c0, p0
-                # The last hand: cards whose trick goes the way it wants are tried first,
-                # the others only if none of those is enough.
+                bs = b1 >> 3
+                # The last hand: the (a) cards first, the (b) ones only if no (a) card
+                # is enough.
                 r2 = not m2
                 later: list[tuple[int, int]] = []
                 for c2 in mv2:
-                    if (c2 >> 3) == (b1 >> 3):
+                    if (c2 >> 3) == bs:
                         w = p2 if c2 > b1 else w1
                     elif (c2 >> 3) == trump:
                         w = p2
@@ -251,39 +256,27 @@ class Core:
                     if (w == seat) != m2:
                         later.append((c2, w))
                         continue
-                    if w == seat:
-                        known = won_known
-                        need = won_k
-                    else:
-                        known = lost_known
-                        need = k
-                    if known >= 0:
-                        value = known == 1
+                    if known_a >= 0:
+                        value = value_a
                     elif p0 == 0:
-                        value = ge(n0, n1, h2 & ~(1 << c2), w, need)
+                        value = node(n0, n1, h2 & ~(1 << c2), w, need_a, rest)
                     elif p0 == 1:
-                        value = ge(h2 & ~(1 << c2), n0, n1, w, need)
+                        value = node(h2 & ~(1 << c2), n0, n1, w, need_a, rest)
                     else:
-                        value = ge(n1, h2 & ~(1 << c2), n0, w, need)
+                        value = node(n1, h2 & ~(1 << c2), n0, w, need_a, rest)
                     if value == m2:
                         r2 = m2
                         break
                 else:
                     for c2, w in later:
-                        if w == seat:
-                            known = won_known
-                            need = won_k
-                        else:
-                            known = lost_known
-                            need = k
-                        if known >= 0:
-                            value = known == 1
+                        if known_b >= 0:
+                            value = value_b
                         elif p0 == 0:
-                            value = ge(n0, n1, h2 & ~(1 << c2), w, need)
+                            value = node(n0, n1, h2 & ~(1 << c2), w, need_b, rest)
                         elif p0 == 1:
-                            value = ge(h2 & ~(1 << c2), n0, n1, w, need)
+                            value = node(h2 & ~(1 << c2), n0, n1, w, need_b, rest)
                         else:
-                            value = ge(n1, h2 & ~(1 << c2), n0, w, need)
+                            value = node(n1, h2 & ~(1 << c2), n0, w, need_b, rest)
                         if value == m2:
                             r2 = m2
                             break
@@ -326,7 +319,7 @@ class Core:
             alive |= 1 << card
         want = self.maximiser[p]
         suit = (lead >> 3) if (talon or played) else -1
-        for card in _moves(hands[p], suit, self.trump, alive):
+        for card in moves(hands[p], suit, self.trump, alive):
             child = list(hands)
             child[p] &= ~(1 << card)
             if self.ge_from(child, first, [*played, card], talon, k) == want:
