@@ -11,6 +11,7 @@ merged, sure bounds and a move order per goal. Figures: tests/perf/README.md.
 from __future__ import annotations
 
 from ..cards import Card, Seat
+from .midtrick import ge_from
 from .position import Goal, Position, goal_of
 from .search import NO_LIMIT, SUIT_MASK, BudgetExceeded, Core
 
@@ -71,7 +72,7 @@ class Solver:
         null-window question, cheaper than :meth:`solve` when a value is only checked."""
         core = self._core(pos)
         hands, first, played, talon = _unpack(pos)
-        return core.ge_from(hands, first, played, talon, k)
+        return ge_from(core, hands, first, played, talon, k)
 
     def at_least_after(self, pos: Position, card: Card, k: int) -> bool:
         """:meth:`at_least` for the position after the hand to move plays ``card``
@@ -80,7 +81,7 @@ class Solver:
         hands, first, played, talon = _unpack(pos)
         mover = (first + len(played)) % 3
         hands[mover] &= ~(1 << int(card))
-        return core.ge_from(hands, first, [*played, int(card)], talon, k)
+        return ge_from(core, hands, first, [*played, int(card)], talon, k)
 
     def card_values(self, pos: Position, *, budget: int | None = None) -> dict[Card, int]:
         """For the hand to move: ``seat``'s tricks (as :meth:`solve`) after each legal card."""
@@ -153,13 +154,13 @@ def _value(
     """The exact trick count, known to lie in ``lo..hi``, by bisection on null-window
     questions ("at least k?"), the first one ``probe`` if given."""
     if lo < probe <= hi:
-        if core.ge_from(hands, first, played, talon, probe):
+        if ge_from(core, hands, first, played, talon, probe):
             lo = probe
         else:
             hi = probe - 1
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if core.ge_from(hands, first, played, talon, mid):
+        if ge_from(core, hands, first, played, talon, mid):
             lo = mid
         else:
             hi = mid - 1

@@ -12,11 +12,19 @@ from operator import neg
 
 from .bounds import NEXT as _NEXT
 from .bounds import SUIT_MASK, caught, ducks, trick_game_bounds
-from .moves import LOW_FIRST, REST_LOW, TOPS_HIGH, follow_cards, lead_cards, moves
-from .tables import BITS, COMPRESS, NTH, REPS, REPS_LOW
+from .moves import LOW_FIRST, REST_LOW, TOPS_HIGH, follow_cards, lead_cards
+from .tables import BITS, COMPRESS, NTH, REPS, REPS_LOW, Reps
 
 __all__ = ["Core", "BudgetExceeded", "SUIT_MASK", "NO_LIMIT"]
 
+
+BIT = tuple(1 << c for c in range(32))
+"""Each card's bit (a look-up: shifts of Python ints are not specialised, indexing is)."""
+SUIT_OF = tuple(c >> 3 for c in range(32))
+"""Each card's suit, by look-up for the same reason."""
+
+_Plan = tuple[int, int, bool, bool, bool, bool, bool, bool, Reps, Reps, int]
+"""See :meth:`Core._plan`."""
 
 NO_LIMIT = 1 << 62
 """:attr:`Core.limit` when the search is not limited (an int, so the check is one compare)."""
@@ -54,11 +62,44 @@ class Core:
             self.lead_order = (LOW_FIRST, TOPS_HIGH)
         else:
             self.lead_order = (REST_LOW, TOPS_HIGH)
+        self._plans = (self._plan(0), self._plan(1), self._plan(2))
         self.table: dict[int, list[int]] = {}
         self.exact: dict[tuple[int, int, int, int], list[int]] = {}
         self.nodes = 0
         self.limit = NO_LIMIT
         """Past this many nodes (counted since the Core was made) the search stops."""
+
+    def _plan(self, p0: int) -> _Plan:
+        """What a trick led by hand ``p0`` needs that depends on the leader only: the
+        next two hands, who maximises, how the second hand orders its cards, the order
+        each follower tries them in and the lead order."""
+        seat = self.seat
+        low_first = self.low_first
+        maxi = self.maximiser
+        p1 = _NEXT[p0]
+        p2 = _NEXT[p1]
+        duck_first = p1 == seat and not low_first
+        under_first = p0 == seat and not low_first
+        win_first = low_first and (p1 == seat or p0 == seat)
+        # Each follower's cards per suit led, in the order tried: low first in trick
+        # games, and for a hand that wants seat's tricks.
+        reps1 = REPS_LOW if low_first or maxi[p1] else REPS
+        reps2 = REPS_LOW if low_first else REPS
+        reorder = win_first or under_first or duck_first
+        order = self.lead_order[p0 == seat]
+        return (
+            p1,
+            p2,
+            maxi[p0],
+            maxi[p1],
+            maxi[p2],
+            win_first,
+            under_first,
+            reorder,
+            reps1,
+            reps2,
+            order,
+        )
 
     # ------------------------------------------------------------------ trick boundary
 
@@ -79,7 +120,29 @@ class Core:
         if nodes > self.limit:
             raise BudgetExceeded
         if n == 1:
-            return self._last_trick(h0, h1, h2, leader) == self.seat
+            # The last trick: one card each, played in turn from the leader.
+            if leader == 0:
+                best, second, third, p1, p2 = h0, h1, h2, 1, 2
+            elif leader == 1:
+                best, second, third, p1, p2 = h1, h2, h0, 2, 0
+            else:
+                best, second, third, p1, p2 = h2, h0, h1, 0, 1
+            trump = self.trump
+            best = best.bit_length() - 1
+            winner = leader
+            card = second.bit_length() - 1
+            if SUIT_OF[card] == SUIT_OF[best]:
+                if card > best:
+                    best, winner = card, p1
+            elif SUIT_OF[card] == trump:
+                best, winner = card, p1
+            card = third.bit_length() - 1
+            if SUIT_OF[card] == SUIT_OF[best]:
+                if card > best:
+                    winner = p2
+            elif SUIT_OF[card] == trump:
+                winner = p2
+            return winner == self.seat
         # Two tables: by the exact cards (cheap key) and by relative ranks (shared by
         # positions that differ only in cards already gone); both hold the same entry,
         # [lowest, highest, best lead], started from the sure bounds.
@@ -123,51 +186,36 @@ class Core:
             # The table keeps the best lead by its rank among the live cards.
             shift = first & 24
             first = shift + NTH[(((alive >> shift) & 255) << 3) | (first & 7)]
-        result, move = self._trick((h0, h1, h2), leader, k, n, first)
+        move = self._trick(h0, h1, h2, leader, k, n, first)
         if move >= 0:
+            # The leader's side got what it wants, by this lead.
+            result = self.maximiser[leader]
             shift = move & 24
             entry[2] = shift | ((alive >> shift) & ((1 << (move & 7)) - 1)).bit_count()
+        else:
+            result = not self.maximiser[leader]
         if result:
             entry[0] = k
         else:
             entry[1] = k - 1
         return result
 
-    def _last_trick(self, h0: int, h1: int, h2: int, leader: int) -> int:
-        trump = self.trump
-        hands = (h0, h1, h2)
-        best = hands[leader].bit_length() - 1
-        winner = leader
-        p = leader
-        for _ in range(2):
-            p = _NEXT[p]
-            card = hands[p].bit_length() - 1
-            if (card >> 3) == (best >> 3):
-                if card > best:
-                    best, winner = card, p
-            elif (card >> 3) == trump:
-                best, winner = card, p
-        return winner
-
-    def _trick(
-        self, hands: tuple[int, int, int], leader: int, k: int, n: int, first: int
-    ) -> tuple[bool, int]:
-        """Play one whole trick from its lead; returns the answer and the deciding lead."""
+    def _trick(self, a: int, b: int, c: int, leader: int, k: int, n: int, first: int) -> int:
+        """Play one whole trick from its lead (hands ``a``, ``b``, ``c`` by index): the
+        lead with which the leader's side gets what it wants, or -1 if none does."""
         trump = self.trump
         seat = self.seat
-        maxi = self.maximiser
-        low_first = self.low_first
         p0 = leader
-        p1 = _NEXT[p0]
-        duck_first = p1 == seat and not low_first
-        under_first = p0 == seat and not low_first
-        win_first = low_first and (p1 == seat or p0 == seat)
-        reorder = win_first or under_first or duck_first
-        p2 = _NEXT[p1]
-        m0, m1, m2 = maxi[p0], maxi[p1], maxi[p2]
-        h0, h1, h2 = hands[p0], hands[p1], hands[p2]
+        p1, p2, m0, m1, m2, win_first, under_first, reorder, reps1, reps2, order = self._plans[p0]
+        # The hands in playing order from the leader.
+        if p0 == 0:
+            h0, h1, h2 = a, b, c
+        elif p0 == 1:
+            h0, h1, h2 = b, c, a
+        else:
+            h0, h1, h2 = c, a, b
         alive = h0 | h1 | h2
-        leads = lead_cards(h0, alive, self.lead_order[p0 == seat])
+        leads = lead_cards(h0, alive, order)
         if first >= 0 and first in leads:
             leads.remove(first)
             leads.insert(0, first)
@@ -187,25 +235,21 @@ class Core:
             known_a, need_a, known_b, need_b = lost_known, k, won_known, won_k
         value_a = known_a == 1
         value_b = known_b == 1
-        # Each follower's cards per suit led, in the order tried: low first in trick
-        # games, and for a hand that wants seat's tricks.
-        reps1 = REPS_LOW if low_first or m1 else REPS
-        reps2 = REPS_LOW if low_first else REPS
-        follow1: list[tuple[int, ...] | list[int] | None] = [None, None, None, None]
-        follow2: list[tuple[int, ...] | list[int] | None] = [None, None, None, None]
+        # Answers are the bools True and False, compared by identity below (cheaper
+        # than ==, which Python does not specialise for bools).
+        mv1: tuple[int, ...] | list[int]
+        mv2: tuple[int, ...] | list[int]
         for c0 in leads:
-            suit = c0 >> 3
-            n0 = h0 & ~(1 << c0)
-            mv1 = follow1[suit]
-            if mv1 is None:
-                held = h1 & SUIT_MASK[suit]
-                if held:
-                    shift = suit * 8
-                    mv1 = reps1[suit][(((alive >> shift) & 255) << 8) | (held >> shift)]
-                else:
-                    mv1 = follow_cards(h1, suit, trump, alive, reps1)
-                follow1[suit] = mv1
-            if reorder and mv1[0] >> 3 == suit:
+            suit = SUIT_OF[c0]
+            n0 = h0 ^ BIT[c0]
+            # The followers' cards (leads of one suit rarely repeat: not kept per suit).
+            held = h1 & SUIT_MASK[suit]
+            if held:
+                shift = suit * 8
+                mv1 = reps1[suit][(((alive >> shift) & 255) << 8) | (held >> shift)]
+            else:
+                mv1 = follow_cards(h1, suit, trump, alive, reps1)
+            if reorder and SUIT_OF[mv1[0]] == suit:
                 # Following suit: the cards are one suit, in order (low to high in the
                 # first two cases, high to low in the third), split at the lead.
                 if win_first:
@@ -223,48 +267,81 @@ class Core:
                     # lead first.
                     i = bisect_left(mv1, -c0, key=neg)
                     mv1 = (*mv1[i:], *mv1[:i])
-            mv2 = follow2[suit]
-            if mv2 is None:
-                held = h2 & SUIT_MASK[suit]
-                if held:
-                    shift = suit * 8
-                    mv2 = reps2[suit][(((alive >> shift) & 255) << 8) | (held >> shift)]
-                else:
-                    mv2 = follow_cards(h2, suit, trump, alive, reps2)
-                follow2[suit] = mv2
+            held = h2 & SUIT_MASK[suit]
+            if held:
+                shift = suit * 8
+                mv2 = reps2[suit][(((alive >> shift) & 255) << 8) | (held >> shift)]
+            else:
+                mv2 = follow_cards(h2, suit, trump, alive, reps2)
             r1 = not m1
+            if len(mv2) == 1:
+                # One card for the last hand (the commonest case): each second-hand
+                # card's value is that of the one child.
+                c2 = mv2[0]
+                n2 = h2 ^ BIT[c2]
+                s2 = SUIT_OF[c2]
+                for c1 in mv1:
+                    n1 = h1 ^ BIT[c1]
+                    if SUIT_OF[c1] == suit:
+                        b1, w1 = (c1, p1) if c1 > c0 else (c0, p0)
+                    elif SUIT_OF[c1] == trump:
+                        b1, w1 = c1, p1
+                    else:
+                        b1, w1 = c0, p0
+                    if s2 == SUIT_OF[b1]:
+                        w = p2 if c2 > b1 else w1
+                    else:
+                        w = p2 if s2 == trump else w1
+                    if w == seat:
+                        known, need = won_known, won_k
+                    else:
+                        known, need = lost_known, k
+                    if known >= 0:
+                        value = known == 1
+                    elif p0 == 0:
+                        value = node(n0, n1, n2, w, need, rest)
+                    elif p0 == 1:
+                        value = node(n2, n0, n1, w, need, rest)
+                    else:
+                        value = node(n1, n2, n0, w, need, rest)
+                    if value is m1:
+                        r1 = m1
+                        break
+                if r1 is m0:
+                    return c0
+                continue
             for c1 in mv1:
-                n1 = h1 & ~(1 << c1)
-                if (c1 >> 3) == suit:
+                n1 = h1 ^ BIT[c1]
+                if SUIT_OF[c1] == suit:
                     b1, w1 = (c1, p1) if c1 > c0 else (c0, p0)
-                elif (c1 >> 3) == trump:
+                elif SUIT_OF[c1] == trump:
                     b1, w1 = c1, p1
                 else:
                     b1, w1 = c0, p0
-                bs = b1 >> 3
+                bs = SUIT_OF[b1]
                 # The last hand: the (a) cards first, the (b) ones only if no (a) card
                 # is enough.
                 r2 = not m2
                 later: list[tuple[int, int]] = []
                 for c2 in mv2:
-                    if (c2 >> 3) == bs:
+                    if SUIT_OF[c2] == bs:
                         w = p2 if c2 > b1 else w1
-                    elif (c2 >> 3) == trump:
+                    elif SUIT_OF[c2] == trump:
                         w = p2
                     else:
                         w = w1
-                    if (w == seat) != m2:
+                    if (w == seat) is not m2:
                         later.append((c2, w))
                         continue
                     if known_a >= 0:
                         value = value_a
                     elif p0 == 0:
-                        value = node(n0, n1, h2 & ~(1 << c2), w, need_a, rest)
+                        value = node(n0, n1, h2 ^ BIT[c2], w, need_a, rest)
                     elif p0 == 1:
-                        value = node(h2 & ~(1 << c2), n0, n1, w, need_a, rest)
+                        value = node(h2 ^ BIT[c2], n0, n1, w, need_a, rest)
                     else:
-                        value = node(n1, h2 & ~(1 << c2), n0, w, need_a, rest)
-                    if value == m2:
+                        value = node(n1, h2 ^ BIT[c2], n0, w, need_a, rest)
+                    if value is m2:
                         r2 = m2
                         break
                 else:
@@ -272,79 +349,17 @@ class Core:
                         if known_b >= 0:
                             value = value_b
                         elif p0 == 0:
-                            value = node(n0, n1, h2 & ~(1 << c2), w, need_b, rest)
+                            value = node(n0, n1, h2 ^ BIT[c2], w, need_b, rest)
                         elif p0 == 1:
-                            value = node(h2 & ~(1 << c2), n0, n1, w, need_b, rest)
+                            value = node(h2 ^ BIT[c2], n0, n1, w, need_b, rest)
                         else:
-                            value = node(n1, h2 & ~(1 << c2), n0, w, need_b, rest)
-                        if value == m2:
+                            value = node(n1, h2 ^ BIT[c2], n0, w, need_b, rest)
+                        if value is m2:
                             r2 = m2
                             break
-                if r2 == m1:
+                if r2 is m1:
                     r1 = m1
                     break
-            if r1 == m0:
-                return m0, c0
-        return not m0, -1
-
-    # ------------------------------------------------------------------ any position
-
-    def ge_from(
-        self,
-        hands: list[int],
-        first: int,
-        played: list[int],
-        talon: tuple[int, ...],
-        k: int,
-    ) -> bool:
-        """Like :meth:`ge` for any position: ``played`` are the cards of the trick in
-        progress played from hand ``first``; ``talon`` the talon cards still to open
-        tricks (``talon[0]`` opens this one)."""
-        if len(played) == 3:
-            winner = self._winner(first, played, talon[0] if talon else -1)
-            won = 1 if winner == self.seat else 0
-            if talon[1:]:
-                return self.ge_from(hands, 0, [], talon[1:], k - won)
-            # Кодекс 3.7.6.1: after the talon's tricks the first hand leads.
-            leader = 0 if talon else winner
-            return self.ge(hands[0], hands[1], hands[2], leader, k - won)
-        if not played and not talon:
-            return self.ge(hands[0], hands[1], hands[2], first, k)
-        if not played and not hands[first]:
-            return k <= 0
-        p = (first + len(played)) % 3
-        lead = talon[0] if talon else played[0]
-        alive = hands[0] | hands[1] | hands[2] | (1 << lead)
-        for card in played:
-            alive |= 1 << card
-        want = self.maximiser[p]
-        suit = (lead >> 3) if (talon or played) else -1
-        for card in moves(hands[p], suit, self.trump, alive):
-            child = list(hands)
-            child[p] &= ~(1 << card)
-            if self.ge_from(child, first, [*played, card], talon, k) == want:
-                return want
-        return not want
-
-    def _winner(self, first: int, played: list[int], talon_card: int) -> int:
-        """The hand index taking a finished trick (3 if the dealer's talon card does, -1
-        if nobody can: a 3-player talon suit no hand holds, impossible in a real deal)."""
-        trump = self.trump
-        best, winner = -1, -1
-        if talon_card >= 0:
-            suit = talon_card >> 3
-            if self.talon_competes:
-                best, winner = talon_card, 3
-        else:
-            suit = played[0] >> 3
-        for i, card in enumerate(played):
-            s = card >> 3
-            if best < 0:
-                if s == suit or s == trump:
-                    best, winner = card, (first + i) % 3
-            elif s == best >> 3:
-                if card > best:
-                    best, winner = card, (first + i) % 3
-            elif s == trump:
-                best, winner = card, (first + i) % 3
-        return winner
+            if r1 is m0:
+                return c0
+        return -1
