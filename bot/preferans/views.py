@@ -110,6 +110,9 @@ class SeatView:
         return frozenset(cards)
 
 
+_SEATS = tuple(Seat)
+
+
 def public_view(deal: Deal) -> PublicView:
     """What the whole table may see now."""
     open_hands = {s: tuple(sort_hand(deal.hand(s))) for s in sorted(deal.open_hands)}
@@ -137,7 +140,7 @@ def public_view(deal: Deal) -> PublicView:
         defence=deal.defence,
         open_passer=deal.open_passer,
         open_hands=open_hands,
-        hand_sizes=tuple(len(deal.hand(Seat(s))) for s in range(deal.players)),
+        hand_sizes=tuple(len(deal.hand(s)) for s in _SEATS[: deal.players]),
         trick_number=deal.trick_number,
         current_trick=deal.current_trick,
         last_trick=deal.last_trick,

@@ -19,8 +19,10 @@ from .evaluation import (
     TRUMP_CHOICES,
     allpass_tricks,
     best_misere_discard,
-    declarer_tricks,
-    misere_holes,
+    hand_masks,
+    masks_declarer_tricks,
+    masks_misere_holes,
+    without,
 )
 
 __all__ = ["Style", "max_contract", "misere_worthy", "choose_bid"]
@@ -44,8 +46,9 @@ DEFAULT_STYLE = Style()
 def max_contract(hand: tuple[Card, ...], style: Style, stretch: float = 0.0) -> Contract | None:
     """The highest contract this hand would play after the talon, ``None`` below six."""
     best: Contract | None = None
+    masks = hand_masks(hand)
     for trump in TRUMP_CHOICES:
-        tricks = declarer_tricks(hand, trump) + style.talon_hope + stretch
+        tricks = masks_declarer_tricks(masks, trump) + style.talon_hope + stretch
         level = min(10, int(tricks + 1e-9))
         if level < 6:
             continue
@@ -62,7 +65,8 @@ def misere_worthy(hand: tuple[Card, ...], style: Style) -> bool:
     must be clean without its worst card, or without its worst two when only one of
     them is a real hole.
     """
-    one = min(misere_holes([c for c in hand if c != drop]) for drop in hand)
+    masks = hand_masks(hand)
+    one = min(masks_misere_holes(without(masks, (drop,))) for drop in hand)
     if one > style.misere_holes + 1:
         return False
     if one > style.misere_holes:

@@ -97,22 +97,29 @@ def knowledge_of(view: SeatView) -> Knowledge:
 
 def _voids(view: SeatView, hidden: dict[Seat, int]) -> dict[Seat, frozenset[Suit]]:
     """Suits each hidden seat failed to follow (and trumps it failed to play)."""
+    if not hidden:
+        return {}
     pub = view.public
-    trump = pub.trump if pub.kind is DealKind.GAME else None
+    trump = int(pub.trump) if pub.kind is DealKind.GAME and pub.trump is not None else -1
     voids: dict[Seat, set[Suit]] = {s: set() for s in hidden}
     tricks = [t.cards for t in pub.played_tricks]
     if pub.current_trick:
         tricks.append(pub.current_trick)
     for cards in tricks:
-        lead: Suit | None = None
+        lead = -1
         for tc in cards:
-            if lead is None:
-                lead = tc.card.suit  # a talon card on all-pass names the suit too
+            suit = int(tc.card) >> 3
+            if lead < 0:
+                lead = suit  # a talon card on all-pass names the suit too
                 continue
-            if tc.seat is None or tc.from_talon or tc.card.suit is lead:
+            if tc.seat is None or tc.from_talon or suit == lead:
                 continue
-            if tc.seat in voids:
-                voids[tc.seat].add(lead)
-                if trump is not None and tc.card.suit is not trump:
-                    voids[tc.seat].add(trump)
+            void = voids.get(tc.seat)
+            if void is not None:
+                void.add(_SUITS[lead])
+                if trump >= 0 and suit != trump:
+                    void.add(_SUITS[trump])
     return {s: frozenset(v) for s, v in voids.items()}
+
+
+_SUITS = tuple(Suit)

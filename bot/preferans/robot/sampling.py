@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from ..cards import Card, Seat
+from ..cards import Card, Seat, Suit
 from .knowledge import SINK, Knowledge
 
 __all__ = ["sample_layout"]
@@ -31,14 +31,19 @@ def sample_layout(
     room0 = {int(s): n for s, n in know.hidden.items()}
     room0[SINK] = know.sink
     cards = sorted(know.unknown)
+    # The holders a card of each suit may go to (not a seat void in it), in holder order.
+    by_suit: list[list[int]] = []
+    for suit in Suit:
+        by_suit.append(
+            [h for h in holders if h == SINK or suit not in know.voids.get(Seat(h), frozenset())]
+        )
     allowed: dict[Card, list[int]] = {}
+    only = know.only
     for card in cards:
-        options = [
-            h
-            for h in holders
-            if (h == SINK or card.suit not in know.voids.get(Seat(h), frozenset()))
-            and (card not in know.only or h in know.only[card])
-        ]
+        options = by_suit[int(card) >> 3]
+        if card in only:
+            narrowed = only[card]
+            options = [h for h in options if h in narrowed]
         allowed[card] = options
     for attempt in range(_TRIES + 1):
         relax = attempt == _TRIES
@@ -67,19 +72,28 @@ def _try_place(
     rng.shuffle(order)
     if not relax:
         order.sort(key=lambda c: len(allowed[c]))
+    randrange = rng.randrange
     for card in order:
         options = holders if relax else allowed[card]
-        weights = [room[h] for h in options]
-        total = sum(weights)
-        if total <= 0:
-            return None
-        pick = rng.randrange(total)
-        holder = options[-1]
-        for option, weight in zip(options, weights, strict=True):
-            if pick < weight:
-                holder = option
-                break
-            pick -= weight
+        if len(options) == 1:
+            # One place it may go: the draw is still made (the same random stream).
+            holder = options[0]
+            total = room[holder]
+            if total <= 0:
+                return None
+            randrange(total)
+        else:
+            weights = [room[h] for h in options]
+            total = sum(weights)
+            if total <= 0:
+                return None
+            pick = randrange(total)
+            holder = options[-1]
+            for option, weight in zip(options, weights, strict=True):
+                if pick < weight:
+                    holder = option
+                    break
+                pick -= weight
         placed[holder].append(card)
         room[holder] -= 1
     return placed

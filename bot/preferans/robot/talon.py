@@ -14,7 +14,13 @@ from ..actions import Declare, Discard
 from ..cards import Card, Suit
 from ..contracts import MISERE, Contract
 from ..views import SeatView
-from .evaluation import TRUMP_CHOICES, best_misere_discard, declarer_tricks
+from .evaluation import (
+    TRUMP_CHOICES,
+    best_misere_discard,
+    hand_masks,
+    masks_declarer_tricks,
+    without,
+)
 
 __all__ = ["choose_discard", "choose_contract", "contract_tricks"]
 
@@ -36,22 +42,20 @@ def choose_discard(view: SeatView) -> Discard:
 
 
 def _best_trick_discard(hand: tuple[Card, ...], bid: Contract | None) -> tuple[Card, Card]:
+    masks = hand_masks(hand)
+    # The cheapest level per trump does not depend on the pair: worked out once.
+    lowest = [(trump, _lowest_level(trump, bid)) for trump in TRUMP_CHOICES]
     best: tuple[float, tuple[Card, Card]] | None = None
     for pair in combinations(hand, 2):
-        rest = [c for c in hand if c not in pair]
-        value = max(_margin(rest, trump, bid) for trump in TRUMP_CHOICES)
+        rest = without(masks, pair)
+        # Tricks over the cheapest contract in each trump this bid allows; the best.
+        value = max(masks_declarer_tricks(rest, trump) - low for trump, low in lowest)
         # Ties: keep high cards (they win tricks), throw the low ones.
         key = value - 0.001 * (int(pair[0].rank) + int(pair[1].rank))
         if best is None or key > best[0]:
             best = (key, (pair[0], pair[1]))
     assert best is not None
     return best[1]
-
-
-def _margin(cards: list[Card], trump: Suit | None, bid: Contract | None) -> float:
-    """Tricks over the cheapest contract in ``trump`` this bid allows."""
-    tricks = declarer_tricks(cards, trump)
-    return tricks - _lowest_level(trump, bid)
 
 
 def _lowest_level(trump: Suit | None, bid: Contract | None) -> int:
@@ -64,11 +68,12 @@ def _lowest_level(trump: Suit | None, bid: Contract | None) -> int:
 def contract_tricks(cards: tuple[Card, ...], bid: Contract | None) -> tuple[Contract, float]:
     """The contract to name for these ten cards and the tricks they are expected to take."""
     best: tuple[float, Contract, float] | None = None
+    masks = hand_masks(cards)
     for trump in TRUMP_CHOICES:
         low = _lowest_level(trump, bid)
         if low > 10:
             continue
-        tricks = declarer_tricks(cards, trump)
+        tricks = masks_declarer_tricks(masks, trump)
         level = low
         while level < 10 and tricks >= level + 1 + _SAFETY:
             level += 1

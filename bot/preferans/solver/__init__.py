@@ -11,8 +11,9 @@ merged, sure bounds and a move order per goal. Figures: tests/perf/README.md.
 from __future__ import annotations
 
 from ..cards import Card, Seat
+from .midtrick import ge_from
 from .position import Goal, Position, goal_of
-from .search import SUIT_MASK, BudgetExceeded, Core
+from .search import NO_LIMIT, SUIT_MASK, BudgetExceeded, Core
 
 __all__ = ["Goal", "Position", "Solver", "BudgetExceeded", "solve", "card_values", "goal_of"]
 
@@ -60,18 +61,18 @@ class Solver:
         """
         core = self._core(pos)
         hands, first, played, talon = _unpack(pos)
-        core.limit = None if budget is None else core.nodes + budget
+        core.limit = NO_LIMIT if budget is None else core.nodes + budget
         try:
             return _value(core, hands, first, played, talon, 0, pos.tricks_left)
         finally:
-            core.limit = None
+            core.limit = NO_LIMIT
 
     def at_least(self, pos: Position, k: int) -> bool:
         """Whether ``seat`` takes at least ``k`` tricks from ``pos`` under best play: one
         null-window question, cheaper than :meth:`solve` when a value is only checked."""
         core = self._core(pos)
         hands, first, played, talon = _unpack(pos)
-        return core.ge_from(hands, first, played, talon, k)
+        return ge_from(core, hands, first, played, talon, k)
 
     def at_least_after(self, pos: Position, card: Card, k: int) -> bool:
         """:meth:`at_least` for the position after the hand to move plays ``card``
@@ -80,7 +81,7 @@ class Solver:
         hands, first, played, talon = _unpack(pos)
         mover = (first + len(played)) % 3
         hands[mover] &= ~(1 << int(card))
-        return core.ge_from(hands, first, [*played, int(card)], talon, k)
+        return ge_from(core, hands, first, [*played, int(card)], talon, k)
 
     def card_values(self, pos: Position, *, budget: int | None = None) -> dict[Card, int]:
         """For the hand to move: ``seat``'s tricks (as :meth:`solve`) after each legal card."""
@@ -94,7 +95,7 @@ class Solver:
             alive |= 1 << card
         legal = _legal(hand, lead >> 3 if lead >= 0 else -1, core.trump)
         n = pos.tricks_left
-        core.limit = None if budget is None else core.nodes + budget
+        core.limit = NO_LIMIT if budget is None else core.nodes + budget
         values: dict[int, int] = {}
         try:
             # No card beats the best one: the position's value bounds every card's, and
@@ -114,7 +115,7 @@ class Solver:
                     values[top] = value
                 values[card] = values[top]
         finally:
-            core.limit = None
+            core.limit = NO_LIMIT
         return {Card(c): values[c] for c in sorted(legal)}
 
 
@@ -153,13 +154,13 @@ def _value(
     """The exact trick count, known to lie in ``lo..hi``, by bisection on null-window
     questions ("at least k?"), the first one ``probe`` if given."""
     if lo < probe <= hi:
-        if core.ge_from(hands, first, played, talon, probe):
+        if ge_from(core, hands, first, played, talon, probe):
             lo = probe
         else:
             hi = probe - 1
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if core.ge_from(hands, first, played, talon, mid):
+        if ge_from(core, hands, first, played, talon, mid):
             lo = mid
         else:
             hi = mid - 1

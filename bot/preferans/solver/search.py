@@ -7,47 +7,31 @@ Hands are indexed 0, 1, 2 in playing order; a card is the bit ``suit * 8 + rank`
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from operator import neg
+
 from .bounds import NEXT as _NEXT
 from .bounds import SUIT_MASK, caught, ducks, trick_game_bounds
-from .tables import BITS, COMPRESS, NTH, REPS
+from .moves import LOW_FIRST, REST_LOW, TOPS_HIGH, follow_cards, lead_cards
+from .tables import BITS, COMPRESS, NTH, REPS, REPS_LOW, Reps
 
-__all__ = ["Core", "BudgetExceeded", "SUIT_MASK"]
+__all__ = ["Core", "BudgetExceeded", "SUIT_MASK", "NO_LIMIT"]
 
 
-# How a hand orders its leads (see Core.lead_order).
-_TOPS_HIGH = 0  # the suits' top cards first, high to low, then the rest high to low
-_REST_LOW = 1  # cards that are not the top of their suit first, low to high, then the tops
-_LOW_FIRST = 2  # hearts to spades, low to high within a suit
+BIT = tuple(1 << c for c in range(32))
+"""Each card's bit (a look-up: shifts of Python ints are not specialised, indexing is)."""
+SUIT_OF = tuple(c >> 3 for c in range(32))
+"""Each card's suit, by look-up for the same reason."""
+
+_Plan = tuple[int, int, bool, bool, bool, bool, bool, bool, Reps, Reps, int]
+"""See :meth:`Core._plan`."""
+
+NO_LIMIT = 1 << 62
+""":attr:`Core.limit` when the search is not limited (an int, so the check is one compare)."""
 
 
 class BudgetExceeded(Exception):
     """The search visited more positions than its budget allowed."""
-
-
-def _moves(hand: int, suit: int, trump: int, alive: int) -> list[int]:
-    """Representative legal cards of ``hand`` when ``suit`` was led (-1: leading)."""
-    if suit >= 0:
-        follow = hand & SUIT_MASK[suit]
-        if follow:
-            shift = suit * 8
-            reps = REPS[suit][(((alive >> shift) & 255) << 8) | (follow >> shift)]
-            assert reps is not None
-            return list(reps)
-        # Кодекс: no card of the suit led — a trump must be played if held.
-        if trump >= 0 and hand & SUIT_MASK[trump]:
-            shift = trump * 8
-            reps = REPS[trump][(((alive >> shift) & 255) << 8) | ((hand >> shift) & 255)]
-            assert reps is not None
-            return list(reps)
-    out: list[int] = []
-    for s in range(4):
-        shift = s * 8
-        held = (hand >> shift) & 255
-        if held:
-            reps = REPS[s][(((alive >> shift) & 255) << 8) | held]
-            assert reps is not None
-            out.extend(reps)
-    return out
 
 
 class Core:
@@ -73,37 +57,98 @@ class Core:
         # trick games the declarer cashes his top cards first; in misère and all-pass
         # everybody tries low cards that are not the suit's top first.
         if not maximiser[seat]:
-            self.lead_order = (_REST_LOW, _REST_LOW)
+            self.lead_order = (REST_LOW, REST_LOW)
         elif trump >= 0:
-            self.lead_order = (_LOW_FIRST, _TOPS_HIGH)
+            self.lead_order = (LOW_FIRST, TOPS_HIGH)
         else:
-            self.lead_order = (_REST_LOW, _TOPS_HIGH)
+            self.lead_order = (REST_LOW, TOPS_HIGH)
+        self._plans = (self._plan(0), self._plan(1), self._plan(2))
         self.table: dict[int, list[int]] = {}
         self.exact: dict[tuple[int, int, int, int], list[int]] = {}
         self.nodes = 0
-        self.limit: int | None = None
+        self.limit = NO_LIMIT
+        """Past this many nodes (counted since the Core was made) the search stops."""
+
+    def _plan(self, p0: int) -> _Plan:
+        """What a trick led by hand ``p0`` needs that depends on the leader only: the
+        next two hands, who maximises, how the second hand orders its cards, the order
+        each follower tries them in and the lead order."""
+        seat = self.seat
+        low_first = self.low_first
+        maxi = self.maximiser
+        p1 = _NEXT[p0]
+        p2 = _NEXT[p1]
+        duck_first = p1 == seat and not low_first
+        under_first = p0 == seat and not low_first
+        win_first = low_first and (p1 == seat or p0 == seat)
+        # Each follower's cards per suit led, in the order tried: low first in trick
+        # games, and for a hand that wants seat's tricks.
+        reps1 = REPS_LOW if low_first or maxi[p1] else REPS
+        reps2 = REPS_LOW if low_first else REPS
+        reorder = win_first or under_first or duck_first
+        order = self.lead_order[p0 == seat]
+        return (
+            p1,
+            p2,
+            maxi[p0],
+            maxi[p1],
+            maxi[p2],
+            win_first,
+            under_first,
+            reorder,
+            reps1,
+            reps2,
+            order,
+        )
 
     # ------------------------------------------------------------------ trick boundary
 
     def ge(self, h0: int, h1: int, h2: int, leader: int, k: int) -> bool:
         """Can the maximisers force ``seat`` at least ``k`` of the tricks left?"""
-        hands = (h0, h1, h2)
-        n = hands[leader].bit_count()
         if k <= 0:
             return True
+        # At a trick boundary every hand holds the same number of cards.
+        n = (h0 if leader == 0 else h1 if leader == 1 else h2).bit_count()
         if k > n:
             return False
-        self.nodes += 1
-        if self.limit is not None and self.nodes > self.limit:
+        return self._node(h0, h1, h2, leader, k, n)
+
+    def _node(self, h0: int, h1: int, h2: int, leader: int, k: int, n: int) -> bool:
+        """:meth:`ge` when the answer is not trivial (0 < k <= n, ``n`` cards in each
+        hand): one position searched, counted against the budget."""
+        self.nodes = nodes = self.nodes + 1
+        if nodes > self.limit:
             raise BudgetExceeded
         if n == 1:
-            return self._last_trick(hands, leader) == self.seat
-        alive = h0 | h1 | h2
+            # The last trick: one card each, played in turn from the leader.
+            if leader == 0:
+                best, second, third, p1, p2 = h0, h1, h2, 1, 2
+            elif leader == 1:
+                best, second, third, p1, p2 = h1, h2, h0, 2, 0
+            else:
+                best, second, third, p1, p2 = h2, h0, h1, 0, 1
+            trump = self.trump
+            best = best.bit_length() - 1
+            winner = leader
+            card = second.bit_length() - 1
+            if SUIT_OF[card] == SUIT_OF[best]:
+                if card > best:
+                    best, winner = card, p1
+            elif SUIT_OF[card] == trump:
+                best, winner = card, p1
+            card = third.bit_length() - 1
+            if SUIT_OF[card] == SUIT_OF[best]:
+                if card > best:
+                    winner = p2
+            elif SUIT_OF[card] == trump:
+                winner = p2
+            return winner == self.seat
         # Two tables: by the exact cards (cheap key) and by relative ranks (shared by
         # positions that differ only in cards already gone); both hold the same entry,
         # [lowest, highest, best lead], started from the sure bounds.
         fast_key = (h0, h1, h2, leader)
         entry = self.exact.get(fast_key)
+        alive = h0 | h1 | h2
         if entry is None:
             c = COMPRESS
             b = BITS
@@ -117,6 +162,7 @@ class Core:
             key = (key << 22) | (c[x | (h0 >> 24)] << 10) | (b[x | (h1 >> 24)] << 2) | leader
             entry = self.table.get(key)
             if entry is None:
+                hands = (h0, h1, h2)
                 if self.trick_game:
                     lo, hi = trick_game_bounds(hands, leader, n, alive, self.seat, self.trump)
                     entry = [lo, hi, -1]
@@ -140,218 +186,180 @@ class Core:
             # The table keeps the best lead by its rank among the live cards.
             shift = first & 24
             first = shift + NTH[(((alive >> shift) & 255) << 3) | (first & 7)]
-        result, move = self._trick(hands, leader, k, n, first)
+        move = self._trick(h0, h1, h2, leader, k, n, first)
         if move >= 0:
+            # The leader's side got what it wants, by this lead.
+            result = self.maximiser[leader]
             shift = move & 24
             entry[2] = shift | ((alive >> shift) & ((1 << (move & 7)) - 1)).bit_count()
+        else:
+            result = not self.maximiser[leader]
         if result:
             entry[0] = k
         else:
             entry[1] = k - 1
         return result
 
-    def _last_trick(self, hands: tuple[int, int, int], leader: int) -> int:
-        trump = self.trump
-        best = hands[leader].bit_length() - 1
-        winner = leader
-        p = leader
-        for _ in range(2):
-            p = _NEXT[p]
-            card = hands[p].bit_length() - 1
-            if (card >> 3) == (best >> 3):
-                if card > best:
-                    best, winner = card, p
-            elif (card >> 3) == trump:
-                best, winner = card, p
-        return winner
-
-    def _trick(
-        self, hands: tuple[int, int, int], leader: int, k: int, n: int, first: int
-    ) -> tuple[bool, int]:
-        """Play one whole trick from its lead; returns the answer and the deciding lead."""
+    def _trick(self, a: int, b: int, c: int, leader: int, k: int, n: int, first: int) -> int:
+        """Play one whole trick from its lead (hands ``a``, ``b``, ``c`` by index): the
+        lead with which the leader's side gets what it wants, or -1 if none does."""
         trump = self.trump
         seat = self.seat
-        maxi = self.maximiser
-        low_first = self.low_first
         p0 = leader
-        p1 = _NEXT[p0]
-        duck_first = p1 == seat and not low_first
-        under_first = p0 == seat and not low_first
-        win_first = low_first and (p1 == seat or p0 == seat)
-        p2 = _NEXT[p1]
-        m0, m1, m2 = maxi[p0], maxi[p1], maxi[p2]
-        h0, h1, h2 = hands[p0], hands[p1], hands[p2]
+        p1, p2, m0, m1, m2, win_first, under_first, reorder, reps1, reps2, order = self._plans[p0]
+        # The hands in playing order from the leader.
+        if p0 == 0:
+            h0, h1, h2 = a, b, c
+        elif p0 == 1:
+            h0, h1, h2 = b, c, a
+        else:
+            h0, h1, h2 = c, a, b
         alive = h0 | h1 | h2
-        leads = _moves(h0, -1, trump, alive)
-        order = self.lead_order[p0 == seat]
-        if len(leads) > 1:
-            others = alive & ~h0
-            if order == _TOPS_HIGH:
-                leads.sort(key=lambda c: (bool((others & SUIT_MASK[c >> 3]) >> c), -c))
-            elif order == _REST_LOW:
-                leads.sort(key=lambda c: (not (others & SUIT_MASK[c >> 3]) >> c, c))
-            else:
-                leads.reverse()
+        leads = lead_cards(h0, alive, order)
         if first >= 0 and first in leads:
             leads.remove(first)
             leads.insert(0, first)
-        ge = self.ge
+        # Children are asked only when not decided here, so past ge's trivial answers.
+        node = self._node
         won_k = k - 1  # what the maximisers still need if seat takes this trick
         rest = n - 1
         # A child where seat needs nothing more is won, one where he needs more than is
         # left is lost: decided without a call.
         won_known = 1 if won_k <= 0 else (0 if won_k > rest else -1)
         lost_known = 0 if k > rest else -1
-        follow1: dict[int, list[int]] = {}
-        follow2: dict[int, list[int]] = {}
+        # The last hand tries first the cards whose trick goes the way it wants (a)
+        # (seat takes it when the last hand is a maximiser), then the others (b).
+        if m2:
+            known_a, need_a, known_b, need_b = won_known, won_k, lost_known, k
+        else:
+            known_a, need_a, known_b, need_b = lost_known, k, won_known, won_k
+        value_a = known_a == 1
+        value_b = known_b == 1
+        # Answers are the bools True and False, compared by identity below (cheaper
+        # than ==, which Python does not specialise for bools).
+        mv1: tuple[int, ...] | list[int]
+        mv2: tuple[int, ...] | list[int]
         for c0 in leads:
-            suit = c0 >> 3
-            n0 = h0 & ~(1 << c0)
-            mv1 = follow1.get(suit)
-            if mv1 is None:
-                mv1 = follow1[suit] = _moves(h1, suit, trump, alive)
-                if low_first or m1:
-                    mv1.reverse()
-            if win_first and mv1[0] >> 3 == suit:
-                # Trick game, second hand against the declarer's lead or being him: the
-                # cheapest card that beats the lead first.
-                mv1 = [c for c in mv1 if c > c0] + [c for c in mv1 if c < c0]
-            if under_first and mv1[0] >> 3 == suit:
-                # Misère or all-pass, ``seat`` led: the others keep his card on top, with
-                # the highest card under it first.
-                mv1 = [c for c in reversed(mv1) if c < c0] + [c for c in mv1 if c > c0]
-            if duck_first and mv1[0] >> 3 == suit:
-                # Misère or all-pass, ``seat`` second: his highest card under the lead first.
-                mv1 = [c for c in mv1 if c < c0] + [c for c in mv1 if c > c0]
-            mv2 = follow2.get(suit)
-            if mv2 is None:
-                mv2 = follow2[suit] = _moves(h2, suit, trump, alive)
-                if low_first:
-                    mv2.reverse()
-            r1 = not m1
-            for c1 in mv1:
-                n1 = h1 & ~(1 << c1)
-                if (c1 >> 3) == suit:
-                    b1, w1 = (c1, p1) if c1 > c0 else (c0, p0)
-                elif (c1 >> 3) == trump:
-                    b1, w1 = c1, p1
+            suit = SUIT_OF[c0]
+            n0 = h0 ^ BIT[c0]
+            # The followers' cards (leads of one suit rarely repeat: not kept per suit).
+            held = h1 & SUIT_MASK[suit]
+            if held:
+                shift = suit * 8
+                mv1 = reps1[suit][(((alive >> shift) & 255) << 8) | (held >> shift)]
+            else:
+                mv1 = follow_cards(h1, suit, trump, alive, reps1)
+            if reorder and SUIT_OF[mv1[0]] == suit:
+                # Following suit: the cards are one suit, in order (low to high in the
+                # first two cases, high to low in the third), split at the lead.
+                if win_first:
+                    # Trick game, second hand against the declarer's lead or being him:
+                    # the cheapest card that beats the lead first.
+                    i = bisect_left(mv1, c0)
+                    mv1 = (*mv1[i:], *mv1[:i])
+                elif under_first:
+                    # Misère or all-pass, ``seat`` led: the others keep his card on top,
+                    # with the highest card under it first.
+                    i = bisect_left(mv1, c0)
+                    mv1 = (*mv1[i - 1 :: -1], *mv1[i:]) if i else mv1
                 else:
-                    b1, w1 = c0, p0
-                # The last hand: cards whose trick goes the way it wants are tried first,
-                # the others only if none of those is enough.
-                r2 = not m2
-                later: list[tuple[int, int]] = []
-                for c2 in mv2:
-                    if (c2 >> 3) == (b1 >> 3):
+                    # Misère or all-pass, ``seat`` second: his highest card under the
+                    # lead first.
+                    i = bisect_left(mv1, -c0, key=neg)
+                    mv1 = (*mv1[i:], *mv1[:i])
+            held = h2 & SUIT_MASK[suit]
+            if held:
+                shift = suit * 8
+                mv2 = reps2[suit][(((alive >> shift) & 255) << 8) | (held >> shift)]
+            else:
+                mv2 = follow_cards(h2, suit, trump, alive, reps2)
+            r1 = not m1
+            if len(mv2) == 1:
+                # One card for the last hand (the commonest case): each second-hand
+                # card's value is that of the one child.
+                c2 = mv2[0]
+                n2 = h2 ^ BIT[c2]
+                s2 = SUIT_OF[c2]
+                for c1 in mv1:
+                    n1 = h1 ^ BIT[c1]
+                    if SUIT_OF[c1] == suit:
+                        b1, w1 = (c1, p1) if c1 > c0 else (c0, p0)
+                    elif SUIT_OF[c1] == trump:
+                        b1, w1 = c1, p1
+                    else:
+                        b1, w1 = c0, p0
+                    if s2 == SUIT_OF[b1]:
                         w = p2 if c2 > b1 else w1
-                    elif (c2 >> 3) == trump:
-                        w = p2
                     else:
-                        w = w1
-                    if (w == seat) != m2:
-                        later.append((c2, w))
-                        continue
+                        w = p2 if s2 == trump else w1
                     if w == seat:
-                        known = won_known
-                        need = won_k
+                        known, need = won_known, won_k
                     else:
-                        known = lost_known
-                        need = k
+                        known, need = lost_known, k
                     if known >= 0:
                         value = known == 1
                     elif p0 == 0:
-                        value = ge(n0, n1, h2 & ~(1 << c2), w, need)
+                        value = node(n0, n1, n2, w, need, rest)
                     elif p0 == 1:
-                        value = ge(h2 & ~(1 << c2), n0, n1, w, need)
+                        value = node(n2, n0, n1, w, need, rest)
                     else:
-                        value = ge(n1, h2 & ~(1 << c2), n0, w, need)
-                    if value == m2:
+                        value = node(n1, n2, n0, w, need, rest)
+                    if value is m1:
+                        r1 = m1
+                        break
+                if r1 is m0:
+                    return c0
+                continue
+            for c1 in mv1:
+                n1 = h1 ^ BIT[c1]
+                if SUIT_OF[c1] == suit:
+                    b1, w1 = (c1, p1) if c1 > c0 else (c0, p0)
+                elif SUIT_OF[c1] == trump:
+                    b1, w1 = c1, p1
+                else:
+                    b1, w1 = c0, p0
+                bs = SUIT_OF[b1]
+                # The last hand: the (a) cards first, the (b) ones only if no (a) card
+                # is enough.
+                r2 = not m2
+                later: list[tuple[int, int]] = []
+                for c2 in mv2:
+                    if SUIT_OF[c2] == bs:
+                        w = p2 if c2 > b1 else w1
+                    elif SUIT_OF[c2] == trump:
+                        w = p2
+                    else:
+                        w = w1
+                    if (w == seat) is not m2:
+                        later.append((c2, w))
+                        continue
+                    if known_a >= 0:
+                        value = value_a
+                    elif p0 == 0:
+                        value = node(n0, n1, h2 ^ BIT[c2], w, need_a, rest)
+                    elif p0 == 1:
+                        value = node(h2 ^ BIT[c2], n0, n1, w, need_a, rest)
+                    else:
+                        value = node(n1, h2 ^ BIT[c2], n0, w, need_a, rest)
+                    if value is m2:
                         r2 = m2
                         break
                 else:
                     for c2, w in later:
-                        if w == seat:
-                            known = won_known
-                            need = won_k
-                        else:
-                            known = lost_known
-                            need = k
-                        if known >= 0:
-                            value = known == 1
+                        if known_b >= 0:
+                            value = value_b
                         elif p0 == 0:
-                            value = ge(n0, n1, h2 & ~(1 << c2), w, need)
+                            value = node(n0, n1, h2 ^ BIT[c2], w, need_b, rest)
                         elif p0 == 1:
-                            value = ge(h2 & ~(1 << c2), n0, n1, w, need)
+                            value = node(h2 ^ BIT[c2], n0, n1, w, need_b, rest)
                         else:
-                            value = ge(n1, h2 & ~(1 << c2), n0, w, need)
-                        if value == m2:
+                            value = node(n1, h2 ^ BIT[c2], n0, w, need_b, rest)
+                        if value is m2:
                             r2 = m2
                             break
-                if r2 == m1:
+                if r2 is m1:
                     r1 = m1
                     break
-            if r1 == m0:
-                return m0, c0
-        return not m0, -1
-
-    # ------------------------------------------------------------------ any position
-
-    def ge_from(
-        self,
-        hands: list[int],
-        first: int,
-        played: list[int],
-        talon: tuple[int, ...],
-        k: int,
-    ) -> bool:
-        """Like :meth:`ge` for any position: ``played`` are the cards of the trick in
-        progress played from hand ``first``; ``talon`` the talon cards still to open
-        tricks (``talon[0]`` opens this one)."""
-        if len(played) == 3:
-            winner = self._winner(first, played, talon[0] if talon else -1)
-            won = 1 if winner == self.seat else 0
-            if talon[1:]:
-                return self.ge_from(hands, 0, [], talon[1:], k - won)
-            # Кодекс 3.7.6.1: after the talon's tricks the first hand leads.
-            leader = 0 if talon else winner
-            return self.ge(hands[0], hands[1], hands[2], leader, k - won)
-        if not played and not talon:
-            return self.ge(hands[0], hands[1], hands[2], first, k)
-        if not played and not hands[first]:
-            return k <= 0
-        p = (first + len(played)) % 3
-        lead = talon[0] if talon else played[0]
-        alive = hands[0] | hands[1] | hands[2] | (1 << lead)
-        for card in played:
-            alive |= 1 << card
-        want = self.maximiser[p]
-        suit = (lead >> 3) if (talon or played) else -1
-        for card in _moves(hands[p], suit, self.trump, alive):
-            child = list(hands)
-            child[p] &= ~(1 << card)
-            if self.ge_from(child, first, [*played, card], talon, k) == want:
-                return want
-        return not want
-
-    def _winner(self, first: int, played: list[int], talon_card: int) -> int:
-        """The hand index taking a finished trick (3 if the dealer's talon card does, -1
-        if nobody can: a 3-player talon suit no hand holds, impossible in a real deal)."""
-        trump = self.trump
-        best, winner = -1, -1
-        if talon_card >= 0:
-            suit = talon_card >> 3
-            if self.talon_competes:
-                best, winner = talon_card, 3
-        else:
-            suit = played[0] >> 3
-        for i, card in enumerate(played):
-            s = card >> 3
-            if best < 0:
-                if s == suit or s == trump:
-                    best, winner = card, (first + i) % 3
-            elif s == best >> 3:
-                if card > best:
-                    best, winner = card, (first + i) % 3
-            elif s == trump:
-                best, winner = card, (first + i) % 3
-        return winner
+            if r1 is m0:
+                return c0
+        return -1
