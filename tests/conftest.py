@@ -50,8 +50,14 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.maxschedchunk = 1
 
 
-LONGEST = ("test_restart_kill.py::", "test_every_decision_is_legal_many_deals[sochi-3-options0]")
-"""The longest of the slow tests (a bot process started ~15 times; 400 robot deals)."""
+LONGEST = (
+    "test_restart_kill.py::",
+    "test_hostile_fuzz.py::",
+    "test_hostile_privacy.py::",
+    "test_every_decision_is_legal_many_deals[sochi-3-options0-",
+)
+"""The longest of the slow tests, longest first: a bot killed and restarted ~15 times (mostly
+waiting), the fuzz and privacy games over HTTP, 400 robot deals at the test budget."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -60,8 +66,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     every worker, as xdist requires."""
 
     def rank(item: pytest.Item) -> int:
-        if any(name in item.nodeid for name in LONGEST):
-            return 0
-        return 1 if item.get_closest_marker("slow") is not None else 2
+        for place, name in enumerate(LONGEST):
+            if name in item.nodeid:
+                return place
+        return len(LONGEST) + (item.get_closest_marker("slow") is None)
 
     items.sort(key=rank)
