@@ -110,7 +110,10 @@ class TableService(RobotSeats):
 
     async def blocked(self, user_id: int) -> Effects:
         """The user blocked the bot: we cannot write to him any more."""
-        await stored(self.storage.set_private_ok(user_id, False), partial(self.blocked, user_id))
+        if await self.can_write(user_id):  # every failed send to him comes here: write once
+            await stored(
+                self.storage.set_private_ok(user_id, False), partial(self.blocked, user_id)
+            )
         return await each(
             self._change, self.tables_of(user_id), partial(chats.blocked, user_id=user_id)
         )

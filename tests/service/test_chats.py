@@ -74,7 +74,15 @@ async def test_a_player_who_blocks_the_bot_is_noted_once() -> None:
         uid = PEOPLE[2].user_id
         [blocked] = of(await service.blocked(uid), fx.PlayerBlocked)
         assert blocked.name == PEOPLE[2].name and table.seat_of(uid) is not None
+        writes: list[int] = []
+
+        async def set_private_ok(user_id: int, ok: bool) -> None:
+            writes.append(user_id)
+
+        service.storage.set_private_ok = set_private_ok  # type: ignore[method-assign]
         assert await service.blocked(uid) == ()  # the group was told already
+        assert writes == []  # and the database too: each failed send lands here
+        del service.storage.set_private_ok
         effects = await service.unblocked(PEOPLE[2])
         assert kinds(effects) == ["HandShown"] and await service.can_write(uid)
         seat = table.seat_of(uid)
