@@ -21,6 +21,7 @@ from telegram.warnings import PTBUserWarning
 __all__ = ["NO_PREVIEW", "edit_text"]
 
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+"""No link previews: the bot's messages (texts, the sheet) are never about a link."""
 
 # do_api_request advises the typed method for an endpoint the library knows; here the
 # untyped answer is the point.

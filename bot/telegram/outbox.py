@@ -26,7 +26,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from telegram import CallbackQuery, InlineKeyboardMarkup, LinkPreviewOptions, Message
+from telegram import CallbackQuery, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import (
     BadRequest,
@@ -40,14 +40,13 @@ from telegram.error import (
 
 from bot.core.model import Slot
 
-from .edits import edit_text
+from .edits import NO_PREVIEW, edit_text
 from .queue import Call, ChatQueue, Delete, Post, Show, message_gone, not_modified
 
 __all__ = ["Outbox", "message_gone", "not_modified"]
 
 log = logging.getLogger(__name__)
 
-_NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 _MAX_ATTEMPTS = 4
 ANSWER_SHARE = 0.25
 """The share of a group's message budget commands' answers may use."""
@@ -313,7 +312,7 @@ class Outbox:
                     item.text,
                     parse_mode=ParseMode.HTML,
                     reply_markup=item.markup,
-                    link_preview_options=_NO_PREVIEW,
+                    link_preview_options=NO_PREVIEW,
                 )
             )
             self.note_sent(chat.chat_id, msg.message_id)
@@ -357,7 +356,7 @@ class Outbox:
                 text,
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup,
-                link_preview_options=_NO_PREVIEW,
+                link_preview_options=NO_PREVIEW,
                 disable_notification=slot.silent,
             )
         )

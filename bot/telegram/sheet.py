@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, cast
 
-from telegram import Bot, InputFile, InputMediaPhoto, LinkPreviewOptions, Message
+from telegram import Bot, InputFile, InputMediaPhoto, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
@@ -61,6 +61,7 @@ from bot.render.i18n import t
 from bot.render.picture.draw import render_png
 from bot.render.results import pulka_text, settlement_text, sheet_title
 
+from .edits import NO_PREVIEW
 from .outbox import Outbox, message_gone, not_modified
 
 __all__ = ["SheetMessages", "SheetSnapshot", "CAPTION_LIMIT", "caption_length"]
@@ -72,7 +73,6 @@ CAPTION_LIMIT = 1024
 
 FILE_NAME = "pulka.png"
 
-_NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 _TAG = re.compile(r"<[^>]+>")
 
 
@@ -318,12 +318,12 @@ class SheetMessages:
                 chat_id=chat_id,
                 message_id=mid,
                 parse_mode=ParseMode.HTML,
-                link_preview_options=_NO_PREVIEW,
+                link_preview_options=NO_PREVIEW,
             )
 
         def send() -> Awaitable[Message]:
             return bot.send_message(
-                chat_id, text, parse_mode=ParseMode.HTML, link_preview_options=_NO_PREVIEW
+                chat_id, text, parse_mode=ParseMode.HTML, link_preview_options=NO_PREVIEW
             )
 
         return await self._edit_or_send(chat_id, False, in_place, edit, send)
