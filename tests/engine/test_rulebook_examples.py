@@ -26,18 +26,14 @@ Encoding choices shared by all records:
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.replay import main as replay_main
+from tests.engine.replay_run import Replayed, replay
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "tests" / "records" / "examples"
@@ -107,14 +103,10 @@ def W(n: int, entries: dict[tuple[int, int], float] | None = None) -> list[list[
     return matrix
 
 
-def run_replay(path: Path) -> subprocess.CompletedProcess[str]:
+def run_replay(path: Path) -> Replayed:
     """``python -m bot.replay path``, run in this process: ~0.25 s of CPU less per example
     than a new interpreter (the command as a process is tested in test_replay_errors.py)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = replay_main([str(path)])
-    args = [sys.executable, "-m", "bot.replay", str(path)]
-    return subprocess.CompletedProcess(args, status, out.getvalue(), err.getvalue())
+    return replay([str(path)])
 
 
 def load_record(name: str) -> dict[str, Any]:
