@@ -22,13 +22,25 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 
-def _rewrite(path: Path) -> None:
-    """Rewrite one test module's asserts and cache the code, unless a fresh cache exists."""
+def _cached(path: Path) -> Path:
+    """Where pytest keeps the rewritten code of the test module ``path``."""
     from _pytest.assertion import rewrite
 
-    pyc = rewrite.get_cache_dir(path) / (path.name[:-3] + rewrite.PYC_TAIL)
-    if rewrite._read_pyc(path, pyc) is not None:
-        return
+    return rewrite.get_cache_dir(path) / (path.name[:-3] + rewrite.PYC_TAIL)
+
+
+def _stale(path: Path) -> bool:
+    """Whether the test module ``path`` has no cache matching its source."""
+    from _pytest.assertion import rewrite
+
+    return rewrite._read_pyc(path, _cached(path)) is None
+
+
+def _rewrite(path: Path) -> None:
+    """Rewrite one test module's asserts and cache the code."""
+    from _pytest.assertion import rewrite
+
+    pyc = _cached(path)
     stat = os.stat(path)
     source = path.read_bytes()
     tree = ast.parse(source, filename=str(path))
@@ -63,8 +75,13 @@ def warm(root: Path, workers: int) -> None:
     tests = root / "tests"
     modules = sorted(tests.rglob("test_*.py")) + sorted(tests.rglob("conftest.py"))
     folders = [root / name for name in ("bot", "storage", "tests") if (root / name).is_dir()]
+    stale = [path for path in modules if _stale(path)]
+    if not stale:  # the usual run: no process pool, compileall only looks at the stamps
+        for folder in folders:
+            _compile(folder)
+        return
     with ProcessPoolExecutor(max(1, workers)) as pool:
-        jobs = [pool.submit(_rewrite, path) for path in modules]
+        jobs = [pool.submit(_rewrite, path) for path in stale]
         jobs += [pool.submit(_compile, folder) for folder in folders]
         for job in jobs:
             try:
