@@ -56,22 +56,25 @@ LONGEST = (
     "test_hostile_fuzz.py::",
     "test_hostile_privacy.py::",
     "test_every_decision_is_legal_many_deals[sochi-3-options0-",
-    "test_a_command_flood_is_answered_once_and_the_table_goes_first",
-    "test_group_edits_are_coalesced_within_telegram_limits",
-    "test_timeouts_resets_and_5xx",
-    "test_an_unreachable_api_is_waited_for",
-    "test_outages.py::",
 )
 """The longest tests, longest first (wall time on the 2-core machine): a bot killed and
 restarted ~15 times, the fuzz and privacy games over HTTP, 400 robot deals at the test
-budget; then tests that mostly wait (Telegram's limits, retries, an outage), which started
-early overlap with the others' CPU instead of leaving a core idle at the end."""
+budget. The last long test to start decides the suite's time."""
+
+WAIT_SPACING = 5.0
+"""Seconds of CPU work (estimated as below) between two tests marked ``waits``. Those spend
+3-6 s mostly waiting (Telegram's limits, retries, an outage, a process's start): when they
+were handed out together, all four workers waited and both cores idled for ~5 s. Apart,
+at most one or two wait at a time while the other workers keep the cores busy."""
+
+_COST = {"slow": 3.0, "waits": 0.0}
+"""Rough CPU seconds of a test by its marker, for the spacing; an unmarked test ~0.07 s."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The longest tests first, then the other slow ones, then the rest (the last long test
-    to start decides the suite's time), each group in collection order: the same order in
-    every worker, as xdist requires."""
+    """The longest tests first, then the other slow ones, then the rest, with the tests
+    that mostly wait spread among them (see :data:`WAIT_SPACING`): the same order in every
+    worker, as xdist requires."""
 
     def rank(item: pytest.Item) -> int:
         for place, name in enumerate(LONGEST):
@@ -79,4 +82,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 return place
         return len(LONGEST) + (item.get_closest_marker("slow") is None)
 
-    items.sort(key=rank)
+    def cost(item: pytest.Item) -> float:
+        return next((c for m, c in _COST.items() if item.get_closest_marker(m)), 0.07)
+
+    ordered = sorted(items, key=rank)
+    waiting = [i for i in ordered if i.get_closest_marker("waits")]
+    working = [i for i in ordered if not i.get_closest_marker("waits")]
+    head = sum(1 for i in working if rank(i) < len(LONGEST))
+    items[:] = working[:head]
+    work = WAIT_SPACING  # the first waiting test right after the longest ones
+    for item in working[head:]:
+        if waiting and work >= WAIT_SPACING:
+            items.append(waiting.pop(0))
+            work = 0.0
+        items.append(item)
+        work += cost(item)
+    items.extend(waiting)

@@ -186,6 +186,7 @@ async def test_four_player_game_misere_open_defence_and_stop(tmp_path: Path) -> 
         assert h.fake.unanswered_callbacks() == []
 
 
+@pytest.mark.waits
 async def test_turn_timer_acts_for_a_slow_declarer(tmp_path: Path) -> None:
     settings = TableSettings(turn_time=1)
     async with running_bot(tmp_path, http=True, defaults=settings) as h:
@@ -220,6 +221,7 @@ async def test_turn_timer_acts_for_a_slow_declarer(tmp_path: Path) -> None:
         assert_no_leaks(h)
 
 
+@pytest.mark.waits
 async def test_group_edits_are_coalesced_within_telegram_limits(tmp_path: Path) -> None:
     """Telegram's limits (scaled: 20 per 6 s in a group instead of per minute, 1 per second in
     a private chat): 40 quick updates of one group message never hit flood control, the

@@ -9,6 +9,7 @@ import re
 import threading
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from bot.core.codec import load_state, settings_from_json, settings_json, state_json
@@ -233,6 +234,7 @@ async def test_a_refused_photo_falls_back_to_the_text_sheet(tmp_path: Path) -> N
         assert text.content.startswith("Deal 3:")
 
 
+@pytest.mark.waits
 async def test_flood_control_on_the_photo_is_waited_out(tmp_path: Path) -> None:
     async with running_bot(tmp_path) as h:
         await open_and_start(h)

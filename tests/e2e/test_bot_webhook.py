@@ -42,6 +42,7 @@ def _post(url: str, update: dict, secret: str | None) -> int:
         return int(exc.code)
 
 
+@pytest.mark.waits
 def test_webhook_mode_registers_and_handles_posted_updates(tmp_path: Path) -> None:
     fake = FakeTelegram()
     user = fake.add_user("Anna", started=True)

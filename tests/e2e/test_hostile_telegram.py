@@ -81,6 +81,7 @@ def assert_messages_current(h: Harness) -> None:
         assert bool(msg.buttons) == (actor is not None and seat == int(actor)), (seat, msg)
 
 
+@pytest.mark.waits
 async def test_flood_control_bursts_are_waited_out(tmp_path: Path) -> None:
     fake = FakeTelegram(flood=FloodLimits(enabled=False))
     with ErrorLog() as errors:
@@ -129,6 +130,7 @@ async def test_a_long_flood_burst_outlasts_the_rate_limiter_but_not_the_outbox(
 
 
 @pytest.mark.slow
+@pytest.mark.waits
 @pytest.mark.parametrize("http", [False, True])
 async def test_timeouts_resets_and_5xx(tmp_path: Path, http: bool) -> None:
     fake = FakeTelegram(flood=FloodLimits(enabled=False))

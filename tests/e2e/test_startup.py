@@ -137,6 +137,7 @@ def _free_port() -> int:
 
 
 @pytest.mark.slow
+@pytest.mark.waits
 def test_an_unreachable_api_is_waited_for(tmp_path: Path) -> None:
     fake = FakeTelegram(flood=FloodLimits(enabled=False))
     user = fake.add_user("Anna", language_code="en")

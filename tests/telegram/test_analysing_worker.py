@@ -30,6 +30,7 @@ def _running(pid: int) -> bool:
     return state != "Z"
 
 
+@pytest.mark.waits
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_the_worker_ends_when_the_bot_is_killed() -> None:
     bot = subprocess.Popen(

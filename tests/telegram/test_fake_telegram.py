@@ -946,6 +946,7 @@ async def test_ptb_sees_telegram_errors(real_clock_fake: FakeTelegram, transport
             await bot.send_message(ann.id, "a < b", parse_mode="HTML")
 
 
+@pytest.mark.waits
 @pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 @pytest.mark.parametrize("transport", TRANSPORTS)
 async def test_ptb_rate_limiter_waits_out_flood(transport: str) -> None:

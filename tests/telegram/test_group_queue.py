@@ -8,6 +8,8 @@ import asyncio
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.render.i18n import t
 from tests.bot_helpers import code_of, open_and_start, running_bot
 from tests.hostile_helpers import settle
@@ -15,6 +17,7 @@ from tests.hostile_helpers import settle
 LIMITS = {"group_limit": 20, "group_window": 6.0, "group_fast_interval": 0.0}
 
 
+@pytest.mark.waits
 async def test_a_command_flood_is_answered_once_and_the_table_goes_first(tmp_path: Path) -> None:
     async with running_bot(tmp_path, outbox_options=LIMITS) as h:
         await open_and_start(h)

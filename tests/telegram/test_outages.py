@@ -44,6 +44,7 @@ async def _bid_during_an_outage(h: Harness) -> tuple[Table, FakeUser, int]:
     return table, user, move
 
 
+@pytest.mark.waits
 @pytest.mark.parametrize("outage", [0.1, 0.6, 3.0], ids=["10s", "60s", "5min"])
 async def test_a_move_during_an_outage_is_shown_once_telegram_is_back(
     tmp_path: Path, outage: float
@@ -70,6 +71,7 @@ async def test_a_move_during_an_outage_is_shown_once_telegram_is_back(
         assert not errors.lines(), errors.lines()
 
 
+@pytest.mark.waits
 async def test_no_turn_times_out_while_its_buttons_cannot_be_delivered(tmp_path: Path) -> None:
     """With a 1 s turn timer and Telegram down, the next player's buttons cannot reach him:
     his time starts again at every expiry instead of a move being made for him."""
