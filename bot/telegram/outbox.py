@@ -39,7 +39,7 @@ from telegram.error import (
 
 from bot.core.model import Slot
 
-from .edits import edit_text, send_text
+from .edits import edit_text, markup_json, send_text
 from .queue import Call, ChatQueue, Delete, Post, Show, message_gone, not_modified
 
 __all__ = ["Outbox", "message_gone", "not_modified"]
@@ -306,8 +306,9 @@ class Outbox:
         if isinstance(item, Call):
             return await item.run()
         if isinstance(item, Post):  # (the answer is not parsed either: see edits.py)
+            keyboard = markup_json(item.markup)
             message_id = await self._retry(
-                lambda: send_text(self.bot, chat.chat_id, item.text, item.markup)
+                lambda: send_text(self.bot, chat.chat_id, item.text, keyboard)
             )
             self.note_sent(chat.chat_id, message_id)
             if item.done is not None:
@@ -324,14 +325,15 @@ class Outbox:
         if content is None:
             return False
         text, markup = content
-        fingerprint = text + "\x00" + (repr(markup.to_dict()) if markup is not None else "")
+        keyboard = markup_json(markup)  # (sent as it is: see edits.py)
+        fingerprint = text + "\x00" + (keyboard or "")
         if slot.message_id is not None:
             key = (slot.chat_id, slot.message_id)
             if self._shown.get(key) == fingerprint:
                 return False
             try:  # (the edited message Telegram answers is not read: see edits.py)
                 await self._retry(
-                    lambda: edit_text(self.bot, slot.chat_id, slot.message_id, text, markup)
+                    lambda: edit_text(self.bot, slot.chat_id, slot.message_id, text, keyboard)
                 )
             except BadRequest as exc:
                 if not_modified(exc):
@@ -345,7 +347,7 @@ class Outbox:
                 self._remember(key, fingerprint)
                 return True
         message_id = await self._retry(
-            lambda: send_text(self.bot, slot.chat_id, text, markup, silent=slot.silent)
+            lambda: send_text(self.bot, slot.chat_id, text, keyboard, silent=slot.silent)
         )
         slot.message_id = message_id
         self.note_sent(slot.chat_id, message_id)
