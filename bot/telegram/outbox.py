@@ -26,8 +26,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from telegram import CallbackQuery, InlineKeyboardMarkup, Message
-from telegram.constants import ParseMode
+from telegram import CallbackQuery, InlineKeyboardMarkup
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -40,7 +39,7 @@ from telegram.error import (
 
 from bot.core.model import Slot
 
-from .edits import NO_PREVIEW, edit_text
+from .edits import edit_text, markup_json, send_text
 from .queue import Call, ChatQueue, Delete, Post, Show, message_gone, not_modified
 
 __all__ = ["Outbox", "message_gone", "not_modified"]
@@ -106,9 +105,10 @@ class Outbox:
         text: str,
         markup: InlineKeyboardMarkup | None = None,
         *,
-        done: Callable[[Message], Awaitable[None]] | None = None,
+        done: Callable[[int], Awaitable[None]] | None = None,
     ) -> None:
-        """Send a new message (in order with everything else for that chat)."""
+        """Send a new message (in order with everything else for that chat); ``done`` gets its
+        message id once it is sent."""
         self._enqueue(chat_id, Post(text, markup, done))
 
     def answer_command(self, chat_id: int, text: str) -> None:
@@ -305,19 +305,14 @@ class Outbox:
         """Perform one queued item; ``False`` if nothing was sent."""
         if isinstance(item, Call):
             return await item.run()
-        if isinstance(item, Post):
-            msg = await self._retry(
-                lambda: self.bot.send_message(
-                    chat.chat_id,
-                    item.text,
-                    parse_mode=ParseMode.HTML,
-                    reply_markup=item.markup,
-                    link_preview_options=NO_PREVIEW,
-                )
+        if isinstance(item, Post):  # (the answer is not parsed either: see edits.py)
+            keyboard = markup_json(item.markup)
+            message_id = await self._retry(
+                lambda: send_text(self.bot, chat.chat_id, item.text, keyboard)
             )
-            self.note_sent(chat.chat_id, msg.message_id)
+            self.note_sent(chat.chat_id, message_id)
             if item.done is not None:
-                await item.done(msg)
+                await item.done(message_id)
             return True
         if isinstance(item, Delete):
             try:
@@ -330,14 +325,15 @@ class Outbox:
         if content is None:
             return False
         text, markup = content
-        fingerprint = text + "\x00" + (repr(markup.to_dict()) if markup is not None else "")
+        keyboard = markup_json(markup)  # (sent as it is: see edits.py)
+        fingerprint = text + "\x00" + (keyboard or "")
         if slot.message_id is not None:
             key = (slot.chat_id, slot.message_id)
             if self._shown.get(key) == fingerprint:
                 return False
             try:  # (the edited message Telegram answers is not read: see edits.py)
                 await self._retry(
-                    lambda: edit_text(self.bot, slot.chat_id, slot.message_id, text, markup)
+                    lambda: edit_text(self.bot, slot.chat_id, slot.message_id, text, keyboard)
                 )
             except BadRequest as exc:
                 if not_modified(exc):
@@ -350,19 +346,12 @@ class Outbox:
             else:
                 self._remember(key, fingerprint)
                 return True
-        msg = await self._retry(
-            lambda: self.bot.send_message(
-                slot.chat_id,
-                text,
-                parse_mode=ParseMode.HTML,
-                reply_markup=markup,
-                link_preview_options=NO_PREVIEW,
-                disable_notification=slot.silent,
-            )
+        message_id = await self._retry(
+            lambda: send_text(self.bot, slot.chat_id, text, keyboard, silent=slot.silent)
         )
-        slot.message_id = msg.message_id
-        self.note_sent(slot.chat_id, msg.message_id)
-        self._remember((slot.chat_id, msg.message_id), fingerprint)
+        slot.message_id = message_id
+        self.note_sent(slot.chat_id, message_id)
+        self._remember((slot.chat_id, message_id), fingerprint)
         if self.on_sent is not None:
             await self.on_sent(slot)
         return True

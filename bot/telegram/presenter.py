@@ -308,7 +308,7 @@ class Presenter:
             else:  # the game ended while it was on its way
                 self.outbox.show(slot, text + "\n\n" + ended_text(table), None)
 
-        self.outbox.post(table.chat_id, text, markup, done=lambda m: remember(m.message_id))
+        self.outbox.post(table.chat_id, text, markup, done=remember)
 
     def _game_ended(self, table: Table) -> None:
         """Take the buttons off the stop-vote and seat messages; tell each player privately."""
@@ -377,7 +377,7 @@ class Presenter:
                 return False
             if forced and await self.service.autoplay(user_id):
                 return False
-            self.outbox.post(user_id, text, done=lambda msg: remember(msg.message_id))
+            self.outbox.post(user_id, text, done=remember)
             return False  # the post is paced as a request of its own
 
         self.outbox.call(user_id, run)

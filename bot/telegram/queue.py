@@ -8,7 +8,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardMarkup, Message
+from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest
 
 from bot.core.model import Slot
@@ -34,7 +34,8 @@ def message_gone(exc: BadRequest, *more: str) -> bool:
 class Post:
     text: str
     markup: InlineKeyboardMarkup | None
-    done: Callable[[Message], Awaitable[None]] | None = None
+    done: Callable[[int], Awaitable[None]] | None = None
+    """Called with the sent message's id."""
 
 
 @dataclass(slots=True)

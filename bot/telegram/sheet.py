@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, cast
 
-from telegram import Bot, InputFile, InputMediaPhoto, Message
+from telegram import Bot, InputFile, InputMediaPhoto
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
@@ -61,7 +61,7 @@ from bot.render.i18n import t
 from bot.render.picture.draw import render_png
 from bot.render.results import pulka_text, settlement_text, sheet_title
 
-from .edits import NO_PREVIEW
+from .edits import edit_text, send_text
 from .outbox import Outbox, message_gone, not_modified
 
 __all__ = ["SheetMessages", "SheetSnapshot", "CAPTION_LIMIT", "caption_length"]
@@ -299,32 +299,26 @@ class SheetMessages:
             )
             return bot.edit_message_media(media, chat_id=chat_id, message_id=mid)
 
-        def send() -> Awaitable[Message]:
-            return bot.send_photo(
+        async def send() -> int:
+            sent = await bot.send_photo(
                 chat_id,
                 InputFile(png, filename=FILE_NAME),
                 caption=caption,
                 parse_mode=ParseMode.HTML,
             )
+            return sent.message_id
 
         return await self._edit_or_send(chat_id, True, in_place, edit, send)
 
     async def _text(self, chat_id: int, text: str, in_place: Ref | None) -> Ref:
+        # (Telegram's answer is not parsed: see edits.py)
         bot: Bot = self.outbox.bot
 
-        def edit(mid: int) -> Awaitable[Any]:
-            return bot.edit_message_text(
-                text,
-                chat_id=chat_id,
-                message_id=mid,
-                parse_mode=ParseMode.HTML,
-                link_preview_options=NO_PREVIEW,
-            )
+        def edit(mid: int) -> Awaitable[None]:
+            return edit_text(bot, chat_id, mid, text, None)
 
-        def send() -> Awaitable[Message]:
-            return bot.send_message(
-                chat_id, text, parse_mode=ParseMode.HTML, link_preview_options=NO_PREVIEW
-            )
+        def send() -> Awaitable[int]:
+            return send_text(bot, chat_id, text, None)
 
         return await self._edit_or_send(chat_id, False, in_place, edit, send)
 
@@ -334,7 +328,7 @@ class SheetMessages:
         photo: bool,
         in_place: Ref | None,
         edit: Callable[[int], Awaitable[Any]],
-        send: Callable[[], Awaitable[Message]],
+        send: Callable[[], Awaitable[int]],
     ) -> Ref:
         """Edit ``in_place`` if it is a message of the same kind and still editable, else
         send a new one."""
@@ -349,6 +343,6 @@ class SheetMessages:
                 # gone, or a photo that cannot take text (or the reverse): sent anew
                 if not message_gone(exc, "no media", "no text"):
                     raise
-        msg: Message = await self.outbox.retry(send)
-        self.outbox.note_sent(chat_id, msg.message_id)
-        return msg.message_id, photo
+        message_id: int = await self.outbox.retry(send)
+        self.outbox.note_sent(chat_id, message_id)
+        return message_id, photo

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from telegram import Message
 from telegram.error import ChatMigrated
 
 from bot.app import ALLOWED_UPDATES
@@ -343,11 +342,11 @@ async def test_outbox_follows_chat_migrated() -> None:
     moved: list[tuple[int, int]] = []
 
     class Bot:
-        async def send_message(self, chat_id: int, text: str, **_: Any) -> Message:
-            if chat_id == -1:
+        async def do_api_request(self, endpoint: str, api_kwargs: dict[str, Any]) -> Any:
+            if api_kwargs["chat_id"] == -1:
                 raise ChatMigrated(-1001)
-            sent.append((chat_id, text))
-            return Message(len(sent), None, None)  # type: ignore[arg-type]
+            sent.append((api_kwargs["chat_id"], api_kwargs["text"]))
+            return {"message_id": len(sent)}
 
     async def on_migrated(old: int, new: int) -> None:
         moved.append((old, new))

@@ -1,5 +1,6 @@
-"""``edit_text`` sends exactly the request ``Bot.edit_message_text`` sends (it only leaves
-Telegram's answer unparsed), and fails the same way."""
+"""``edit_text`` and ``send_text`` send exactly the requests ``Bot.edit_message_text`` and
+``Bot.send_message`` send, byte for byte (they only leave Telegram's answer unparsed and take
+the keyboard as :func:`markup_json` wrote it), and fail the same way."""
 
 from __future__ import annotations
 
@@ -8,38 +9,127 @@ from typing import Any
 import pytest
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import ParseMode
-from telegram.error import BadRequest
+from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from telegram.ext import AIORateLimiter, ExtBot
+from telegram.request import RequestData
 
-from bot.telegram.edits import NO_PREVIEW, edit_text
+from bot.telegram.edits import NO_PREVIEW, edit_text, markup_json, send_text
 from tests.fakes import FakeRequest, FakeTelegram
 
-MARKUP = InlineKeyboardMarkup([[InlineKeyboardButton("♠️ <A>", callback_data="1:2:p")]])
+# (pyproject.toml's filter covers only editMessageText: the one edits.py sets is reset by pytest)
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:Please use 'Bot.sendMessage':telegram.warnings.PTBUserWarning"
+)
+
+MARKUP = InlineKeyboardMarkup(
+    [
+        [InlineKeyboardButton('♠️ <A> "10" ♥️', callback_data="1:2:p")],
+        [
+            InlineKeyboardButton("Пас", callback_data="1:2:bP"),
+            InlineKeyboardButton("x", url="t.me"),
+        ],
+    ]
+)
+
+
+class _Recording(FakeRequest):
+    """The fake Bot API, keeping each request's body as PTB encoded it."""
+
+    def __init__(self, fake: FakeTelegram) -> None:
+        super().__init__(fake)
+        self.bodies: list[tuple[str, bytes]] = []
+
+    async def do_request(
+        self, url: str, method: str, request_data: RequestData | None = None, **kw: Any
+    ) -> tuple[int, bytes]:
+        assert request_data is not None
+        self.bodies.append((url.rsplit("/", 1)[-1], request_data.json_payload))
+        return await super().do_request(url, method, request_data, **kw)
+
+
+def _bot(fake: FakeTelegram) -> tuple[ExtBot[None], _Recording]:
+    request = _Recording(fake)
+    return ExtBot(fake.token, request=request, rate_limiter=AIORateLimiter()), request
 
 
 @pytest.mark.parametrize("markup", [MARKUP, None], ids=["buttons", "no buttons"])
 async def test_edit_text_sends_what_edit_message_text_sends(markup: Any) -> None:
     fake = FakeTelegram()
     ann = fake.add_user("Ann", started=True)
-    bot = ExtBot(fake.token, request=FakeRequest(fake), rate_limiter=AIORateLimiter())
+    bot, request = _bot(fake)
     async with bot:
         sent = await bot.send_message(ann.id, "first")
+        keyboard = markup_json(markup)
+        text = "<b>one</b> &amp; two"
         await bot.edit_message_text(
-            "<b>one</b> &amp; two",
+            text,
             chat_id=ann.id,
             message_id=sent.message_id,
             parse_mode=ParseMode.HTML,
             reply_markup=markup,
             link_preview_options=NO_PREVIEW,
         )
-        await edit_text(bot, ann.id, sent.message_id, "<b>three</b> &amp; four", markup)
         with pytest.raises(BadRequest, match="(?i)not modified"):
-            await edit_text(bot, ann.id, sent.message_id, "<b>three</b> &amp; four", markup)
+            await edit_text(bot, ann.id, sent.message_id, text, keyboard)
+        await edit_text(bot, ann.id, sent.message_id, "<b>three</b> &amp; four", keyboard)
         with pytest.raises(BadRequest, match="(?i)message to edit not found"):
-            await edit_text(bot, ann.id, 99999, "x", markup)
-    ptb, ours, *_ = fake.calls_to("editMessageText")
-    assert ptb.ok and ours.ok
-    assert {**ptb.params, "text": "?"} == {**ours.params, "text": "?"}
+            await edit_text(bot, ann.id, 99999, "x", keyboard)
+    typed, same, *_ = [body for method, body in request.bodies if method == "editMessageText"]
+    assert typed == same
     shown = fake.message(ann.id, sent.message_id)
     assert shown.text == "three & four" and shown.entities[0]["type"] == "bold"
-    assert shown.reply_markup == ([[("♠️ <A>", "1:2:p")]] if markup else None)
+    buttons = [[('♠️ <A> "10" ♥️', "1:2:p")], [("Пас", "1:2:bP"), ("x", "t.me")]]
+    assert shown.reply_markup == (buttons if markup else None)
+
+
+@pytest.mark.parametrize("silent", [None, True, False], ids=["loud", "silent", "not silent"])
+@pytest.mark.parametrize("markup", [MARKUP, None], ids=["buttons", "no buttons"])
+async def test_send_text_sends_what_send_message_sends(markup: Any, silent: bool | None) -> None:
+    fake = FakeTelegram()
+    ann = fake.add_user("Ann", started=True)
+    bot, request = _bot(fake)
+    text = "<b>one</b> &amp; two"
+    async with bot:
+        quiet = {} if silent is None else {"disable_notification": silent}
+        sent = await bot.send_message(
+            ann.id,
+            text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup,
+            link_preview_options=NO_PREVIEW,
+            **quiet,
+        )
+        ours = await send_text(bot, ann.id, text, markup_json(markup), silent=silent)
+    (_, typed), (_, untyped) = [b for b in request.bodies if b[0] == "sendMessage"]
+    assert typed == untyped
+    assert ours == sent.message_id + 1
+    shown = fake.message(ann.id, ours)
+    assert shown.text == "one & two" and shown.entities[0]["type"] == "bold"
+    assert (shown.reply_markup is not None) == (markup is not None)
+    assert fake.calls_to("sendMessage")[1].params.get("disable_notification") == silent
+
+
+async def test_send_text_fails_as_send_message_fails() -> None:
+    fake = FakeTelegram()
+    ann = fake.add_user("Ann", started=True)
+    stranger = fake.add_user("Stranger")
+    group = fake.add_group("Old", [ann], announce=False)
+    bot, _ = _bot(fake)
+    cases: list[tuple[int, str, type[TelegramError], str]] = [
+        (stranger.id, "hi", Forbidden, "initiate conversation"),
+        (ann.id, "a < b", BadRequest, "parse entities"),
+    ]
+    async with bot:
+        for chat_id, text, error, match in cases:
+            with pytest.raises(error, match=f"(?i){match}"):
+                await bot.send_message(chat_id, text, parse_mode=ParseMode.HTML)
+            with pytest.raises(error, match=f"(?i){match}"):
+                await send_text(bot, chat_id, text, None)
+        supergroup = fake.upgrade_to_supergroup(group)
+        for send in (
+            lambda: bot.send_message(group.id, "hi", parse_mode=ParseMode.HTML),
+            lambda: send_text(bot, group.id, "hi", None),
+        ):
+            with pytest.raises(ChatMigrated) as migrated:
+                await send()
+            assert migrated.value.new_chat_id == supergroup.id

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from bot.core import effects as fx
@@ -74,14 +73,15 @@ async def test_the_dealer_who_sits_out_gets_his_deal_without_a_ring() -> None:
 
 
 class _Bot:
-    """Answers send_message like Telegram and keeps what it was asked."""
+    """Answers sendMessage like Telegram and keeps what it was asked."""
 
     def __init__(self) -> None:
         self.sent: list[dict[str, Any]] = []
 
-    async def send_message(self, chat_id: int, text: str, **kw: Any) -> Any:
-        self.sent.append({"chat_id": chat_id, **kw})
-        return SimpleNamespace(message_id=len(self.sent))
+    async def do_api_request(self, endpoint: str, api_kwargs: dict[str, Any]) -> Any:
+        assert endpoint == "sendMessage"
+        self.sent.append(api_kwargs)
+        return {"message_id": len(self.sent)}
 
 
 async def test_a_silent_slot_is_sent_without_notification() -> None:
