@@ -231,6 +231,9 @@ def _serve(requests: IO[str], answers: IO[str]) -> None:
     import storage  # noqa: F401
     from bot.render.i18n import LANGS, catalogue, number
 
+    # ``python -m bot``'s main module (what a spawned worker process imports again)
+    sys.modules["__main__"] = sys.modules["bot.__main__"]
+
     # What every bot reads at its first text (the command menu is set in both languages at
     # every start), read once here rather than in each child: the catalogues and Babel's
     # locale data, ~0.04 s of CPU a start.

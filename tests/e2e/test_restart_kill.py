@@ -27,13 +27,14 @@ import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.preferans.game import Game
-from bot.render.callbacks import decode
+from bot.render.callbacks import CallbackData, decode
 from tests.bot_helpers import is_alert
 from tests.e2e.bot_forks import BotForks, alive, gone, shared
 from tests.fakes import FakeBotApiServer, FakeTelegram, FakeUser, FloodLimits, MessageView
@@ -87,6 +88,8 @@ class BotProcess:
         self.starts = 0
         self.ready_start = 0
         """The start it was last seen ready after."""
+        self.looked = 0
+        """The calls to the fake looked at for the start-up's deleteWebhook."""
         self.kills = 0
 
     def start(self) -> None:
@@ -107,8 +110,9 @@ class BotProcess:
             raise AssertionError(f"the bot exited; see {self.log}")
         if self.ready_start == self.starts:  # it stays so until the next start
             return True
-        calls = self.fake.calls_to("deleteWebhook")
-        if calls and calls[-1].time > self.started_at:
+        calls = self.fake.calls
+        new, self.looked = calls[self.looked :], len(calls)  # each call is looked at once
+        if any(c.method == "deleteWebhook" and c.time > self.started_at for c in new):
             self.ready_start = self.starts
         return self.ready_start == self.starts
 
@@ -147,8 +151,15 @@ class Run:
     """Presses killed for sure between their commit and their answer."""
 
 
+@cache
+def _decode(data: str | None) -> CallbackData | None:
+    """The bot's own decoding, once per button: the players look at every button of every
+    hand after each call of the bot."""
+    return decode(data)
+
+
 def _code(data: str | None) -> str:
-    parsed = decode(data)
+    parsed = _decode(data)
     return parsed.code if parsed is not None else ""
 
 
@@ -188,6 +199,7 @@ class Screens:
         self.fake = fake
         self.seen = 0
         self.shown: dict[str, list[MessageView]] = {}
+        self.hands: dict[str, list[tuple[tuple[int, int], MessageView]]] = {}
 
     def look(self) -> int:
         """Forget the chats the bot's calls since the last look touched; the number of
@@ -197,8 +209,10 @@ class Screens:
             chat = call.params.get("chat_id")
             if chat is not None:
                 self.shown.pop(str(chat), None)
+                self.hands.pop(str(chat), None)
             elif "message" in call.method.lower():  # e.g. an inline message: forget all
                 self.shown.clear()
+                self.hands.clear()
         self.seen = len(calls)
         return self.seen
 
@@ -208,18 +222,27 @@ class Screens:
             self.shown[key] = self.fake.bot_messages(chat)
         return self.shown[key]
 
+    def game_buttons(self, chat: Any) -> list[tuple[tuple[int, int], MessageView]]:
+        """The messages in ``chat`` with game buttons, each with ``(its move, its id)``."""
+        key = str(chat if isinstance(chat, int) else chat.id)
+        if key not in self.hands:
+            found = []
+            for m in self.bot_messages(chat):
+                moves = [_decode(d) for _, d in m.buttons if d]
+                moves = [p for p in moves if p is not None and p.code[0] in GAME_CODES]
+                if moves:
+                    found.append(((moves[0].move, m.message_id), m))
+            self.hands[key] = found
+        return self.hands[key]
+
 
 def _turn(screens: Screens, users: list[FakeUser]) -> tuple[FakeUser, MessageView, int] | None:
     """The hand message with game buttons of the newest move (the player on turn)."""
     best = None
     for user in users:
-        for m in screens.bot_messages(user.id):
-            moves = [decode(d) for _, d in m.buttons if d]
-            moves = [p for p in moves if p is not None and p.code[0] in GAME_CODES]
-            if moves:
-                key = (moves[0].move, m.message_id)
-                if best is None or key > best[0]:
-                    best = (key, user, m)
+        for key, m in screens.game_buttons(user.id):
+            if best is None or key > best[0]:
+                best = (key, user, m)
     if best is None:
         return None
     return best[1], best[2], best[0][0]
@@ -350,14 +373,15 @@ def play(
                 deal_end_kill = False
             else:
                 commit_kills.pop(0)
-            answers = len(fake.calls_to("answerCallbackQuery"))
+            answers = len(fake.calls)
             fake.fail_next("answerCallbackQuery", error="timeout")
         press(user, msg, data, move)
         last_key = key
         if sure:
             fake.wait_until_sync(
                 lambda n=answers: any(
-                    c.status == "timeout" for c in fake.calls_to("answerCallbackQuery")[n:]
+                    c.method == "answerCallbackQuery" and c.status == "timeout"
+                    for c in fake.calls[n:]
                 ),
                 timeout=10,
                 what="the answer after the commit",
