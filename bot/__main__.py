@@ -20,8 +20,13 @@ def main() -> int:
     try:  # a bad path, a second process, or a database newer than this code: refused first
         check_path(config.database_path)
         lock = lock_database(config.database_path)
+    except StorageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
         check_schema(config.database_path)
     except StorageError as exc:
+        lock.release()  # (main() also runs in-process in tests)
         print(f"error: {exc}", file=sys.stderr)
         return 2
     logging.basicConfig(

@@ -100,7 +100,8 @@ def build_application(
     settings, pacing, a request backend (a fake Bot API), the pause before a forced card
     plays itself (``None``: never) and whether ended deals are analysed. Without them the
     seed and the default settings come from the config (``PREFERANS_SEED``,
-    ``PREFERANS_DEFAULTS``); ``PREFERANS_PACING=off`` turns the pacing off.
+    ``PREFERANS_DEFAULTS``); ``PREFERANS_PACING=off`` turns the pacing off and
+    ``PREFERANS_ANALYSIS=off`` the analysis.
     """
     if seed is None:
         seed = config.seed
@@ -108,6 +109,7 @@ def build_application(
         defaults = settings_from_json(config.table_defaults)
     # Telegram's limit for all chats together (PTB's limiter: 0 switches it off)
     overall_max_rate, overall_period = overall_limit(config.overall_rate)
+    analysis = analysis and config.analysis
     if not config.pacing:
         private_interval = 0.0
         group_max_rate = overall_max_rate = 1_000_000

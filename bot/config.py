@@ -32,8 +32,10 @@ class Config:
 
     For tests (README, "Settings for tests"): ``PREFERANS_SEED`` (an integer: every table's
     deals follow from it and the table's id, so two runs deal the same cards),
-    ``PREFERANS_DEFAULTS`` (JSON: the lobby's default settings, e.g. ``{"pulka": 2}``) and
-    ``PREFERANS_PACING=off`` (no pacing of outgoing messages: only against a fake Bot API).
+    ``PREFERANS_DEFAULTS`` (JSON: the lobby's default settings, e.g. ``{"pulka": 2}``),
+    ``PREFERANS_PACING=off`` (no pacing of outgoing messages: only against a fake Bot API)
+    and ``PREFERANS_ANALYSIS=off`` (no analysis of ended deals: no worker process is
+    started for it, as the in-process test harness runs the bot).
     """
 
     token: str
@@ -48,6 +50,7 @@ class Config:
     table_defaults: dict[str, Any] = field(default_factory=dict)
     pacing: bool = True
     overall_rate: float = 30.0
+    analysis: bool = True
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -89,8 +92,9 @@ class Config:
             log_level=env.get("LOG_LEVEL", "").strip().upper() or "INFO",
             seed=_seed(env.get("PREFERANS_SEED", "").strip()),
             table_defaults=_defaults(env.get("PREFERANS_DEFAULTS", "").strip()),
-            pacing=env.get("PREFERANS_PACING", "").strip().lower() not in ("off", "0", "no"),
+            pacing=_on(env.get("PREFERANS_PACING", "")),
             overall_rate=overall_rate,
+            analysis=_on(env.get("PREFERANS_ANALYSIS", "")),
         )
 
     @property
@@ -109,6 +113,11 @@ class Config:
         if url.endswith("/bot"):
             url = url[: -len("/bot")]
         return url + "/file/bot"
+
+
+def _on(text: str) -> bool:
+    """A test switch: on unless ``off``, ``0`` or ``no``."""
+    return text.strip().lower() not in ("off", "0", "no")
 
 
 def _seed(text: str) -> int | None:

@@ -3,6 +3,7 @@ with one line, and the lock goes with its process, even killed (issue 17, item 5
 
 from __future__ import annotations
 
+import os
 import signal
 import time
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 
 from storage import StorageError, lock_database
 from tests.bot_helpers import bot_env, start_bot_process
+from tests.e2e.bot_forks import alive, gone, shared
 from tests.fakes import FakeBotApiServer, FakeTelegram, FloodLimits
 
 
@@ -24,33 +26,37 @@ def _holder(lock_file: Path, pid: int, timeout: float = 20.0) -> None:
 
 
 def test_a_second_process_on_the_same_database_refuses_to_start(tmp_path: Path) -> None:
+    """The first and third bots are forks of a pre-imported ``python -m bot``
+    (tests/e2e/bot_forks.py), each its own process; the refused second one is the real
+    ``python -m bot``, its status and stderr read."""
     fake = FakeTelegram(flood=FloodLimits(enabled=False))
     server = FakeBotApiServer(fake)
     server.start_in_thread()
     env = bot_env(fake, server, tmp_path)
     lock_file = Path(env["DATABASE_PATH"] + ".lock")
-    first = start_bot_process(env, Path.cwd())
+    log = tmp_path / "bot.log"
+    first = shared().start(env, Path.cwd(), log)
     try:
-        _holder(lock_file, first.pid)
+        _holder(lock_file, first)
         second = start_bot_process(env, Path.cwd())
         out, err = second.communicate(timeout=30)
         assert second.returncode == 2
         lines = err.strip().splitlines()
         assert len(lines) == 1, err
-        assert "in use by another bot process" in lines[0] and str(first.pid) in lines[0]
-        assert first.poll() is None  # the first one goes on
-        first.send_signal(signal.SIGKILL)
-        first.wait(timeout=10)
-        third = start_bot_process(env, Path.cwd())  # a killed process leaves no stale lock
+        assert "in use by another bot process" in lines[0] and str(first) in lines[0]
+        assert alive(first)  # the first one goes on
+        os.kill(first, signal.SIGKILL)
+        assert gone(first, 10)
+        third = shared().start(env, Path.cwd(), log)  # a killed process leaves no stale lock
         try:
-            _holder(lock_file, third.pid)
+            _holder(lock_file, third)
         finally:
-            third.terminate()
-            third.communicate(timeout=30)
+            os.kill(third, signal.SIGTERM)
+            assert gone(third, 30), log.read_text()
     finally:
-        if first.poll() is None:
-            first.kill()
-            first.communicate(timeout=10)
+        if alive(first):
+            os.kill(first, signal.SIGKILL)
+            gone(first, 10)
         server.stop()
 
 

@@ -14,15 +14,17 @@ from typing import Any
 
 import pytest
 
+from bot.__main__ import main as bot_main
 from bot.core.model import Holder, Slot, TableSettings
 from bot.preferans.cards import Seat
 from bot.preferans.conventions import Rules
 from bot.preferans.game import Game
 from bot.render.callbacks import action_code, decode
 from bot.stats import game_rows, recompute_rows
-from storage import SCHEMA_VERSION, Storage, StorageError, check_schema
+from storage import SCHEMA_VERSION, Storage, StorageError, check_schema, lock_database
 from storage import archive as archive_mod
 from storage.backup import backup
+from storage.backup import main as backup_main
 from storage.connection import _statements, migrations
 from tests.bot_helpers import (
     NO_FLOOD,
@@ -201,7 +203,9 @@ async def test_an_older_database_is_upgraded_in_place_and_its_games_go_on(tmp_pa
     assert _rows(path, "SELECT COUNT(*) FROM game_players WHERE table_id = 1") == [(3,)]
 
 
-def test_a_newer_database_is_refused_at_start_up_in_one_line(tmp_path) -> None:
+def test_a_newer_database_is_refused_at_start_up_in_one_line(tmp_path, monkeypatch, capsys) -> None:
+    """``python -m bot``'s ``main`` in-process: the refusal comes before anything starts
+    (tests/e2e/test_startup.py runs the real process for a refused database path)."""
     path = _db(tmp_path)
     con = sqlite3.connect(path)
     con.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
@@ -209,19 +213,15 @@ def test_a_newer_database_is_refused_at_start_up_in_one_line(tmp_path) -> None:
     con.close()
     with pytest.raises(StorageError, match="newer"):
         check_schema(str(path))
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "PYTHONPATH": str(Path.cwd()),
-        "BOT_TOKEN": "123:abc",
-        "DATABASE_PATH": str(path),
-    }
-    proc = subprocess.run(
-        [sys.executable, "-m", "bot"], env=env, capture_output=True, text=True, timeout=60
-    )
-    assert proc.returncode == 2 and proc.stdout == ""
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and "newer than this bot" in lines[0], proc.stderr
+    monkeypatch.setenv("BOT_TOKEN", "123:abc")
+    monkeypatch.setenv("DATABASE_PATH", str(path))
+    status = bot_main()
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "newer than this bot" in lines[0], err
     assert _rows(path, "PRAGMA user_version") == [(SCHEMA_VERSION + 1,)]  # left untouched
+    lock_database(str(path)).release()  # and the lock was let go
 
 
 async def test_migrations_run_in_one_transaction(tmp_path, monkeypatch) -> None:
@@ -549,7 +549,7 @@ def test_statistics_follow_the_seat_holders() -> None:
 # ---------------------------------------------------------------------- backups
 
 
-async def test_backup_while_the_bot_writes_is_complete(tmp_path) -> None:
+async def test_backup_while_the_bot_writes_is_complete(tmp_path, capsys) -> None:
     path = str(_db(tmp_path))
     store = await Storage.open(path)
     try:
@@ -577,14 +577,9 @@ async def test_backup_while_the_bot_writes_is_complete(tmp_path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert _rows(out, "SELECT COUNT(*) FROM users") == [(31,)]
-    proc = subprocess.run(
-        [sys.executable, "-m", "storage.backup", str(tmp_path / "missing"), str(out)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert proc.returncode == 2 and proc.stderr.startswith("error: no database")
+    capsys.readouterr()
+    status = backup_main([str(tmp_path / "missing"), str(out)])  # in-process: the same main
+    assert status == 2 and capsys.readouterr().err.startswith("error: no database")
 
 
 # ---------------------------------------------------------------------- concurrency

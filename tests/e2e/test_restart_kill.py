@@ -3,7 +3,9 @@ and restarted ends the game with the same record and sheet as an uninterrupted r
 
 The bot runs as a subprocess (a fork of a pre-imported ``python -m bot``: bot_forks.py)
 against :class:`FakeBotApiServer` (HTTP, in a thread of the test) with a fixed
-``PREFERANS_SEED`` (the same deals in both runs) and a small pulka. The test plays three
+``PREFERANS_SEED`` (the same deals in both runs) and a small pulka; the uninterrupted run's
+bot, the same Application with the same settings, runs in a thread of the test and talks
+to its own fake in-process (:class:`CalmBot`). The test plays three
 Telegram users who look only at what Telegram shows them: the player whose hand message
 has buttons presses one the script picks from the deal number and the buttons alone, so
 both runs make the same decisions. A press that got no reaction is pressed again (after a
@@ -18,27 +20,34 @@ press and its answer is left in the test's tmp directory, ``presses.txt``).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
 import re
 import signal
 import sqlite3
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.core.codec import settings_from_json
 from bot.preferans.game import Game
-from bot.render.callbacks import decode
-from tests.bot_helpers import is_alert
+from bot.render.callbacks import CallbackData, decode
+from bot.telegram.scheduler import FORCED_PAUSE
+from tests.bot_helpers import is_alert, running_bot
 from tests.e2e.bot_forks import BotForks, alive, gone, shared
 from tests.fakes import FakeBotApiServer, FakeTelegram, FakeUser, FloodLimits, MessageView
 
 GAME_CODES = "btukcwdp"
+SEED = 20261121
+"""``PREFERANS_SEED``: the same deals in both runs."""
 REPRESS_AFTER = 2.5
 """Seconds without any reaction after which a player presses the same button again."""
 GAMES = {
@@ -48,6 +57,68 @@ GAMES = {
 """The scripted games: small pulkas, no turn timer, the text sheet."""
 NAMES = ("Anna", "Boris", "Vera", "Gleb")
 _DEAL = re.compile(r"(?:Deal|Сдача) (\d+)")
+
+
+class CalmBot:
+    """The uninterrupted run's bot: the same Application with the same seed and settings as
+    ``python -m bot`` gets from its environment below, run in a thread of this process and
+    talking to the fake in-process (``running_bot``). It is never killed: only the record,
+    statistics and decisions of its game are compared, and without a process of its own and
+    the HTTP between them it costs about half the CPU."""
+
+    def __init__(
+        self,
+        fake: FakeTelegram,
+        users: list[FakeUser],
+        group: Any,
+        db: Path,
+        seed: int,
+        table: dict[str, Any],
+    ) -> None:
+        self.fake, self.users, self.group, self.db = fake, users, group, db
+        self.seed = seed
+        self.defaults = settings_from_json({**table, "turn_time": 0, "sheet": "text"})
+        self.log = "the log captured by pytest"
+        self.starts = 1
+        self.kills = 0
+        self._ready = threading.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._thread = threading.Thread(target=asyncio.run, args=(self._run(),), name="calm")
+        self._failed: BaseException | None = None
+
+    async def _run(self) -> None:
+        self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
+        try:
+            async with running_bot(
+                self.db.parent,
+                fake=self.fake,
+                people=self.users,
+                group=self.group,
+                db_name=self.db.name,
+                seed=self.seed,
+                defaults=self.defaults,
+                forced_pause=FORCED_PAUSE,  # as python -m bot: forced cards play themselves
+            ):
+                self._ready.set()
+                await self._stop.wait()
+        except BaseException as exc:
+            self._failed = exc
+            raise
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def ready(self) -> bool:
+        if self._failed is not None or not (self._thread.is_alive() or self._ready.is_set()):
+            raise AssertionError(f"the calm bot failed: {self._failed!r}")
+        return self._ready.is_set()
+
+    def stop(self) -> None:
+        if self._loop is not None and self._stop is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join(20)
+        assert not self._thread.is_alive(), "the calm bot did not stop"
 
 
 class BotProcess:
@@ -75,6 +146,10 @@ class BotProcess:
             PREFERANS_SEED=str(seed),
             PREFERANS_DEFAULTS=json.dumps({**table, "turn_time": 0, "sheet": "text"}),
             PREFERANS_PACING="off",
+            # No analysis of ended deals (what is checked here does not show it): each bot
+            # that ended or showed again a deal started a fresh interpreter for it, ~0.5 s
+            # of CPU, mostly in processes the SIGKILL left to end by themselves.
+            PREFERANS_ANALYSIS="off",
             PYTHONPATH=str(Path.cwd()),
         )
         self.db = db
@@ -83,6 +158,8 @@ class BotProcess:
         self.starts = 0
         self.ready_start = 0
         """The start it was last seen ready after."""
+        self.looked = 0
+        """The calls to the fake looked at for the start-up's deleteWebhook."""
         self.kills = 0
 
     def start(self) -> None:
@@ -103,8 +180,9 @@ class BotProcess:
             raise AssertionError(f"the bot exited; see {self.log}")
         if self.ready_start == self.starts:  # it stays so until the next start
             return True
-        calls = self.fake.calls_to("deleteWebhook")
-        if calls and calls[-1].time > self.started_at:
+        calls = self.fake.calls
+        new, self.looked = calls[self.looked :], len(calls)  # each call is looked at once
+        if any(c.method == "deleteWebhook" and c.time > self.started_at for c in new):
             self.ready_start = self.starts
         return self.ready_start == self.starts
 
@@ -143,8 +221,15 @@ class Run:
     """Presses killed for sure between their commit and their answer."""
 
 
+@cache
+def _decode(data: str | None) -> CallbackData | None:
+    """The bot's own decoding, once per button: the players look at every button of every
+    hand after each call of the bot."""
+    return decode(data)
+
+
 def _code(data: str | None) -> str:
-    parsed = decode(data)
+    parsed = _decode(data)
     return parsed.code if parsed is not None else ""
 
 
@@ -184,6 +269,7 @@ class Screens:
         self.fake = fake
         self.seen = 0
         self.shown: dict[str, list[MessageView]] = {}
+        self.hands: dict[str, list[tuple[tuple[int, int], MessageView]]] = {}
 
     def look(self) -> int:
         """Forget the chats the bot's calls since the last look touched; the number of
@@ -193,8 +279,10 @@ class Screens:
             chat = call.params.get("chat_id")
             if chat is not None:
                 self.shown.pop(str(chat), None)
+                self.hands.pop(str(chat), None)
             elif "message" in call.method.lower():  # e.g. an inline message: forget all
                 self.shown.clear()
+                self.hands.clear()
         self.seen = len(calls)
         return self.seen
 
@@ -204,18 +292,27 @@ class Screens:
             self.shown[key] = self.fake.bot_messages(chat)
         return self.shown[key]
 
+    def game_buttons(self, chat: Any) -> list[tuple[tuple[int, int], MessageView]]:
+        """The messages in ``chat`` with game buttons, each with ``(its move, its id)``."""
+        key = str(chat if isinstance(chat, int) else chat.id)
+        if key not in self.hands:
+            found = []
+            for m in self.bot_messages(chat):
+                moves = [_decode(d) for _, d in m.buttons if d]
+                moves = [p for p in moves if p is not None and p.code[0] in GAME_CODES]
+                if moves:
+                    found.append(((moves[0].move, m.message_id), m))
+            self.hands[key] = found
+        return self.hands[key]
+
 
 def _turn(screens: Screens, users: list[FakeUser]) -> tuple[FakeUser, MessageView, int] | None:
     """The hand message with game buttons of the newest move (the player on turn)."""
     best = None
     for user in users:
-        for m in screens.bot_messages(user.id):
-            moves = [decode(d) for _, d in m.buttons if d]
-            moves = [p for p in moves if p is not None and p.code[0] in GAME_CODES]
-            if moves:
-                key = (moves[0].move, m.message_id)
-                if best is None or key > best[0]:
-                    best = (key, user, m)
+        for key, m in screens.game_buttons(user.id):
+            if best is None or key > best[0]:
+                best = (key, user, m)
     if best is None:
         return None
     return best[1], best[2], best[0][0]
@@ -238,7 +335,7 @@ def _over(screens: Screens, group: Any) -> bool:
 
 def play(
     fake: FakeTelegram,
-    bot: BotProcess,
+    bot: BotProcess | CalmBot,
     users: list[FakeUser],
     group: Any,
     *,
@@ -267,6 +364,7 @@ def play(
     kill keeps its buttons) are not pressed, as a player would not."""
 
     def restart() -> None:
+        assert isinstance(bot, BotProcess)
         bot.kill()
         if kill_rng is not None and kill_rng.random() < 0.3:
             time.sleep(kill_rng.uniform(0.0, 0.5))  # presses may come in while it is down
@@ -346,14 +444,15 @@ def play(
                 deal_end_kill = False
             else:
                 commit_kills.pop(0)
-            answers = len(fake.calls_to("answerCallbackQuery"))
+            answers = len(fake.calls)
             fake.fail_next("answerCallbackQuery", error="timeout")
         press(user, msg, data, move)
         last_key = key
         if sure:
             fake.wait_until_sync(
                 lambda n=answers: any(
-                    c.status == "timeout" for c in fake.calls_to("answerCallbackQuery")[n:]
+                    c.method == "answerCallbackQuery" and c.status == "timeout"
+                    for c in fake.calls[n:]
                 ),
                 timeout=10,
                 what="the answer after the commit",
@@ -387,19 +486,26 @@ def _game(
     *,
     kill_seed: int | None,
     kill_rate: float,
-    forks: BotForks,
+    forks: BotForks | None,
     max_kills: int = 16,
 ) -> tuple:
+    """Play the game with a bot process killed at random points, or (``forks`` is
+    ``None``) with the uninterrupted in-process bot."""
     fake = FakeTelegram(flood=FloodLimits(enabled=False))
     users = [
         fake.add_user(n, language_code="en", started=True, username=n.lower())
         for n in NAMES[: table["players"]]
     ]
     group = fake.add_group("Preferans club", users)
-    server = FakeBotApiServer(fake)
-    server.start_in_thread()
     db = tmp / f"{name}.sqlite3"
-    bot = BotProcess(fake, server.root_url, db, tmp / f"{name}.log", 20261121, table, forks)
+    server = None
+    bot: BotProcess | CalmBot
+    if forks is None:
+        bot = CalmBot(fake, users, group, db, SEED, table)
+    else:
+        server = FakeBotApiServer(fake)
+        server.start_in_thread()
+        bot = BotProcess(fake, server.root_url, db, tmp / f"{name}.log", SEED, table, forks)
     bot.start()
     try:
         fake.wait_until_sync(bot.ready, timeout=30, what="the bot polls")
@@ -423,7 +529,8 @@ def _game(
         )
     finally:
         bot.stop()
-        server.stop()
+        if server is not None:
+            server.stop()
     record, rows = _archived(db)
     return fake, users, group, bot, run, record, rows
 
@@ -465,13 +572,14 @@ def test_sigkill_at_random_points_loses_nothing_and_applies_nothing_twice(
     tmp_path: Path, game: str, kill_seed: int, max_kills: int
 ) -> None:
     table = GAMES[game]
-    # The uninterrupted run alongside the killed one (each has its own fake Telegram,
-    # server and database): the test takes as long as the killed run alone. The killed run
-    # starts the bot ~15 times: both runs' bots are forks of one pre-imported bot.
+    # The uninterrupted run alongside the killed one (each has its own fake Telegram and
+    # database): the test takes as long as the killed run alone. The killed run starts the
+    # bot ~15 times, each a fork of one pre-imported bot; the uninterrupted bot runs in
+    # this process (CalmBot).
     forks = shared()
     with ThreadPoolExecutor(1) as pool:
         undisturbed = pool.submit(
-            _game, tmp_path, "calm", table, kill_seed=None, kill_rate=0, forks=forks
+            _game, tmp_path, "calm", table, kill_seed=None, kill_rate=0, forks=None
         )
         fake, users, group, bot, run, killed_record, killed_rows = _game(
             tmp_path,

@@ -128,6 +128,9 @@ def test_good_test_settings_pass() -> None:
         {"BOT_TOKEN": "1:x", "PREFERANS_DEFAULTS": '{"pulka": 2, "turn_time": 0, "players": 4}'}
     )
     assert cfg.table_defaults["players"] == 4
+    assert cfg.pacing and cfg.analysis  # both on unless switched off
+    cfg = Config.from_env({"BOT_TOKEN": "1:x", "PREFERANS_ANALYSIS": "off"})
+    assert cfg.pacing and not cfg.analysis
 
 
 def _free_port() -> int:
