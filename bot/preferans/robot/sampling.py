@@ -14,6 +14,7 @@ from .knowledge import SINK, Knowledge
 __all__ = ["sample_layout"]
 
 _TRIES = 40
+_NO_SUITS: frozenset[Suit] = frozenset()
 
 
 def sample_layout(
@@ -32,11 +33,10 @@ def sample_layout(
     room0[SINK] = know.sink
     cards = sorted(know.unknown)
     # The holders a card of each suit may go to (not a seat void in it), in holder order.
+    void_of = {int(s): v for s, v in know.voids.items()}
     by_suit: list[list[int]] = []
     for suit in Suit:
-        by_suit.append(
-            [h for h in holders if h == SINK or suit not in know.voids.get(Seat(h), frozenset())]
-        )
+        by_suit.append([h for h in holders if h == SINK or suit not in void_of.get(h, _NO_SUITS)])
     allowed: dict[Card, list[int]] = {}
     only = know.only
     for card in cards:
