@@ -162,7 +162,12 @@ def parse_cards(texts: Iterable[str]) -> list[Card]:
 
 def sort_hand(cards: Iterable[Card]) -> list[Card]:
     """Cards grouped by suit (♠ ♣ ♦ ♥), high to low inside a suit."""
-    return sorted(cards, key=lambda c: (int(c) // 8, -(int(c) % 8)))
+    return sorted(cards, key=_HAND_ORDER.__getitem__)
+
+
+_HAND_ORDER = tuple(c ^ 7 for c in range(32))
+"""A card's place in :func:`sort_hand`: suit, then the rank reversed (``suit * 8 + 7 - rank``),
+looked up in C rather than keyed by a Python function (views sort every hand)."""
 
 
 class Seat(IntEnum):

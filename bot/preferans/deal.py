@@ -141,6 +141,7 @@ class Deal:
         "_talon_shown",
         "_talon_led",
         "_offer",
+        "_view_memo",
     )
 
     def __init__(
@@ -213,6 +214,7 @@ class Deal:
         self._talon_shown = False
         self._talon_led = 0
         self._offer: OpenOffer | None = None
+        self._view_memo: tuple[int, object] | None = None
 
     # ------------------------------------------------------------------ building
 
@@ -286,6 +288,19 @@ class Deal:
         return copy
 
     # ------------------------------------------------------------------ queries
+
+    def kept_view(self) -> object | None:
+        """What :meth:`keep_view` stored, if no action was applied since (the deal changes
+        only by :meth:`apply`, which logs every action): the table's public view, asked
+        for once per seat and per message after every move."""
+        memo = self._view_memo
+        if memo is not None and memo[0] == len(self._log):
+            return memo[1]
+        return None
+
+    def keep_view(self, view: object) -> None:
+        """Store ``view`` for :meth:`kept_view` until the next action."""
+        self._view_memo = (len(self._log), view)
 
     @property
     def log(self) -> tuple[Action, ...]:

@@ -114,7 +114,16 @@ _SEATS = tuple(Seat)
 
 
 def public_view(deal: Deal) -> PublicView:
-    """What the whole table may see now."""
+    """What the whole table may see now (built once per state of the deal)."""
+    kept = deal.kept_view()
+    if isinstance(kept, PublicView):
+        return kept
+    view = _public_view(deal)
+    deal.keep_view(view)
+    return view
+
+
+def _public_view(deal: Deal) -> PublicView:
     open_hands = {s: tuple(sort_hand(deal.hand(s))) for s in sorted(deal.open_hands)}
     open_offer = deal.open_offer
     return PublicView(

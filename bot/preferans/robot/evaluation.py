@@ -179,12 +179,17 @@ def masks_declarer_tricks(masks: Sequence[int], trump: Suit | None) -> float:
             total += _NT_SUIT[m]
     else:
         t = int(trump)
-        for s in range(4):
-            total += _TRUMP_SUIT[masks[s]] if s == t else _SIDE_SUIT[masks[s]]
+        side = _SIDE_SUIT
+        m0, m1, m2, m3 = masks
+        values = [side[m0], side[m1], side[m2], side[m3]]
+        values[t] = _TRUMP_SUIT[masks[t]]
+        # Added one by one in suit order (a float sum depends on the order).
+        total = total + values[0] + values[1] + values[2] + values[3]
         # Ruffs: short side suits with trumps to spare after drawing the defenders'.
         trump_len = _LENGTH[masks[t]]
         spare = max(0, trump_len - 4)
-        short = sum(_SHORT[masks[s]] for s in range(4) if s != t)
+        short_of = _SHORT  # whole numbers: any order
+        short = short_of[m0] + short_of[m1] + short_of[m2] + short_of[m3] - short_of[masks[t]]
         total += 0.6 * min(spare, short)
         if trump_len <= 3:
             total -= 0.8 * (4 - trump_len)  # too few trumps to keep control

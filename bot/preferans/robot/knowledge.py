@@ -42,6 +42,9 @@ class Knowledge:
     """Cards whose holder is narrowed down (talon cards taken by the declarer)."""
 
 
+_DECK = frozenset(DECK)
+
+
 def active_seats(view: SeatView) -> tuple[Seat, Seat, Seat]:
     """The three seats holding cards this deal, first hand first."""
     pub = view.public
@@ -71,7 +74,7 @@ def knowledge_of(view: SeatView) -> Knowledge:
     for hand in known.values():
         seen.update(hand)
     seen.update(view.discard)
-    unknown = frozenset(c for c in DECK if c not in seen)
+    unknown = _DECK.difference(seen)
     hidden = {s: pub.hand_sizes[s] for s in order if s not in known}
     sink = len(unknown) - sum(hidden.values())
     only: dict[Card, frozenset[int]] = {}

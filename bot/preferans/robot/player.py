@@ -69,4 +69,9 @@ def _play(view: SeatView, rng: random.Random, budget: Budget) -> Action:
     card = search_card(view, rng, budget)
     if card is None:
         card = simple_card(view)
+    # The legal action itself (equal to Play(mover, card)): checked by identity, not
+    # field by field, wherever it is looked up in view.legal.
+    for action in view.legal:
+        if isinstance(action, Play) and action.seat == mover and action.card == card:
+            return action
     return Play(mover, card)

@@ -14,6 +14,7 @@ from .knowledge import SINK, Knowledge
 __all__ = ["sample_layout"]
 
 _TRIES = 40
+_NO_SUITS: frozenset[Suit] = frozenset()
 
 
 def sample_layout(
@@ -32,11 +33,10 @@ def sample_layout(
     room0[SINK] = know.sink
     cards = sorted(know.unknown)
     # The holders a card of each suit may go to (not a seat void in it), in holder order.
+    void_of = {int(s): v for s, v in know.voids.items()}
     by_suit: list[list[int]] = []
     for suit in Suit:
-        by_suit.append(
-            [h for h in holders if h == SINK or suit not in know.voids.get(Seat(h), frozenset())]
-        )
+        by_suit.append([h for h in holders if h == SINK or suit not in void_of.get(h, _NO_SUITS)])
     allowed: dict[Card, list[int]] = {}
     only = know.only
     for card in cards:
@@ -45,9 +45,11 @@ def sample_layout(
             narrowed = only[card]
             options = [h for h in options if h in narrowed]
         allowed[card] = options
+    # Most-constrained first: the sort key looked up, not computed per card per try.
+    width = {card: len(options) for card, options in allowed.items()}
     for attempt in range(_TRIES + 1):
         relax = attempt == _TRIES
-        placed = _try_place(cards, allowed, holders, dict(room0), rng, relax)
+        placed = _try_place(cards, allowed, width, holders, dict(room0), rng, relax)
         if placed is not None:
             break
     else:  # pragma: no cover - the relaxed pass cannot fail
@@ -62,6 +64,7 @@ def sample_layout(
 def _try_place(
     cards: list[Card],
     allowed: dict[Card, list[int]],
+    width: dict[Card, int],
     holders: list[int],
     room: dict[int, int],
     rng: random.Random,
@@ -71,7 +74,7 @@ def _try_place(
     order = list(cards)
     rng.shuffle(order)
     if not relax:
-        order.sort(key=lambda c: len(allowed[c]))
+        order.sort(key=width.__getitem__)
     randrange = rng.randrange
     for card in order:
         options = holders if relax else allowed[card]

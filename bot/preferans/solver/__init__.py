@@ -116,7 +116,7 @@ class Solver:
                 values[card] = values[top]
         finally:
             core.limit = NO_LIMIT
-        return {Card(c): values[c] for c in sorted(legal)}
+        return {_CARDS[c]: values[c] for c in sorted(legal)}
 
 
 def solve(pos: Position, goal: Goal, seat: Seat, *, budget: int | None = None) -> int:
@@ -131,11 +131,14 @@ def card_values(
     return Solver(goal, seat).card_values(pos, budget=budget)
 
 
+_CARDS = tuple(Card)
+"""Each card by its number (the enum's own members, looked up rather than called)."""
+_BITS = tuple(1 << c for c in range(32))
+
+
 def _unpack(pos: Position) -> tuple[list[int], int, list[int], tuple[int, ...]]:
-    hands = [0, 0, 0]
-    for i, seat in enumerate(pos.order):
-        for card in pos.hands[seat]:
-            hands[i] |= 1 << int(card)
+    # A hand's cards are distinct bits, so their sum is their union.
+    hands = [sum(map(_BITS.__getitem__, pos.hands[seat])) for seat in pos.order]
     first = pos.order.index(pos.leader)
     return hands, first, [int(c) for c in pos.trick], tuple(int(c) for c in pos.talon_leads)
 

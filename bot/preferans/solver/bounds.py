@@ -12,6 +12,8 @@ __all__ = ["trick_game_bounds", "ducks", "caught", "SUIT_MASK", "NEXT"]
 
 SUIT_MASK = (0xFF, 0xFF << 8, 0xFF << 16, 0xFF << 24)
 NEXT = (1, 2, 0)
+_SIDE_SHIFTS = tuple(tuple(s * 8 for s in range(4) if s != trump) for trump in range(4))
+"""For each trump suit, the bit offsets of the three side suits."""
 
 
 def trick_game_bounds(
@@ -120,9 +122,7 @@ def _cash(hands: tuple[int, int, int], leader: int, alive: int, trump: int) -> i
     if not r2 & tmask:
         r2 = -1
     side = 0
-    for shift in (0, 8, 16, 24):
-        if shift == tshift:
-            continue
+    for shift in _SIDE_SHIFTS[trump]:
         cards = run[(((alive >> shift) & 255) << 8) | ((held >> shift) & 255)]
         if cards > side:
             length = ((r1 >> shift) & 255).bit_count()

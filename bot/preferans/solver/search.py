@@ -22,6 +22,8 @@ BIT = tuple(1 << c for c in range(32))
 """Each card's bit (a look-up: shifts of Python ints are not specialised, indexing is)."""
 SUIT_OF = tuple(c >> 3 for c in range(32))
 """Each card's suit, by look-up for the same reason."""
+SHIFT = tuple(c & 24 for c in range(32))
+"""How far each card's suit lies from bit 0 (``suit * 8``)."""
 
 _Plan = tuple[int, int, bool, bool, bool, bool, bool, bool, Reps, Reps, int]
 """See :meth:`Core._plan`."""
@@ -186,7 +188,7 @@ class Core:
             # The table keeps the best lead by its rank among the live cards.
             shift = first & 24
             first = shift + NTH[(((alive >> shift) & 255) << 3) | (first & 7)]
-        move = self._trick(h0, h1, h2, leader, k, n, first)
+        move = self._trick(h0, h1, h2, leader, k, n, first, alive)
         if move >= 0:
             # The leader's side got what it wants, by this lead.
             result = self.maximiser[leader]
@@ -200,9 +202,12 @@ class Core:
             entry[1] = k - 1
         return result
 
-    def _trick(self, a: int, b: int, c: int, leader: int, k: int, n: int, first: int) -> int:
-        """Play one whole trick from its lead (hands ``a``, ``b``, ``c`` by index): the
-        lead with which the leader's side gets what it wants, or -1 if none does."""
+    def _trick(
+        self, a: int, b: int, c: int, leader: int, k: int, n: int, first: int, alive: int
+    ) -> int:
+        """Play one whole trick from its lead (hands ``a``, ``b``, ``c`` by index, ``alive``
+        their cards together): the lead with which the leader's side gets what it wants,
+        or -1 if none does."""
         trump = self.trump
         seat = self.seat
         p0 = leader
@@ -214,7 +219,6 @@ class Core:
             h0, h1, h2 = b, c, a
         else:
             h0, h1, h2 = c, a, b
-        alive = h0 | h1 | h2
         leads = lead_cards(h0, alive, order)
         if first >= 0 and first in leads:
             leads.remove(first)
@@ -243,10 +247,12 @@ class Core:
             suit = SUIT_OF[c0]
             n0 = h0 ^ BIT[c0]
             # The followers' cards (leads of one suit rarely repeat: not kept per suit).
+            # The suit's live cards, shifted into a table index's high byte.
+            shift = SHIFT[c0]
+            live = ((alive >> shift) & 255) << 8
             held = h1 & SUIT_MASK[suit]
             if held:
-                shift = suit * 8
-                mv1 = reps1[suit][(((alive >> shift) & 255) << 8) | (held >> shift)]
+                mv1 = reps1[suit][live | (held >> shift)]
             else:
                 mv1 = follow_cards(h1, suit, trump, alive, reps1)
             if reorder and SUIT_OF[mv1[0]] == suit:
@@ -269,8 +275,7 @@ class Core:
                     mv1 = (*mv1[i:], *mv1[:i])
             held = h2 & SUIT_MASK[suit]
             if held:
-                shift = suit * 8
-                mv2 = reps2[suit][(((alive >> shift) & 255) << 8) | (held >> shift)]
+                mv2 = reps2[suit][live | (held >> shift)]
             else:
                 mv2 = follow_cards(h2, suit, trump, alive, reps2)
             r1 = not m1

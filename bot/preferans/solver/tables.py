@@ -7,25 +7,37 @@ of ``alive`` (entries where it is not are never read: they hold ``()``, 0 or Fal
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 __all__ = ["REPS", "REPS_LOW", "COMPRESS", "BITS", "RUN", "DUCK", "NTH", "Reps"]
 
 Reps = tuple[tuple[tuple[int, ...], ...], ...]
+_T = TypeVar("_T")
 
 
-def _subsets() -> list[tuple[int, int]]:
-    """Every ``(alive, held)`` with ``held`` a subset of ``alive`` (3^8 of them)."""
+def _live_subsets() -> list[tuple[int, int, int, tuple[int, ...]]]:
+    """Every ``(alive, held)`` with ``held`` a subset of ``alive`` (3^8 of them), as
+    ``(alive, held, compressed, live)``: ``compressed`` is ``held`` renumbered by rank
+    among the live cards only, ``live`` the live ranks from the bottom.
+
+    Built suit size by suit size from the subsets of the live ranks, so that the tables
+    below follow from a few hundred distinct relative shapes (a process imports them
+    once; the loop card by card over every entry cost ~0.15 s per process).
+    """
     out = []
     for alive in range(256):
-        sub = alive
-        while True:
-            out.append((alive, sub))
-            if sub == 0:
-                break
-            sub = (sub - 1) & alive
+        live = tuple(r for r in range(8) if alive >> r & 1)
+        held_of = [0]
+        for r in live:
+            bit = 1 << r
+            held_of += [h | bit for h in held_of]
+        for compressed, held in enumerate(held_of):
+            out.append((alive, held, compressed, live))
     return out
 
 
-_SUBSETS = _subsets()
+_SUBSETS = _live_subsets()
 
 
 def _representatives() -> tuple[Reps, Reps]:
@@ -34,36 +46,32 @@ def _representatives() -> tuple[Reps, Reps]:
 
     Cards of one hand in one suit with no other live card of the suit between them
     are equal (they win and lose the same tricks), so only the top of each run is
-    tried; "live" means still in a hand or on the table in the current trick.
+    tried; "live" means still in a hand or on the table in the current trick. Among
+    the live cards renumbered from the bottom, a held card is the top of its run when
+    the next one up is not held.
     """
-    ranks: dict[int, tuple[int, ...]] = {}
-    for alive, held in _SUBSETS:
-        reps: list[int] = []
-        above_held = False  # is the next live card above ours held by us?
-        for rank in range(7, -1, -1):
-            bit = 1 << rank
-            if not alive & bit:
-                continue
-            if held & bit:
-                if not above_held:
-                    reps.append(rank)
-                above_held = True
-            else:
-                above_held = False
-        ranks[(alive << 8) | held] = tuple(reps)
-    high: list[tuple[tuple[int, ...], ...]] = []
-    low: list[tuple[tuple[int, ...], ...]] = []
-    for suit in range(4):
-        table: list[tuple[int, ...]] = [()] * 65536
-        table_low: list[tuple[int, ...]] = [()] * 65536
-        base = suit * 8
-        for index, held_ranks in ranks.items():
-            cards = tuple(base + r for r in held_ranks)
-            table[index] = cards
-            table_low[index] = cards[::-1]
-        high.append(tuple(table))
-        low.append(tuple(table_low))
-    return tuple(high), tuple(low)
+    empty: tuple[int, ...] = ()
+    high = [[empty] * 65536 for _ in range(4)]
+    low = [[empty] * 65536 for _ in range(4)]
+    # One tuple per suit and set of ranks, shared by every entry with those cards.
+    cards: dict[tuple[int, int], tuple[int, ...]] = {}
+    for alive, held, compressed, live in _SUBSETS:
+        run_tops = compressed & ~(compressed >> 1)
+        tops = 0
+        for i, rank in enumerate(live):
+            if run_tops >> i & 1:
+                tops |= 1 << rank
+        index = (alive << 8) | held
+        for suit in range(4):
+            down = cards.get((suit, tops))
+            if down is None:
+                down = cards[(suit, tops)] = tuple(
+                    suit * 8 + r for r in range(7, -1, -1) if tops >> r & 1
+                )
+                cards[(suit, tops | 256)] = down[::-1]
+            high[suit][index] = down
+            low[suit][index] = cards[(suit, tops | 256)]
+    return tuple(tuple(t) for t in high), tuple(tuple(t) for t in low)
 
 
 REPS, REPS_LOW = _representatives()
@@ -71,21 +79,15 @@ REPS, REPS_LOW = _representatives()
 
 
 def _compress() -> tuple[int, ...]:
-    """``(alive << 8) | held`` → ``held`` renumbered by rank among the live cards only.
+    """``(alive << 8) | held`` → ``held`` renumbered by rank among the live cards only
+    (bits 0-7) and how many cards are live (bits 8-11).
 
     Positions that differ only in cards already gone have equal relative ranks and
     the same value, so the transposition table keys them alike.
     """
     table = [0] * 65536
-    for alive, sub in _SUBSETS:
-        out = 0
-        index = 0
-        for rank in range(8):
-            if alive >> rank & 1:
-                if sub >> rank & 1:
-                    out |= 1 << index
-                index += 1
-        table[(alive << 8) | sub] = out | (index << 8)
+    for alive, held, compressed, live in _SUBSETS:
+        table[(alive << 8) | held] = compressed | (len(live) << 8)
     return tuple(table)
 
 
@@ -93,41 +95,49 @@ COMPRESS = _compress()
 BITS = tuple(x & 255 for x in COMPRESS)
 
 
-def _top_runs() -> tuple[int, ...]:
-    """``(alive << 8) | held`` → how many of the highest live cards are held in a row."""
-    table = [0] * 65536
-    for alive, held in _SUBSETS:
-        count = 0
-        for rank in range(7, -1, -1):
-            if alive >> rank & 1:
-                if not held >> rank & 1:
-                    break
-                count += 1
-        table[(alive << 8) | held] = count
+def _by_shape(value: Callable[[int, int], _T], empty: _T) -> tuple[_T, ...]:
+    """A table whose entry depends only on the relative shape: ``value(live, compressed)``
+    for ``live`` cards of which the ``compressed`` ones are held, worked out once a shape."""
+    shapes: dict[int, _T] = {}
+    table = [empty] * 65536
+    for alive, held, compressed, live in _SUBSETS:
+        shape = compressed | (len(live) << 8)
+        entry = shapes.get(shape)
+        if entry is None:
+            entry = shapes[shape] = value(len(live), compressed)
+        table[(alive << 8) | held] = entry
     return tuple(table)
 
 
-RUN = _top_runs()
+def _top_run(live: int, held: int) -> int:
+    """How many of the highest of ``live`` cards are held in a row."""
+    count = 0
+    for index in range(live - 1, -1, -1):
+        if not held >> index & 1:
+            break
+        count += 1
+    return count
 
 
-def _duckable() -> tuple[bool, ...]:
-    """``(alive << 8) | held`` → can the holder lose every trick of this suit the others
-    lead? True when his i-th lowest card is below their i-th lowest, for every i: he
-    then answers each lead with his highest card below it and the condition holds on."""
-    table = [False] * 65536
-    for alive, held in _SUBSETS:
-        mine = [r for r in range(8) if held >> r & 1]
-        theirs = [r for r in range(8) if alive >> r & 1 and not held >> r & 1]
-        table[(alive << 8) | held] = all(a < u for a, u in zip(mine, theirs, strict=False))
-    return tuple(table)
+RUN = _by_shape(_top_run, 0)
+"""``(alive << 8) | held`` → how many of the highest live cards are held in a row."""
 
 
-DUCK = _duckable()
+def _duckable(live: int, held: int) -> bool:
+    """Can the holder lose every trick of this suit the others lead? True when his i-th
+    lowest card is below their i-th lowest, for every i: he then answers each lead with
+    his highest card below it and the condition holds on."""
+    mine = [i for i in range(live) if held >> i & 1]
+    theirs = [i for i in range(live) if not held >> i & 1]
+    return all(a < u for a, u in zip(mine, theirs, strict=False))
+
+
+DUCK = _by_shape(_duckable, False)
+"""``(alive << 8) | held`` → :func:`_duckable` (ranks compare as their places among the
+live cards do)."""
 # (live cards of a suit << 3) | index among them from the bottom → rank.
 NTH = tuple(
-    next(
-        (r for r in range(8) if (alive & ((2 << r) - 1)).bit_count() == i + 1 and alive >> r & 1), 0
-    )
-    for alive in range(256)
+    live[i] if i < len(live) else 0
+    for live in (tuple(r for r in range(8) if alive >> r & 1) for alive in range(256))
     for i in range(8)
 )
