@@ -121,6 +121,21 @@ class _Request:
         return connection != "close"
 
 
+@functools.lru_cache(maxsize=256)
+def _route(target: str) -> tuple[tuple[str, str] | None, tuple[str, str] | None, str]:
+    """``((token, file path) or None, (token, method) or None, query)`` of a request target:
+    the same few targets come again on every request."""
+    parts = urlsplit(target)
+    path = unquote(parts.path)
+    file_match = _FILE_PATH.match(path)
+    api_match = _API_PATH.match(path) if file_match is None else None
+    return (
+        (file_match["token"], file_match["path"]) if file_match is not None else None,
+        (api_match["token"], api_match["method"]) if api_match is not None else None,
+        parts.query,
+    )
+
+
 def _request_line(line: bytes) -> _Request:
     try:
         method, target, version = line.decode("latin-1").strip().split(" ", 2)
@@ -412,36 +427,34 @@ class FakeBotApiServer:
 
     async def _answer(self, request: _Request, conn: _Conn, writer: asyncio.StreamWriter) -> bool:
         """Answer one request; return False if the connection must be closed."""
-        parts = urlsplit(request.target)
-        path = unquote(parts.path)
-        file_match = _FILE_PATH.match(path)
-        if file_match is not None:
-            error = self.fake.check_token(file_match["token"])
-            content = self.fake.file_content(file_match["path"]) if error is None else None
+        file_route, api_route, query = _route(request.target)
+        if file_route is not None:
+            error = self.fake.check_token(file_route[0])
+            content = self.fake.file_content(file_route[1]) if error is None else None
             if content is None:
                 return await self._write_json(writer, 404, _NOT_FOUND, request.keep_alive)
             return await self._write(
                 writer, 200, content, "application/octet-stream", keep_alive=request.keep_alive
             )
-        match = _API_PATH.match(path)
-        if match is None:
+        if api_route is None:
             return await self._write_json(writer, 404, _NOT_FOUND, request.keep_alive)
-        error = self.fake.check_token(match["token"])
+        token, method = api_route
+        error = self.fake.check_token(token)
         if error is not None:
             return await self._write_json(writer, error[0], error[1], request.keep_alive)
         try:
-            params = self._params(request, parts.query)
+            params = self._params(request, query)
         except (ValueError, UnicodeDecodeError):
             body = {"ok": False, "error_code": 400, "description": "Bad Request: invalid request"}
             return await self._write_json(writer, 400, body, request.keep_alive)
 
         try:
-            if match["method"].lower() == "getupdates":
-                answer = await self._long_poll(match["method"], params, conn)
+            if method.lower() == "getupdates":
+                answer = await self._long_poll(method, params, conn)
                 if answer is None:
                     return False  # the client went away (e.g. PTB cancelled a long poll)
             else:  # answered at once: no need to watch the connection meanwhile
-                answer = await self.fake.handle_encoded(match["method"], params)
+                answer = await self.fake.handle_encoded(method, params)
             status, payload = answer
         except InjectedTimeout:
             # Keep the client waiting until it gives up (its read timeout) or we hit the cap.
