@@ -8,6 +8,7 @@ python-telegram-bot's request layer (:class:`FakeRequest`) or over HTTP against
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import re
 import subprocess
@@ -60,9 +61,19 @@ _INLINE = re.compile(_RANK + _SUIT)
 _LINE = re.compile(r"^\s*" + _SUIT + r"((?: " + _RANK + r")+)\s*$")
 
 
+_TAG = re.compile(r"<[^>]+>")
+
+
 def cards_in(text: str) -> set[Card]:
     """Every card a text shows: ``10♥️`` tokens and hand lines like ``♠️ A K 10``."""
-    text = re.sub(r"<[^>]+>", "", text)  # HTML as sent (the fake shows parsed text anyway)
+    return set(_cards_in(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _cards_in(text: str) -> frozenset[Card]:
+    """:func:`cards_in`, kept for texts seen before: the watchers read the same texts and
+    button labels again and again (a card button, a table message edited in place)."""
+    text = _TAG.sub("", text)  # HTML as sent (the fake shows parsed text anyway)
     found: set[Card] = set()
     for rank, suit in _INLINE.findall(text):
         found.add(parse_card(rank + "SCDH"[_SUIT_OF[suit]]))
@@ -72,7 +83,7 @@ def cards_in(text: str) -> set[Card]:
             letter = "SCDH"[_SUIT_OF[m.group(1)]]
             for rank in m.group(2).split():
                 found.add(parse_card(rank + letter))
-    return found
+    return frozenset(found)
 
 
 def waits_after_429(fake: FakeTelegram) -> list[tuple[float, float]]:

@@ -152,7 +152,8 @@ class PrivacyWatch:
         if deal is None:
             self.violations.append(f"no deal {found.group(1)} for chat {chat_id}: {text!r}")
             return
-        allowed = public_cards(deal)
+        public = public_cards(deal)
+        allowed = set(public)
         seat = table.seat_of(chat_id) if chat_id > 0 else None
         if seat is not None and deal.is_over:
             return  # privacy covers live deals: a finished deal is shown in full to its players
@@ -170,7 +171,7 @@ class PrivacyWatch:
             self.violations.append(
                 f"chat {chat_id} (seat {seat}) was shown {extra} in deal {found.group(1)}: {text!r}"
             )
-        discard = (set(deal.discard) - public_cards(deal)) & everything  # (a talon card
+        discard = (set(deal.discard) - public) & everything  # (a talon card
         # turned face up may be discarded: it was public as the talon, not as the discard)
         if discard and not (seat is not None and deal.declarer == seat):
             self.violations.append(f"the discard {discard} shown in chat {chat_id}: {text!r}")

@@ -9,6 +9,8 @@ Entity offsets and lengths are in UTF-16 code units, as in the Bot API.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections.abc import Mapping
 from typing import Any
 
 JSONDict = dict[str, Any]
@@ -138,7 +140,7 @@ def _mention_user(url: str) -> int | None:
 
 
 def _finish_link(
-    entities: list[JSONDict], offset: int, length: int, url: str, users: dict[int, JSONDict]
+    entities: list[JSONDict], offset: int, length: int, url: str, users: Mapping[int, JSONDict]
 ) -> None:
     user_id = _mention_user(url)
     if user_id is not None:
@@ -152,15 +154,95 @@ def _finish_link(
         entities.append({"offset": offset, "length": length, "type": "text_link", "url": checked})
 
 
+# The plain markup bots send: tags without attributes, "&lt;"-style and numeric entities with
+# their ";". Anything else ("<" or "&" starting something other) leaves it to the full parser.
+_PLAIN_MARKUP = re.compile(
+    r"<(/?)([a-z][a-z-]*)>|&(?:(lt|gt|amp|quot)|#x([0-9a-fA-F]{1,6})|#([0-9]{1,7}));|[<&]"
+)
+_PLAIN_TAGS = {tag: kind for tag, kind in _HTML_SIMPLE.items() if tag != "span"}
+_PLAIN_TAGS.update(pre="pre", code="code", blockquote="blockquote")
+_PLAIN_NAMED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _parse_plain_html(text: str) -> tuple[str, list[JSONDict]] | None:
+    """:func:`parse_html` of a text that uses only the plain markup (None for any other).
+
+    Works on the str with regular expressions instead of byte by byte, and gives exactly what
+    the full parser gives such a text: these tags and entities mean the same there (a tag
+    without attributes has no argument, so code never gets a language nor merges with pre),
+    and nothing here can fail, so no error text or byte offset is needed. A text with a lone
+    surrogate goes to the full parser too (it cannot be encoded to UTF-8 there either)."""
+    if _SURROGATE.search(text) is not None:
+        return None
+    pieces: list[str] = []
+    entities: list[JSONDict] = []
+    nested: list[tuple[str, int]] = []  # tag, offset in code points of the output
+    pos = 0
+    last = 0
+    for m in _PLAIN_MARKUP.finditer(text):
+        start = m.start()
+        if start > last:
+            pieces.append(text[last:start])
+            pos += start - last
+        last = m.end()
+        slash, tag, named, hexa, decimal = m.groups()
+        if tag is not None:
+            if not slash:
+                if tag not in _PLAIN_TAGS:
+                    return None
+                nested.append((tag, pos))
+                continue
+            if not nested or nested[-1][0] != tag:
+                return None
+            begin = nested.pop()[1]
+            if pos > begin:
+                entities.append({"offset": begin, "length": pos - begin, "type": _PLAIN_TAGS[tag]})
+        elif named is not None:
+            pieces.append(_PLAIN_NAMED[named])
+            pos += 1
+        elif hexa is not None or decimal is not None:
+            code = int(hexa, 16) if hexa is not None else int(decimal)
+            if code == 0 or code >= 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+                return None  # (_decode_html_entity refuses these: a raw "&")
+            pieces.append(chr(code))
+            pos += 1
+        else:
+            return None
+    if nested:
+        return None
+    pieces.append(text[last:])
+    plain = "".join(pieces)
+    if entities:
+        astral = [m.start() for m in _ASTRAL.finditer(plain)]
+        if astral:  # code points -> UTF-16 units: each astral character before counts twice
+            for ent in entities:
+                end = ent["offset"] + ent["length"]
+                ent["offset"] += bisect_left(astral, ent["offset"])
+                ent["length"] = end + bisect_left(astral, end) - ent["offset"]
+    return plain, sort_entities(entities)
+
+
 def parse_html(
-    text: str, *, strict: bool = False, users: dict[int, JSONDict] | None = None
+    text: str, *, strict: bool = False, users: Mapping[int, JSONDict] | None = None
 ) -> tuple[str, list[JSONDict]]:
     """Parse Telegram-HTML into (plain text, entities).
 
     With ``strict`` a raw ``&`` that does not start a known HTML entity is rejected, as the Bot
     API documentation demands (real Telegram silently keeps such an ``&``).
     """
-    users = users or {}
+    plain = _parse_plain_html(text)
+    if plain is not None:
+        return plain
+    return _parse_html_bytes(text, strict=strict, users=users)
+
+
+def _parse_html_bytes(
+    text: str, *, strict: bool = False, users: Mapping[int, JSONDict] | None = None
+) -> tuple[str, list[JSONDict]]:
+    """:func:`parse_html` byte by byte, as tdlib does: every tag, attribute and error."""
+    users = {} if users is None else users  # (not `or`: a lazy mapping stays unbuilt)
     data = text.encode("utf-8") + b"\0\0\0"
     n = len(data) - 3
     out = bytearray()
@@ -369,10 +451,10 @@ def _reserved(ch: int) -> EntityParseError:
 
 
 def parse_markdown_v2(
-    text: str, *, users: dict[int, JSONDict] | None = None
+    text: str, *, users: Mapping[int, JSONDict] | None = None
 ) -> tuple[str, list[JSONDict]]:
     """Parse MarkdownV2 into (plain text, entities) like tdlib's ``parse_markdown_v2``."""
-    users = users or {}
+    users = {} if users is None else users  # (not `or`: a lazy mapping stays unbuilt)
     data = text.encode("utf-8") + b"\0\0\0\0"
     n = len(data) - 4
     out = bytearray()
@@ -557,10 +639,10 @@ def parse_markdown_v2(
 
 
 def parse_markdown(
-    text: str, *, users: dict[int, JSONDict] | None = None
+    text: str, *, users: Mapping[int, JSONDict] | None = None
 ) -> tuple[str, list[JSONDict]]:
     """Parse legacy Markdown into (plain text, entities) like tdlib's ``parse_markdown``."""
-    users = users or {}
+    users = {} if users is None else users  # (not `or`: a lazy mapping stays unbuilt)
     data = text.encode("utf-8") + b"\0\0\0"
     n = len(data) - 3
     out = bytearray()
@@ -645,9 +727,9 @@ def sort_entities(entities: list[JSONDict]) -> list[JSONDict]:
     return sorted(entities, key=lambda e: (e["offset"], -e["length"], _PRIORITY.get(e["type"], 50)))
 
 
-# (kind, a character every match contains, pattern): a text without it is not searched.
+# (kind, what every match contains, pattern): a text without it is not searched.
 _AUTO_PATTERNS: list[tuple[str, str, re.Pattern[str]]] = [
-    ("url", ":", re.compile(r"(?<![\w@/])(?:https?|tg)://[^\s<>\"]+[^\s<>\".,;:!?)\]'}]")),
+    ("url", "://", re.compile(r"(?<![\w@/])(?:https?|tg)://[^\s<>\"]+[^\s<>\".,;:!?)\]'}]")),
     (
         "email",
         "@",
@@ -716,7 +798,7 @@ def format_text(
     explicit_entities: list[JSONDict] | None,
     *,
     strict_html: bool,
-    users: dict[int, JSONDict] | None = None,
+    users: Mapping[int, JSONDict] | None = None,
 ) -> tuple[str, list[JSONDict]]:
     """Turn the text as sent into (text, entities) as Telegram stores it.
 

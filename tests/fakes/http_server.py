@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import re
 import threading
+import time
 from dataclasses import dataclass, field
 from email.utils import formatdate
 from http import HTTPStatus
@@ -28,13 +30,34 @@ from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from ._media import parse_multipart
-from .telegram_state import FakeTelegram, InjectedReset, InjectedTimeout
+from .telegram_state import FakeTelegram, InjectedReset, InjectedTimeout, _encode
 
 _API_PATH = re.compile(r"^/bot(?P<token>[^/]+)/(?P<method>[A-Za-z0-9_]+)/?$")
 _FILE_PATH = re.compile(r"^/file/bot(?P<token>[^/]+)/(?P<path>.+)$")
 _MAX_LINE = 64 * 1024
 _MAX_BODY = 64 * 1024 * 1024
 _NOT_FOUND = {"ok": False, "error_code": 404, "description": "Not Found"}
+
+
+@functools.lru_cache(maxsize=64)
+def _reason(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Unknown"
+
+
+_date_cache: tuple[int, str] = (-1, "")
+
+
+def _http_date() -> str:
+    """``formatdate(usegmt=True)``, made once a second (it names whole seconds)."""
+    global _date_cache
+    now = time.time()
+    second = int(now)
+    if _date_cache[0] != second:
+        _date_cache = (second, formatdate(second, usegmt=True))
+    return _date_cache[1]
 
 
 class _BadRequest(Exception):
@@ -96,6 +119,57 @@ class _Request:
         if self.version == "HTTP/1.0":
             return connection == "keep-alive"
         return connection != "close"
+
+
+@functools.lru_cache(maxsize=256)
+def _route(target: str) -> tuple[tuple[str, str] | None, tuple[str, str] | None, str]:
+    """``((token, file path) or None, (token, method) or None, query)`` of a request target:
+    the same few targets come again on every request."""
+    parts = urlsplit(target)
+    path = unquote(parts.path)
+    file_match = _FILE_PATH.match(path)
+    api_match = _API_PATH.match(path) if file_match is None else None
+    return (
+        (file_match["token"], file_match["path"]) if file_match is not None else None,
+        (api_match["token"], api_match["method"]) if api_match is not None else None,
+        parts.query,
+    )
+
+
+def _request_line(line: bytes) -> _Request:
+    try:
+        method, target, version = line.decode("latin-1").strip().split(" ", 2)
+    except ValueError:
+        raise _BadRequest("malformed request line") from None
+    if not version.startswith("HTTP/1."):
+        raise _BadRequest("unsupported HTTP version")
+    return _Request(method.upper(), target, version)
+
+
+def _add_header(request: _Request, line: bytes) -> None:
+    name, colon, value = line.decode("latin-1").partition(":")
+    if not colon:
+        raise _BadRequest("malformed header")
+    request.headers[name.strip().lower()] = value.strip()
+
+
+def _read_head(conn: _Conn) -> _Request | None:
+    """The request line and headers at once, if the buffer holds the whole head with CRLF
+    line ends and no empty line before it (what clients send); None leaves the buffer as
+    it was for :meth:`FakeBotApiServer._read_head_by_lines`, which reads the same lines."""
+    buf = conn.buf
+    end = buf.find(b"\r\n\r\n")
+    if end <= 0 or buf[0] in b"\r\n":
+        return None
+    head = bytes(buf[:end])
+    if head.count(b"\n") != head.count(b"\r\n"):
+        return None  # a bare LF ends a line there too
+    lines = head.split(b"\r\n")
+    request = _request_line(lines[0])
+    for line in lines[1:]:
+        _add_header(request, line)
+    del buf[: end + 4]
+    return request
 
 
 class FakeBotApiServer:
@@ -279,28 +353,13 @@ class FakeBotApiServer:
                     self._tasks.discard(task)
 
     async def _read_request(self, conn: _Conn, writer: asyncio.StreamWriter) -> _Request | None:
-        line = await conn.readline()
-        while line in (b"\r\n", b"\n"):  # tolerate stray empty lines between requests
-            line = await conn.readline()
-        if not line:
-            return None
-        try:
-            method, target, version = line.decode("latin-1").strip().split(" ", 2)
-        except ValueError:
-            raise _BadRequest("malformed request line") from None
-        if not version.startswith("HTTP/1."):
-            raise _BadRequest("unsupported HTTP version")
-        request = _Request(method.upper(), target, version)
-        while True:
-            header = await conn.readline()
-            if header in (b"\r\n", b"\n"):
-                break
-            if not header:
-                raise _BadRequest("connection closed in the headers")
-            name, colon, value = header.decode("latin-1").partition(":")
-            if not colon:
-                raise _BadRequest("malformed header")
-            request.headers[name.strip().lower()] = value.strip()
+        if not conn.buf and not await conn._fill():
+            return None  # the client closed the connection between requests
+        request = _read_head(conn)  # the usual case: the whole head is in the buffer
+        if request is None:
+            request = await self._read_head_by_lines(conn)
+            if request is None:
+                return None
         if request.headers.get("expect", "").lower() == "100-continue":
             writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
             await writer.drain()
@@ -331,6 +390,24 @@ class FakeBotApiServer:
             request.body = await conn.readexactly(length)
         return request
 
+    async def _read_head_by_lines(self, conn: _Conn) -> _Request | None:
+        """The request line and headers, line by line (a head that arrives in pieces, stray
+        empty lines before it, bare LF line ends)."""
+        line = await conn.readline()
+        while line in (b"\r\n", b"\n"):  # tolerate stray empty lines between requests
+            line = await conn.readline()
+        if not line:
+            return None
+        request = _request_line(line)
+        while True:
+            header = await conn.readline()
+            if header in (b"\r\n", b"\n"):
+                break
+            if not header:
+                raise _BadRequest("connection closed in the headers")
+            _add_header(request, header)
+        return request
+
     def _params(self, request: _Request, query: str) -> dict[str, Any]:
         params: dict[str, Any] = dict(parse_qsl(query, keep_blank_values=True))
         content_type = request.headers.get("content-type", "")
@@ -350,36 +427,34 @@ class FakeBotApiServer:
 
     async def _answer(self, request: _Request, conn: _Conn, writer: asyncio.StreamWriter) -> bool:
         """Answer one request; return False if the connection must be closed."""
-        parts = urlsplit(request.target)
-        path = unquote(parts.path)
-        file_match = _FILE_PATH.match(path)
-        if file_match is not None:
-            error = self.fake.check_token(file_match["token"])
-            content = self.fake.file_content(file_match["path"]) if error is None else None
+        file_route, api_route, query = _route(request.target)
+        if file_route is not None:
+            error = self.fake.check_token(file_route[0])
+            content = self.fake.file_content(file_route[1]) if error is None else None
             if content is None:
                 return await self._write_json(writer, 404, _NOT_FOUND, request.keep_alive)
             return await self._write(
                 writer, 200, content, "application/octet-stream", keep_alive=request.keep_alive
             )
-        match = _API_PATH.match(path)
-        if match is None:
+        if api_route is None:
             return await self._write_json(writer, 404, _NOT_FOUND, request.keep_alive)
-        error = self.fake.check_token(match["token"])
+        token, method = api_route
+        error = self.fake.check_token(token)
         if error is not None:
             return await self._write_json(writer, error[0], error[1], request.keep_alive)
         try:
-            params = self._params(request, parts.query)
+            params = self._params(request, query)
         except (ValueError, UnicodeDecodeError):
             body = {"ok": False, "error_code": 400, "description": "Bad Request: invalid request"}
             return await self._write_json(writer, 400, body, request.keep_alive)
 
         try:
-            if match["method"].lower() == "getupdates":
-                answer = await self._long_poll(match["method"], params, conn)
+            if method.lower() == "getupdates":
+                answer = await self._long_poll(method, params, conn)
                 if answer is None:
                     return False  # the client went away (e.g. PTB cancelled a long poll)
             else:  # answered at once: no need to watch the connection meanwhile
-                answer = await self.fake.handle_encoded(match["method"], params)
+                answer = await self.fake.handle_encoded(method, params)
             status, payload = answer
         except InjectedTimeout:
             # Keep the client waiting until it gives up (its read timeout) or we hit the cap.
@@ -421,7 +496,7 @@ class FakeBotApiServer:
     async def _write_json(
         self, writer: asyncio.StreamWriter, status: int, body: dict[str, Any], keep_alive: bool
     ) -> bool:
-        payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        payload = _encode(body)
         return await self._write(writer, status, payload, "application/json", keep_alive=keep_alive)
 
     async def _write(
@@ -433,14 +508,10 @@ class FakeBotApiServer:
         *,
         keep_alive: bool,
     ) -> bool:
-        try:
-            reason = HTTPStatus(status).phrase
-        except ValueError:
-            reason = "Unknown"
         head = (
-            f"HTTP/1.1 {status} {reason}\r\n"
+            f"HTTP/1.1 {status} {_reason(status)}\r\n"
             "Server: nginx/1.18.0\r\n"
-            f"Date: {formatdate(usegmt=True)}\r\n"
+            f"Date: {_http_date()}\r\n"
             f"Content-Type: {content_type}\r\n"
             f"Content-Length: {len(payload)}\r\n"
             f"Connection: {'keep-alive' if keep_alive else 'close'}\r\n"

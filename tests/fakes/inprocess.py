@@ -14,6 +14,7 @@ Usage::
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import IO, Any
@@ -28,6 +29,21 @@ from .telegram_state import FakeTelegram, InjectedReset, InjectedTimeout
 
 _API_PATH = re.compile(r"/bot(?P<token>[^/]+)/(?P<method>[A-Za-z0-9_]+)/?$")
 _FILE_PATH = re.compile(r"/file/bot(?P<token>[^/]+)/(?P<path>.+)$")
+
+
+@functools.lru_cache(maxsize=256)
+def _route(url: str) -> tuple[tuple[str, str] | None, tuple[str, str] | None, str]:
+    """``((token, file path) or None, (token, method) or None, query)`` of a URL: the same
+    few URLs come again on every call."""
+    parts = urlsplit(url)
+    path = unquote(parts.path)
+    file_match = _FILE_PATH.search(path)
+    api_match = _API_PATH.search(path)
+    return (
+        (file_match["token"], file_match["path"]) if file_match else None,
+        (api_match["token"], api_match["method"]) if api_match else None,
+        parts.query,
+    )
 
 
 def request_params(request_data: RequestData | None) -> dict[str, Any]:
@@ -85,25 +101,22 @@ class FakeRequest(BaseRequest):
     ) -> tuple[int, bytes]:
         """Answer the request from the fake: ``(status, JSON payload bytes)``."""
         del read_timeout, write_timeout, connect_timeout, pool_timeout
-        parts = urlsplit(url)
-        path = unquote(parts.path)
-        file_match = _FILE_PATH.search(path)
-        if file_match and method == "GET":
-            error = self.fake.check_token(file_match["token"])
-            content = self.fake.file_content(file_match["path"]) if error is None else None
+        file_route, api_route, query = _route(url)
+        if file_route is not None and method == "GET":
+            error = self.fake.check_token(file_route[0])
+            content = self.fake.file_content(file_route[1]) if error is None else None
             if content is None:
                 return 404, b'{"ok":false,"error_code":404,"description":"Not Found"}'
             return 200, content
-        match = _API_PATH.search(path)
-        if match is None:
+        if api_route is None:
             return 404, b'{"ok":false,"error_code":404,"description":"Not Found"}'
-        error = self.fake.check_token(match["token"])
+        error = self.fake.check_token(api_route[0])
         if error is not None:
             return error[0], json.dumps(error[1]).encode()
-        params: dict[str, Any] = dict(parse_qsl(parts.query, keep_blank_values=True))
+        params: dict[str, Any] = dict(parse_qsl(query, keep_blank_values=True))
         params.update(request_params(request_data))
         try:
-            status, payload = await self.fake.handle_encoded(match["method"], params)
+            status, payload = await self.fake.handle_encoded(api_route[1], params)
         except InjectedTimeout as exc:
             raise TimedOut(f"Timed out (injected by FakeTelegram in {exc.method})") from exc
         except InjectedReset as exc:

@@ -20,7 +20,7 @@ import mimetypes
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -509,6 +509,12 @@ class _WaitForUpdates(Exception):
         self.version = version
 
 
+def _wake(future: asyncio.Future[None]) -> None:
+    """End a :meth:`FakeTelegram._wait_change` (once: a timer and a notification may race)."""
+    if not future.done():
+        future.set_result(None)
+
+
 def _keyboard_rows(markup: JSONDict | None) -> list[list[tuple[str, str | None]]] | None:
     if not markup or "inline_keyboard" not in markup:
         return None
@@ -529,9 +535,13 @@ def _keyboard_rows(markup: JSONDict | None) -> list[list[tuple[str, str | None]]
     return rows
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+"""What ``json.dumps(body, ensure_ascii=False)`` builds anew on every call."""
+
+
 def _encode(body: JSONDict) -> bytes:
     """A JSON body as the transports send it (UTF-8, not ASCII-escaped)."""
-    return json.dumps(body, ensure_ascii=False).encode("utf-8")
+    return _ENCODER.encode(body).encode("utf-8")
 
 
 def _decode_params(raw: Mapping[str, Any]) -> JSONDict:
@@ -565,6 +575,29 @@ def _number(value: str) -> int | float | str:
         return float(text)
     except ValueError:
         return value
+
+
+class _KnownUsers(Mapping[int, JSONDict]):
+    """The ``User`` objects of all users, for text mentions (``tg://user?id=``): built on
+    first use, as most texts link to nobody."""
+
+    def __init__(self, users: dict[int, FakeUser]) -> None:
+        self._users = users
+        self._built: dict[int, JSONDict] | None = None
+
+    def _all(self) -> dict[int, JSONDict]:
+        if self._built is None:
+            self._built = {uid: u.to_api() for uid, u in self._users.items()}
+        return self._built
+
+    def __getitem__(self, user_id: int) -> JSONDict:
+        return self._all()[user_id]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
 
 
 class _Params:
@@ -668,7 +701,7 @@ class FakeTelegram:
         self._lock = threading.RLock()
         self._cond = threading.Condition(self._lock)
         self._version = 0
-        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []
+        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
 
         self._users: dict[int, FakeUser] = {bot_id: self.bot}
         self._chats: dict[int, FakeChat] = {}
@@ -1219,8 +1252,16 @@ class FakeTelegram:
             return result
 
     def bot_messages(self, chat: FakeChat | FakeUser | int) -> list[MessageView]:
-        """Visible messages the bot sent in a chat."""
-        return [m for m in self.messages(chat) if m.from_bot and not m.service]
+        """Visible messages the bot sent in a chat (views of these only, not of them all)."""
+        with self._lock:
+            target = self._chat(chat)
+            stored = [self._messages[(target.id, message_id)] for message_id in target.message_ids]
+            bot_id = self.bot.id
+            return [
+                self._view(msg)
+                for msg in stored
+                if not msg.deleted and msg.sender.id == bot_id and not msg.service
+            ]
 
     def last_bot_message(self, chat: FakeChat | FakeUser | int) -> MessageView | None:
         """The newest visible bot message of a chat."""
@@ -1333,25 +1374,36 @@ class FakeTelegram:
         with self._lock:
             self._version += 1
             self._cond.notify_all()
-            for loop, event in list(self._waiters):
+            if not self._waiters:
+                return
+            try:
+                here: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+            except RuntimeError:
+                here = None
+            for loop, future in list(self._waiters):
+                if loop is here:  # the waiter's own loop, in its thread: wake it directly
+                    _wake(future)  # (no write to the loop's self-pipe, no extra loop turn)
+                    continue
                 try:
-                    loop.call_soon_threadsafe(event.set)
+                    loop.call_soon_threadsafe(_wake, future)
                 except RuntimeError:  # loop closed
-                    self._waiters.remove((loop, event))
+                    self._waiters.remove((loop, future))
 
     async def _wait_change(self, seen_version: int, timeout: float) -> None:
+        """Wait until :meth:`_notify` (or ``timeout``): a bare future and a timer, which
+        cost less than an Event under ``wait_for`` (a task of its own on every wait)."""
         loop = asyncio.get_running_loop()
-        event = asyncio.Event()
-        entry = (loop, event)
+        future: asyncio.Future[None] = loop.create_future()
+        entry = (loop, future)
         with self._lock:
             if self._version != seen_version:
                 return
             self._waiters.append(entry)
+        timer = loop.call_later(timeout, _wake, future)
         try:
-            await asyncio.wait_for(event.wait(), timeout)
-        except TimeoutError:
-            pass
+            await future
         finally:
+            timer.cancel()
             with self._lock:
                 if entry in self._waiters:
                     self._waiters.remove(entry)
@@ -1547,8 +1599,8 @@ class FakeTelegram:
         digest = hashlib.sha256(f"{self.bot.id}:{chat.id}".encode()).digest()
         return str(int.from_bytes(digest[:8], "big", signed=True))
 
-    def _known_users(self) -> dict[int, JSONDict]:
-        return {uid: u.to_api() for uid, u in self._users.items()}
+    def _known_users(self) -> Mapping[int, JSONDict]:
+        return _KnownUsers(self._users)
 
     # ------------------------------------------------------------------ internals: messages
 
@@ -1622,7 +1674,7 @@ class FakeTelegram:
             edit_date=msg.edit_date,
             history=[dict(h) for h in msg.history],
             deleted=msg.deleted,
-            service=json.loads(json.dumps(msg.service)),
+            service=json.loads(json.dumps(msg.service)) if msg.service else {},
         )
 
     def _user_message(

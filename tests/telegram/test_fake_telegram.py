@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import struct
 import time
 import zlib
@@ -41,6 +42,7 @@ from tests.fakes import (
     ManualClock,
     UploadedFile,
 )
+from tests.fakes._formatting import _parse_html_bytes, _parse_plain_html, parse_html
 from tests.fakes.telegram_state import NOT_MODIFIED, QUERY_TOO_OLD
 
 TRANSPORTS = ["inprocess", "http"]
@@ -259,6 +261,49 @@ def test_html_ampersand_lenient_like_real_telegram(clock: ManualClock) -> None:
         fake, "sendMessage", chat_id=ann.id, text="Tom & Jerry &amp; <b>co</b>", parse_mode="HTML"
     )
     assert msg["text"] == "Tom & Jerry & co"
+
+
+_PLAIN_PIECES = [
+    "x", " ", "\n", "Сдача 1", "🃏", "♠️ 10", ">", "&lt;", "&gt;", "&amp;", "&quot;", "&#x27;",
+    "&#39;", "&#x1F0CF;",
+]  # fmt: skip
+_PLAIN_TAGS = ["b", "i", "u", "s", "em", "code", "pre", "tg-spoiler", "blockquote"]
+_ODD_MARKUP = [
+    "<B>", "<span>", "</>", "<a>", '<a href="https://e.org">', "&lt", "&#55296;", "&#0;",
+    "&#x110000;", "&", "<", "</b>", "\ud800",
+]  # fmt: skip
+
+
+def _plain_markup(rng: random.Random, depth: int = 0) -> str:
+    parts = []
+    for _ in range(rng.randint(0, 4)):
+        if depth < 3 and rng.random() < 0.4:
+            tag = rng.choice(_PLAIN_TAGS)
+            parts.append(f"<{tag}>{_plain_markup(rng, depth + 1)}</{tag}>")
+        else:
+            parts.append(rng.choice(_PLAIN_PIECES))
+    return "".join(parts)
+
+
+def test_plain_html_parser_agrees_with_the_full_one() -> None:
+    """The regex parser takes plain markup and gives what the byte-by-byte parser gives;
+    a text with anything else goes to that parser (its errors stay the same)."""
+
+    def outcome(parse: Callable[..., Any], text: str, strict: bool) -> Any:
+        try:
+            return parse(text, strict=strict)
+        except Exception as exc:  # noqa: BLE001 - the same failure on both sides
+            return type(exc), str(exc)
+
+    rng = random.Random(12)
+    for _ in range(400):
+        text = _plain_markup(rng)
+        assert _parse_plain_html(text) is not None, text
+        assert _parse_plain_html(text) == outcome(_parse_html_bytes, text, True), text
+        at = rng.randint(0, len(text))
+        text = text[:at] + rng.choice(_ODD_MARKUP) + text[at:]
+        for strict in (True, False):
+            assert outcome(parse_html, text, strict) == outcome(_parse_html_bytes, text, strict)
 
 
 def test_markdown_v2(fake: FakeTelegram) -> None:
