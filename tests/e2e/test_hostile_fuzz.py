@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 
 from bot.core.model import Status, Table, TableSettings
+from bot.preferans.robot import FAST
 from bot.render.callbacks import encode, to_base36
 from bot.render.i18n import t
 from tests.bot_helpers import NO_FLOOD, FakeClock, Harness, code_of, is_alert, running_bot
@@ -518,6 +519,10 @@ async def test_fuzz_end_to_end_over_http(tmp_path: Path, seed: int) -> None:
             defaults=defaults,
         ) as h:
             unthrottle(h)
+            # Computer players who take a seat play at the quick budget: what is checked
+            # here does not depend on how deep they think (each decision is legal at any
+            # budget: tests/engine/test_robot.py); the full one cost ~10 % more CPU here.
+            h.service.robot_budget = FAST
             watch = PrivacyWatch(h).install()
             spy = ActSpy(h).install()
             for user in people["everyone"][1:]:  # Anna never pressed Start
