@@ -27,9 +27,10 @@ from email.utils import formatdate
 from http import HTTPStatus
 from types import TracebackType
 from typing import Any
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import parse_qsl
 
 from ._media import parse_multipart
+from ._routes import route
 from .telegram_state import FakeTelegram, InjectedReset, InjectedTimeout, _encode
 
 _API_PATH = re.compile(r"^/bot(?P<token>[^/]+)/(?P<method>[A-Za-z0-9_]+)/?$")
@@ -119,21 +120,6 @@ class _Request:
         if self.version == "HTTP/1.0":
             return connection == "keep-alive"
         return connection != "close"
-
-
-@functools.lru_cache(maxsize=256)
-def _route(target: str) -> tuple[tuple[str, str] | None, tuple[str, str] | None, str]:
-    """``((token, file path) or None, (token, method) or None, query)`` of a request target:
-    the same few targets come again on every request."""
-    parts = urlsplit(target)
-    path = unquote(parts.path)
-    file_match = _FILE_PATH.match(path)
-    api_match = _API_PATH.match(path) if file_match is None else None
-    return (
-        (file_match["token"], file_match["path"]) if file_match is not None else None,
-        (api_match["token"], api_match["method"]) if api_match is not None else None,
-        parts.query,
-    )
 
 
 def _request_line(line: bytes) -> _Request:
@@ -427,7 +413,7 @@ class FakeBotApiServer:
 
     async def _answer(self, request: _Request, conn: _Conn, writer: asyncio.StreamWriter) -> bool:
         """Answer one request; return False if the connection must be closed."""
-        file_route, api_route, query = _route(request.target)
+        file_route, api_route, query = route(request.target, _API_PATH, _FILE_PATH)
         if file_route is not None:
             error = self.fake.check_token(file_route[0])
             content = self.fake.file_content(file_route[1]) if error is None else None

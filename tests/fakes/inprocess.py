@@ -14,36 +14,21 @@ Usage::
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from typing import IO, Any
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import parse_qsl
 
 from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
 from ._media import UploadedFile
+from ._routes import route
 from .telegram_state import FakeTelegram, InjectedReset, InjectedTimeout
 
 _API_PATH = re.compile(r"/bot(?P<token>[^/]+)/(?P<method>[A-Za-z0-9_]+)/?$")
 _FILE_PATH = re.compile(r"/file/bot(?P<token>[^/]+)/(?P<path>.+)$")
-
-
-@functools.lru_cache(maxsize=256)
-def _route(url: str) -> tuple[tuple[str, str] | None, tuple[str, str] | None, str]:
-    """``((token, file path) or None, (token, method) or None, query)`` of a URL: the same
-    few URLs come again on every call."""
-    parts = urlsplit(url)
-    path = unquote(parts.path)
-    file_match = _FILE_PATH.search(path)
-    api_match = _API_PATH.search(path)
-    return (
-        (file_match["token"], file_match["path"]) if file_match else None,
-        (api_match["token"], api_match["method"]) if api_match else None,
-        parts.query,
-    )
 
 
 def request_params(request_data: RequestData | None) -> dict[str, Any]:
@@ -101,7 +86,7 @@ class FakeRequest(BaseRequest):
     ) -> tuple[int, bytes]:
         """Answer the request from the fake: ``(status, JSON payload bytes)``."""
         del read_timeout, write_timeout, connect_timeout, pool_timeout
-        file_route, api_route, query = _route(url)
+        file_route, api_route, query = route(url, _API_PATH, _FILE_PATH)
         if file_route is not None and method == "GET":
             error = self.fake.check_token(file_route[0])
             content = self.fake.file_content(file_route[1]) if error is None else None
