@@ -1242,26 +1242,24 @@ class FakeTelegram:
         self, chat: FakeChat | FakeUser | int, *, include_deleted: bool = False
     ) -> list[MessageView]:
         """Messages of a chat in order, as they look now (deleted ones hidden by default)."""
-        with self._lock:
-            target = self._chat(chat)
-            result = []
-            for message_id in target.message_ids:
-                msg = self._messages[(target.id, message_id)]
-                if include_deleted or not msg.deleted:
-                    result.append(self._view(msg))
-            return result
+        return self._views(chat, lambda msg: include_deleted or not msg.deleted)
 
     def bot_messages(self, chat: FakeChat | FakeUser | int) -> list[MessageView]:
-        """Visible messages the bot sent in a chat (views of these only, not of them all)."""
+        """Visible messages the bot sent in a chat."""
+        bot_id = self.bot.id
+        return self._views(
+            chat, lambda msg: not msg.deleted and msg.sender.id == bot_id and not msg.service
+        )
+
+    def _views(
+        self, chat: FakeChat | FakeUser | int, keep: Callable[[StoredMessage], bool]
+    ) -> list[MessageView]:
+        """Views of a chat's messages that ``keep`` selects, in order (views of these only:
+        a view copies the message's history and entities)."""
         with self._lock:
             target = self._chat(chat)
-            stored = [self._messages[(target.id, message_id)] for message_id in target.message_ids]
-            bot_id = self.bot.id
-            return [
-                self._view(msg)
-                for msg in stored
-                if not msg.deleted and msg.sender.id == bot_id and not msg.service
-            ]
+            stored = (self._messages[(target.id, message_id)] for message_id in target.message_ids)
+            return [self._view(msg) for msg in stored if keep(msg)]
 
     def last_bot_message(self, chat: FakeChat | FakeUser | int) -> MessageView | None:
         """The newest visible bot message of a chat."""
