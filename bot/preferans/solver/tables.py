@@ -16,7 +16,10 @@ Reps = tuple[tuple[tuple[int, ...], ...], ...]
 _T = TypeVar("_T")
 
 
-def _live_subsets() -> list[tuple[int, int, int, tuple[int, ...]]]:
+_Subset = tuple[int, int, int, tuple[int, ...]]
+
+
+def _live_subsets() -> list[_Subset]:
     """Every ``(alive, held)`` with ``held`` a subset of ``alive`` (3^8 of them), as
     ``(alive, held, compressed, live)``: ``compressed`` is ``held`` renumbered by rank
     among the live cards only, ``live`` the live ranks from the bottom.
@@ -40,7 +43,7 @@ def _live_subsets() -> list[tuple[int, int, int, tuple[int, ...]]]:
 _SUBSETS = _live_subsets()
 
 
-def _representatives() -> tuple[Reps, Reps]:
+def _representatives(subsets: list[_Subset]) -> tuple[Reps, Reps]:
     """For each suit, ``(alive << 8) | held`` → the cards worth trying, high to low
     (and the same low to high).
 
@@ -55,7 +58,7 @@ def _representatives() -> tuple[Reps, Reps]:
     low = [[empty] * 65536 for _ in range(4)]
     # One tuple per suit and set of ranks, shared by every entry with those cards.
     cards: dict[tuple[int, int], tuple[int, ...]] = {}
-    for alive, held, compressed, live in _SUBSETS:
+    for alive, held, compressed, live in subsets:
         run_tops = compressed & ~(compressed >> 1)
         tops = 0
         for i, rank in enumerate(live):
@@ -74,11 +77,11 @@ def _representatives() -> tuple[Reps, Reps]:
     return tuple(tuple(t) for t in high), tuple(tuple(t) for t in low)
 
 
-REPS, REPS_LOW = _representatives()
+REPS, REPS_LOW = _representatives(_SUBSETS)
 """:data:`REPS`: high to low; :data:`REPS_LOW`: the same cards low to high."""
 
 
-def _compress() -> tuple[int, ...]:
+def _compress(subsets: list[_Subset]) -> tuple[int, ...]:
     """``(alive << 8) | held`` → ``held`` renumbered by rank among the live cards only
     (bits 0-7) and how many cards are live (bits 8-11).
 
@@ -86,21 +89,21 @@ def _compress() -> tuple[int, ...]:
     the same value, so the transposition table keys them alike.
     """
     table = [0] * 65536
-    for alive, held, compressed, live in _SUBSETS:
+    for alive, held, compressed, live in subsets:
         table[(alive << 8) | held] = compressed | (len(live) << 8)
     return tuple(table)
 
 
-COMPRESS = _compress()
+COMPRESS = _compress(_SUBSETS)
 BITS = tuple(x & 255 for x in COMPRESS)
 
 
-def _by_shape(value: Callable[[int, int], _T], empty: _T) -> tuple[_T, ...]:
+def _by_shape(subsets: list[_Subset], value: Callable[[int, int], _T], empty: _T) -> tuple[_T, ...]:
     """A table whose entry depends only on the relative shape: ``value(live, compressed)``
     for ``live`` cards of which the ``compressed`` ones are held, worked out once a shape."""
     shapes: dict[int, _T] = {}
     table = [empty] * 65536
-    for alive, held, compressed, live in _SUBSETS:
+    for alive, held, compressed, live in subsets:
         shape = compressed | (len(live) << 8)
         entry = shapes.get(shape)
         if entry is None:
@@ -119,7 +122,7 @@ def _top_run(live: int, held: int) -> int:
     return count
 
 
-RUN = _by_shape(_top_run, 0)
+RUN = _by_shape(_SUBSETS, _top_run, 0)
 """``(alive << 8) | held`` → how many of the highest live cards are held in a row."""
 
 
@@ -132,9 +135,10 @@ def _duckable(live: int, held: int) -> bool:
     return all(a < u for a, u in zip(mine, theirs, strict=False))
 
 
-DUCK = _by_shape(_duckable, False)
+DUCK = _by_shape(_SUBSETS, _duckable, False)
 """``(alive << 8) | held`` → :func:`_duckable` (ranks compare as their places among the
 live cards do)."""
+del _SUBSETS  # needed only to build the tables above (~0.5 MB kept in every process)
 # (live cards of a suit << 3) | index among them from the bottom → rank.
 NTH = tuple(
     live[i] if i < len(live) else 0
