@@ -43,6 +43,7 @@ class Knowledge:
 
 
 _DECK = frozenset(DECK)
+_SUITS = tuple(Suit)
 
 
 def active_seats(view: SeatView) -> tuple[Seat, Seat, Seat]:
@@ -123,6 +124,3 @@ def _voids(view: SeatView, hidden: dict[Seat, int]) -> dict[Seat, frozenset[Suit
                 if trump >= 0 and suit != trump:
                     void.add(_SUITS[trump])
     return {s: frozenset(v) for s, v in voids.items()}
-
-
-_SUITS = tuple(Suit)
