@@ -67,8 +67,8 @@ WAIT_SPACING = 5.0
 were handed out together, all four workers waited and both cores idled for ~5 s. Apart,
 at most one or two wait at a time while the other workers keep the cores busy."""
 
-_COST = {"slow": 3.0, "waits": 0.0}
-"""Rough CPU seconds of a test by its marker, for the spacing; an unmarked test ~0.07 s."""
+SLOW_COST, OTHER_COST = 3.0, 0.07
+"""Rough CPU seconds of a working test, marked ``slow`` or not, for the spacing."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -82,9 +82,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 return place
         return len(LONGEST) + (item.get_closest_marker("slow") is None)
 
-    def cost(item: pytest.Item) -> float:
-        return next((c for m, c in _COST.items() if item.get_closest_marker(m)), 0.07)
-
     ordered = sorted(items, key=rank)
     waiting = [i for i in ordered if i.get_closest_marker("waits")]
     working = [i for i in ordered if not i.get_closest_marker("waits")]
@@ -96,5 +93,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             items.append(waiting.pop(0))
             work = 0.0
         items.append(item)
-        work += cost(item)
+        work += SLOW_COST if item.get_closest_marker("slow") else OTHER_COST
     items.extend(waiting)
