@@ -16,11 +16,6 @@ from telegram.request import RequestData
 from bot.telegram.edits import NO_PREVIEW, edit_text, markup_json, send_text
 from tests.fakes import FakeRequest, FakeTelegram
 
-# (pyproject.toml's filter covers only editMessageText: the one edits.py sets is reset by pytest)
-pytestmark = pytest.mark.filterwarnings(
-    "ignore:Please use 'Bot.sendMessage':telegram.warnings.PTBUserWarning"
-)
-
 MARKUP = InlineKeyboardMarkup(
     [
         [InlineKeyboardButton('♠️ <A> "10" ♥️', callback_data="1:2:p")],
