@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from bot.core.model import Player, Table, TableSettings
 from bot.preferans.analysis import Analysis, Change
 from bot.preferans.cards import Seat, parse_card
@@ -42,54 +44,97 @@ GAME = Analysis(
 )
 
 
-def test_a_trick_game_says_whose_tricks_and_signs_each_change_for_the_reader() -> None:
-    ru = _table("ru")
-    assert analysis_line(ru, GAME, "ru", reader=BORIS) == (
-        "🔍 С лучшей игрой: Анна — 7 взяток (взято 6); "
-        f"4-я взятка: Борис K♠{VS} → −1 для вас; 6-я взятка: Анна 7♥{VS} → +1 для вас; …"
-    )
-    assert analysis_line(ru, GAME, "ru", reader=ANNA) == (
-        "🔍 С лучшей игрой: Анна — 7 взяток (взято 6); "
-        f"4-я взятка: Борис K♠{VS} → +1 для вас; 6-я взятка: Анна 7♥{VS} → −1 для вас; …"
-    )
-    assert analysis_line(_table("en"), GAME, "en", reader=VERA) == (
-        "🔍 With best play: Анна — 7 tricks (took 6); "
-        f"trick 4: Борис K♠{VS} → −1 for you; trick 6: Анна 7♥{VS} → +1 for you; …"
-    )
+# Boris declares a misère; Vera lets him off a trick, then he is forced to take one himself.
+MISERE = Analysis(
+    DealKind.MISERE,
+    BORIS,
+    (4, 1, 5),
+    (_change(2, VERA, "8C", -1), _change(5, BORIS, "QD", 1)),
+    (5, 1, 4),
+    None,
+)
+# Four players: Anna deals and sits out; Boris declares and loses a trick.
+DEALT = Analysis(
+    DealKind.GAME, BORIS, (0, 8, 1, 1), (_change(3, BORIS, "10S", -1),), (0, 7, 2, 1), ANNA
+)
 
 
-def test_a_misere_is_signed_the_other_way() -> None:
-    # Vera lets the declarer Boris off a trick, then he is forced to take one himself.
-    found = Analysis(
-        DealKind.MISERE,
-        BORIS,
-        (4, 1, 5),
-        (_change(2, VERA, "8C", -1), _change(5, BORIS, "QD", 1)),
-        (5, 1, 4),
-        None,
-    )
-    assert analysis_line(_table("ru"), found, "ru", reader=BORIS) == (
-        "🔍 С лучшей игрой: Борис — 1 взятка (взято 1); "
-        f"2-я взятка: Вера 8♣{VS} → +1 для вас; 5-я взятка: Борис Q♦{VS} → −1 для вас"
-    )
-    assert analysis_line(_table("ru"), found, "ru", reader=ANNA) == (
-        "🔍 С лучшей игрой: Борис — 1 взятка (взято 1); "
-        f"2-я взятка: Вера 8♣{VS} → −1 для вас; 5-я взятка: Борис Q♦{VS} → +1 для вас"
-    )
-
-
-def test_the_sitting_out_dealer_reads_the_changes_for_the_declarer() -> None:
-    found = Analysis(
-        DealKind.GAME, BORIS, (0, 8, 1, 1), (_change(3, BORIS, "10S", -1),), (0, 7, 2, 1), ANNA
-    )
-    assert analysis_line(_table("ru", 4), found, "ru", reader=ANNA) == (
-        "🔍 С лучшей игрой: Борис — 8 взяток (взято 7); "
-        f"3-я взятка: Борис 10♠{VS} → −1 для играющего"
-    )
-    assert analysis_line(_table("en", 4), found, "en", reader=ANNA) == (
-        "🔍 With best play: Борис — 8 tricks (took 7); "
-        f"trick 3: Борис 10♠{VS} → −1 for the declarer"
-    )
+@pytest.mark.parametrize(
+    ("found", "players", "lang", "reader", "expected"),
+    [
+        (
+            GAME,
+            3,
+            "ru",
+            BORIS,
+            "🔍 С лучшей игрой: Анна — 7 взяток (взято 6); "
+            f"4-я взятка: Борис K♠{VS} → −1 для вас; 6-я взятка: Анна 7♥{VS} → +1 для вас; …",
+        ),
+        (
+            GAME,
+            3,
+            "ru",
+            ANNA,
+            "🔍 С лучшей игрой: Анна — 7 взяток (взято 6); "
+            f"4-я взятка: Борис K♠{VS} → +1 для вас; 6-я взятка: Анна 7♥{VS} → −1 для вас; …",
+        ),
+        (
+            GAME,
+            3,
+            "en",
+            VERA,
+            "🔍 With best play: Анна — 7 tricks (took 6); "
+            f"trick 4: Борис K♠{VS} → −1 for you; trick 6: Анна 7♥{VS} → +1 for you; …",
+        ),
+        (
+            MISERE,
+            3,
+            "ru",
+            BORIS,
+            "🔍 С лучшей игрой: Борис — 1 взятка (взято 1); "
+            f"2-я взятка: Вера 8♣{VS} → +1 для вас; 5-я взятка: Борис Q♦{VS} → −1 для вас",
+        ),
+        (
+            MISERE,
+            3,
+            "ru",
+            ANNA,
+            "🔍 С лучшей игрой: Борис — 1 взятка (взято 1); "
+            f"2-я взятка: Вера 8♣{VS} → −1 для вас; 5-я взятка: Борис Q♦{VS} → +1 для вас",
+        ),
+        (
+            DEALT,
+            4,
+            "ru",
+            ANNA,
+            "🔍 С лучшей игрой: Борис — 8 взяток (взято 7); "
+            f"3-я взятка: Борис 10♠{VS} → −1 для играющего",
+        ),
+        (
+            DEALT,
+            4,
+            "en",
+            ANNA,
+            "🔍 With best play: Борис — 8 tricks (took 7); "
+            f"trick 3: Борис 10♠{VS} → −1 for the declarer",
+        ),
+    ],
+    ids=[
+        "game-defender",
+        "game-declarer",
+        "game-en",
+        "misere-declarer",
+        "misere-defender",
+        "dealer-out",
+        "dealer-out-en",
+    ],
+)
+def test_whose_tricks_and_each_change_signed_for_the_reader(
+    found: Analysis, players: int, lang: str, reader: Seat, expected: str
+) -> None:
+    # Trick game: Boris's card gave Anna a trick (his own mistake: − for him). Misère: the
+    # other way round. The sitting-out dealer has no side: he reads it for the declarer.
+    assert analysis_line(_table(lang, players), found, lang, reader=reader) == expected
 
 
 def test_plural_forms_and_a_deal_played_without_loss() -> None:
