@@ -33,7 +33,7 @@ def _change(trick: int, seat: Seat, code: str, delta: int) -> Change:
 
 
 # Anna declares; Boris gives her a trick at trick 4 (a defender's own mistake), she loses
-# one at trick 6, and one more at trick 9: she took 7 of the 7 best play was worth.
+# one at trick 6, and one more at trick 9: she took 6 of the 7 best play was worth.
 GAME = Analysis(
     DealKind.GAME,
     ANNA,
