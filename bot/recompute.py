@@ -1,7 +1,9 @@
 """``python -m bot.recompute FILE``: rebuild the per-player statistics from the archive.
 
 The archive keeps each game's whole record; the statistics rows (``game_players``) are the
-bot's computation (:func:`bot.stats.game_rows`) and can always be rebuilt from them.
+bot's computation (:func:`bot.stats.game_rows`) and can always be rebuilt from them, under
+the rules the bot scores by now. A record those rules no longer accept (a game that would
+have ended earlier under a corrected scoring rule) keeps its archived rows, and is named.
 """
 
 from __future__ import annotations
@@ -9,18 +11,32 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections.abc import Sequence
+from typing import Any
 
+from bot.preferans.record import RecordError
 from bot.stats import recompute_rows
-from storage import Storage, StorageError
+from storage import HolderRow, PlayerRow, Storage, StorageError
 from storage.archive import recompute
 
 __all__ = ["main"]
 
 
-async def _main_async(path: str) -> int:
+async def _main_async(path: str) -> tuple[int, list[str]]:
+    """The games rebuilt, and one line for each game kept as archived."""
+    kept: list[str] = []
+
+    def compute(record: dict[str, Any], holders: Sequence[HolderRow]) -> list[PlayerRow] | None:
+        try:
+            return recompute_rows(record, holders)
+        except RecordError as exc:
+            names = ", ".join(str(n) for n in record.get("players", []))
+            kept.append(f"kept as archived, the game of {names}: {exc}")
+            return None
+
     storage = await Storage.open(path)
     try:
-        return await recompute(storage, recompute_rows)
+        return await recompute(storage, compute), kept
     finally:
         await storage.close()
 
@@ -34,12 +50,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--recompute", action="store_true", help="(kept for old scripts)")
     args = parser.parse_args(argv)
     try:
-        done = asyncio.run(_main_async(args.database))
+        done, kept = asyncio.run(_main_async(args.database))
     except StorageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    for line in kept:
+        print(line, file=sys.stderr)
     print(f"recomputed the statistics of {done} game(s)")
-    return 0
+    return 1 if kept else 0
 
 
 if __name__ == "__main__":

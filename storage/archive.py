@@ -218,8 +218,9 @@ async def top(
     return [_totals(r) for r in rows]
 
 
-Compute = Callable[[dict[str, Any], Sequence[HolderRow]], Sequence[PlayerRow]]
-"""``(record, holders) -> rows``: the bot's statistics of one game."""
+Compute = Callable[[dict[str, Any], Sequence[HolderRow]], Sequence[PlayerRow] | None]
+"""``(record, holders) -> rows``: the bot's statistics of one game; ``None`` leaves the
+game's archived rows as they are (its record cannot be scored any more)."""
 
 
 def holder_rows(raw: Any) -> tuple[HolderRow, ...]:
@@ -231,14 +232,20 @@ def holder_rows(raw: Any) -> tuple[HolderRow, ...]:
 
 
 async def recompute(storage: ArchiveStore, compute: Compute) -> int:
-    """Rebuild every game's player rows from its archived record; returns the games done."""
+    """Rebuild every game's player rows from its archived record; returns the games rebuilt
+    (a game ``compute`` gives ``None`` for keeps its rows and is not counted)."""
     games = await storage.fetchall(
         "SELECT table_id, status, convention, pulka, players, deals, started_at, ended_at, "
         "record, holders FROM games ORDER BY table_id"
     )
+    done = 0
     for g in games:
         record = json.loads(g[8])
         holders = holder_rows(json.loads(g[9]))
+        rows = compute(record, holders)
+        if rows is None:
+            continue
+        done += 1
         await storage.archive_game(
             int(g[0]),
             GameArchive(
@@ -251,7 +258,7 @@ async def recompute(storage: ArchiveStore, compute: Compute) -> int:
                 ended_at=float(g[7]),
                 record=record,
                 holders=holders,
-                rows=tuple(compute(record, holders)),
+                rows=tuple(rows),
             ),
         )
-    return len(games)
+    return done

@@ -59,11 +59,33 @@ class Analysis:
     they need not add up to 10, and ``None`` for the dealer sitting out (4 players),
     whose talon cards' tricks depend on the others' play."""
     changes: tuple[Change, ...]
+    taken: tuple[int, ...]
+    """Tricks per seat as the deal was played (with an accepted offer, as it gave them)."""
+    sits_out: Seat | None
+    """The dealer who sits out (4 players), who plays no card; ``None`` with 3 players."""
 
     @property
     def value(self) -> int | None:
         """The declarer's value with best play (``None`` on all-pass)."""
         return None if self.declarer is None else self.best[self.declarer]
+
+    def gain(self, change: Change, seat: Seat) -> int | None:
+        """``change`` as it is for ``seat``: positive when good for him, negative when bad.
+
+        Every change is a loss for the side of the hand that played it: a declarer's card
+        can only cost him tricks, a defender's only give the declarer some (in misère the
+        other way round), an all-pass card only its own player. ``None`` when the change is
+        none of ``seat``'s: the sitting-out dealer's in a trick game or a misère (he has no
+        side), another player's card on all-pass (it counts only against its player).
+        """
+        if self.declarer is None:
+            return -change.delta if seat == change.seat else None
+        if seat == self.sits_out:
+            return None
+        # The value is the declarer's tricks: more is good for him in a trick game, bad
+        # in misère, and the defenders' side is always the other way.
+        good = change.delta if self.kind is DealKind.GAME else -change.delta
+        return good if seat == self.declarer else -good
 
     def to_json(self) -> dict[str, Any]:
         return {"best": list(self.best), "changes": [c.to_json() for c in self.changes]}
@@ -137,7 +159,8 @@ def analyse(deal: Deal, *, from_trick: int = 1) -> Analysis | None:
     else:
         assert start.declarer is not None
         best = _best_line(start, solvers[start.declarer], first[start.declarer], goal)
-    return Analysis(kind, start.declarer, best, tuple(changes))
+    sits_out = deal.dealer if deal.players == 4 else None
+    return Analysis(kind, start.declarer, best, tuple(changes), tuple(deal.tricks), sits_out)
 
 
 def _cards_played(deal: Deal) -> bool:

@@ -335,9 +335,10 @@ class Pulka:
         return self._sheet
 
     def _sitting_out(self, outcome: DealOutcome) -> list[int]:
-        """The dealer of the deal, who is never helped (docs/rules.md, "Help"): with three
-        players as with four, and with four even after he took all-pass talon tricks."""
-        return [int(outcome.dealer)]
+        """The dealer who sits out (four players), who is never helped, not even after he
+        took all-pass talon tricks (rules book, "Порядок записи": «кроме сидящего на
+        прикупе»). With three players the dealer holds cards and is helped like anybody."""
+        return [int(outcome.dealer)] if self.players == 4 else []
 
     def _score_game(self, o: DealOutcome, book: _Book) -> None:
         assert o.contract is not None and o.declarer is not None

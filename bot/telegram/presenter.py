@@ -246,7 +246,7 @@ class Presenter:
         note = result_text(table, e.finished, e.deal_no, player.lang, before)
         review = review_text(table, deal, player.lang, ranks=ranks)
         if found is not None:
-            review += "\n\n" + analysis_line(table, found, player.lang, ranks=ranks)
+            review += "\n\n" + analysis_line(table, found, player.lang, reader=seat, ranks=ranks)
         note = review + "\n\n" + note
         auto = e.auto.get(seat)
         if auto is not None:

@@ -94,7 +94,8 @@ def _reference(deal: Deal, trick: int) -> Analysis:
             start.apply(Play(mover, min(c for c, v in values.items() if taken + v == value)))
         best = tuple(start.tricks)
     assert deal.kind is not None
-    return Analysis(deal.kind, deal.declarer, best, tuple(changes))
+    sits_out = deal.dealer if deal.players == 4 else None
+    return Analysis(deal.kind, deal.declarer, best, tuple(changes), tuple(deal.tricks), sits_out)
 
 
 @settings(max_examples=30, deadline=None)
@@ -168,6 +169,70 @@ def test_a_known_card_that_throws_tricks_away() -> None:
     ]
 
 
+def test_each_change_is_signed_for_the_reader_and_the_tricks_taken_are_kept() -> None:
+    # Anna's 7♥ costs her 8 tricks; Boris, on lead with K♥, gives them back with Q♥ instead
+    # of running his clubs (his own mistake: bad for him and Vera, good for Anna).
+    deal = _cold_nine_no_trumps()
+    for seat, code in ((0, "7H"), (1, "KH"), (2, "9H"), (1, "QH"), (2, "10H"), (0, "AH")):
+        play(deal, seat, code)
+    result = analyse(deal)
+    assert result is not None and result.sits_out is None
+    assert result.taken == (1, 1, 0)  # so far: Boris won trick 1, Anna trick 2
+    assert [c.to_json() for c in result.changes] == [
+        {"trick": 1, "seat": 0, "card": "7H", "delta": -8},
+        {"trick": 2, "seat": 1, "card": "QH", "delta": 8},
+    ]
+    lost, gave = result.changes
+    assert [result.gain(lost, s) for s in (S0, S1, S2)] == [-8, 8, 8]
+    assert [result.gain(gave, s) for s in (S0, S1, S2)] == [8, -8, -8]
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    kind=st.sampled_from(("game", "misere", "all-pass")),
+    players=st.sampled_from((3, 4)),
+)
+def test_a_change_is_a_loss_for_the_side_that_played_it(seed: int, kind: str, players: int) -> None:
+    # Every change is a mistake: bad for the hand that played it and its partner, good
+    # for the other side; none of the sitting-out dealer's, and on all-pass none of the
+    # others'.
+    deal = _played_out(seed, kind, players)
+    result = analyse(deal, from_trick=8)
+    assert result is not None and result.taken == tuple(deal.tricks)
+    assert result.sits_out == (deal.dealer if players == 4 else None)
+    for change in result.changes:
+        for seat in map(Seat, range(players)):
+            gain = result.gain(change, seat)
+            if seat == result.sits_out or (result.declarer is None and seat != change.seat):
+                assert gain is None
+            elif result.declarer is None or (seat == result.declarer) == (
+                change.seat == result.declarer
+            ):
+                assert gain == -abs(change.delta) != 0
+            else:
+                assert gain == abs(change.delta) != 0
+    if result.declarer is None:
+        # All-pass: the others can only lower a player's limit, so what he took is at most
+        # his limit with best play plus what his own cards cost him.
+        for seat, limit in enumerate(result.best):
+            if limit is not None:
+                own = sum(c.delta for c in result.changes if c.seat == seat)
+                assert result.taken[seat] <= limit + own
+
+
+def test_misere_changes_are_signed_the_other_way() -> None:
+    # A misère value is the tricks the declarer is forced to take: +1 is bad for him.
+    found = Analysis(
+        DealKind.MISERE, S1, (0, 1, 0), (Change(3, S1, card("8H"), 1),), (0, 1, 9), None
+    )
+    assert [found.gain(found.changes[0], s) for s in (S0, S1, S2)] == [1, -1, 1]
+    found = Analysis(
+        DealKind.MISERE, S1, (0, 1, 0), (Change(3, S2, card("8H"), -1),), (0, 0, 10), None
+    )
+    assert [found.gain(found.changes[0], s) for s in (S0, S1, S2)] == [-1, 1, -1]
+
+
 def test_best_play_changes_nothing_and_an_accepted_offer_ends_the_analysis() -> None:
     deal = _cold_nine_no_trumps()
     for code in ("AS", "KS", "QS"):
@@ -179,7 +244,7 @@ def test_best_play_changes_nothing_and_an_accepted_offer_ends_the_analysis() -> 
     deal.apply(Accept(S2, True))
     assert deal.is_over and deal.tricks == [9, 1, 0]
     result = analyse(deal)
-    assert result is not None
+    assert result is not None and result.taken == (9, 1, 0)
     assert result.to_json() == {"best": [9, 1, 0], "changes": []}
 
 

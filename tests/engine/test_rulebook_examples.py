@@ -375,9 +375,10 @@ def test_sochi_help_four_points() -> None:
     всех в пуле ... На записавшего себе в пулю игрока сыгравший пишет в десять раз более.
     Например, на записавшего 4 очка – 40 вистов».
 
-    Pulka 10; start: A 10 (closed), B 3, C 5. Dealer A; A plays 7♠, both defenders pass
+    Pulka 10; start: A 10 (closed), B 3, C 5. Dealer C; A plays 7♠, both defenders pass
     (made, nobody writes whists). The 4 points go to C (most in pulka): 5 + 4 = 9, and A
-    writes 4 × 10 = 40 on C.
+    writes 4 × 10 = 40 on C. C deals: with three players the dealer holds cards and is
+    helped like anybody (262 bars only «сидящего на прикупе», the 4-player dealer).
     """
     check_example(
         "sochi_help_four_points",

@@ -547,29 +547,77 @@ def test_help_never_the_four_player_dealer_after_all_pass_talon_tricks() -> None
     assert s.whists[0] == (0, 10, 0, 0)
 
 
-def test_help_never_the_three_player_dealer() -> None:
-    # docs/rules.md, "Help": the dealer of the deal is never helped, with three players too
-    # (he holds cards and plays): seat 1 has the most in pulka but deals, so seat 2 is helped.
-    p = Pulka(Rules.preset("sochi", 10), 3, sheet([8, 6, 2]))
+# Conventions, "Pulka closing": with three players the dealer holds cards and plays, and is
+# helped like anybody; only the four-player dealer, who sits out, is barred (rules book,
+# "Порядок записи": «кроме сидящего на прикупе»). In each case below the dealer of the deal
+# is the one the surplus goes to.
+HELPS = ["sochi", "rostov"]
+
+
+@pytest.mark.parametrize("convention", HELPS)
+def test_help_the_three_player_dealer_after_a_made_game(convention: str) -> None:
+    # Seat 0 (closed) plays 7♠ (4 points), both pass. The dealer (seat 1) has the most in
+    # pulka: 2 fill it, the other 2 go to seat 2; seat 0 writes 20 on each.
+    p = Pulka(Rules.preset(convention, 10), 3, sheet([10, 8, 2]))
     s = p.score(game(3, 1, 0, "7S", {1: P, 2: P}))
-    assert s.pulka == (10, 6, 4) and s.whists[0] == (0, 0, 20)
+    assert s == sheet([10, 10, 4], [0, 0, 0], [[0, 20, 20], [0, 0, 0], [0, 0, 0]])
+
+
+@pytest.mark.parametrize("convention", HELPS)
+def test_help_the_three_player_dealer_after_a_made_misere(convention: str) -> None:
+    # Seat 0 (closed) makes a misère (10 points); the dealer (seat 2) has the most in
+    # pulka and takes 4, seat 1 the other 6.
+    p = Pulka(Rules.preset(convention, 10), 3, sheet([10, 3, 6]))
+    s = p.score(misere(3, 2, 0, (0, 5, 5)))
+    assert s == sheet([10, 9, 10], [0, 0, 0], [[0, 60, 40], [0, 0, 0], [0, 0, 0]])
+
+
+def test_help_the_three_player_dealer_after_a_sochi_all_pass() -> None:
+    # Seat 0 (closed) takes no trick on the first all-pass: its 1 point goes to the
+    # dealer (seat 1), who has the most in pulka; the tricks go to gora.
+    p = Pulka(Rules.preset("sochi", 10), 3, sheet([10, 7, 4]))
+    s = p.score(allpass(3, 1, (0, 6, 4)))
+    assert s == sheet([10, 8, 4], [0, 6, 4], [[0, 10, 0], [0, 0, 0], [0, 0, 0]])
+
+
+def test_help_the_three_player_dealer_after_a_rostov_all_pass() -> None:
+    # Seat 0 (closed) took fewest (none): 5 a trick on the others' tricks, and its 1 point
+    # goes to the dealer (seat 1), who has the most in pulka: 30 + 10 whists on him.
+    p = Pulka(Rules.preset("rostov", 10), 3, sheet([10, 7, 4]))
+    s = p.score(allpass(3, 1, (0, 6, 4)))
+    assert s == sheet([10, 8, 4], [0, 0, 0], [[0, 40, 20], [0, 0, 0], [0, 0, 0]])
+
+
+@pytest.mark.parametrize("convention", HELPS)
+def test_help_the_three_player_dealer_who_is_the_last_open_pulka(convention: str) -> None:
+    # Only the dealer's pulka is open: he is helped and the game ends (nothing is written
+    # off seat 0's gora).
+    p = Pulka(Rules.preset(convention, 10), 3, sheet([10, 10, 8]))
+    s = p.score(game(3, 2, 0, "6S", {1: P, 2: P}))
+    assert s == sheet([10, 10, 10], [0, 0, 0], [[0, 0, 20], [0, 0, 0], [0, 0, 0]])
+    assert p.finished
+
+
+def test_help_the_three_player_dealer_not_when_he_is_a_short_whister() -> None:
+    # The dealer (seat 2) whists alone and takes 1 of the 4 he answers for: he is short,
+    # so the 2 points go to seat 1 although the dealer has more in pulka.
+    p = Pulka(Rules.preset("sochi", 10), 3, sheet([10, 2, 8]))
+    s = p.score(game(3, 2, 0, "6S", {1: P, 2: W}, (9, 0, 1)))
+    assert s == sheet([10, 4, 8], [0, 0, 6], [[0, 20, 0], [0, 0, 0], [2, 0, 0]])
 
 
 def test_allpass_zero_trick_players_write_in_seat_order_from_first_hand() -> None:
     # Dealer 0, so seat 1 writes first, then seat 2: seat 1 fills its pulka and helps
-    # seat 2 (the most in pulka); seat 2, then closed, can help nobody (seat 0 deals, seat 1
-    # is closed) and writes its 3 off its gora. In the other order seat 1 would write off.
+    # seat 2 (the most in pulka), which is then closed and helps seat 0, the dealer (three
+    # players: he holds cards and is helped like anybody).
     p = Pulka(Rules.preset("sochi", 10, raspasy_prices=[3]), 3, sheet([5, 9, 8]))
     s = p.score(allpass(3, 0, (10, 0, 0)))
-    assert s.pulka == (5, 10, 10)
-    assert s.whists[1] == (0, 0, 20) and s.whists[2] == (0, 0, 0)
-    assert s.gora == (30, 0, -3)
-    # dealer 1: seat 2 writes first, fills its pulka and helps seat 0 (most), and so on
+    assert s == sheet([8, 10, 10], [30, 0, 0], [[0, 0, 0], [0, 0, 20], [30, 0, 0]])
+    # dealer 1: seat 2 writes first, fills its pulka and helps seat 0 (most), then seat 0
+    # helps seat 1, the dealer
     p = Pulka(Rules.preset("sochi", 10, raspasy_prices=[3]), 3, sheet([9, 5, 8]))
     s = p.score(allpass(3, 1, (0, 10, 0)))
-    assert s.pulka == (10, 5, 10)
-    assert s.whists[2] == (10, 0, 0) and s.whists[0] == (0, 0, 0)
-    assert s.gora == (-3, 30, 0)
+    assert s == sheet([10, 8, 10], [0, 30, 0], [[0, 30, 0], [0, 0, 0], [10, 0, 0]])
 
 
 def test_allpass_zero_tricks_helps_when_closed() -> None:

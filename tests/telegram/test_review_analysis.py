@@ -1,4 +1,4 @@
-"""A deal's analysis in its review (issue 15): the review is shown as soon as the deal
+"""A deal's analysis in its review: the review is shown as soon as the deal
 ends, the analysis runs in the worker process while the next deal goes on, and then the
 line is added to every player's review message."""
 
@@ -31,10 +31,17 @@ async def test_the_review_gets_its_analysis_line(tmp_path: Path) -> None:
         assert table.deal_no == 2 and h.rt.presenter.analyst.tasks
         await asyncio.gather(*h.rt.presenter.analyst.tasks)
         await h.idle()
+        game = table.game
+        assert game is not None
+        taken = game.finished_deals[0].outcome.tricks
+        assert taken is not None
         for user in h.users:
             [review] = [m for m in h.private(user) if "The deal in full" in m.content]
-            assert "With best play (each for himself): " in review.content
+            assert "All-pass: playing their best, each takes at most this" in review.content
+            # every player named with the tricks he took
+            for seat, name in enumerate(game.names):
+                assert f"{name} " in review.content and f"(took {taken[seat]})" in review.content
             # the next deal's hand message is another message, untouched
             hand = h.hand_message(user)
             assert hand is not None and hand.message_id != review.message_id
-            assert "With best play" not in hand.content
+            assert "playing their best" not in hand.content
