@@ -73,7 +73,7 @@ class Seated:
 @dataclass(frozen=True, slots=True)
 class MustStartPrivate:
     """``player`` must open the private chat first; then he sits down (``seat`` is
-    ``None``) or takes over ``seat``. Nothing changed."""
+    ``None``: the lobby lists him meanwhile) or takes over ``seat``."""
 
     table: Table
     player: Player

@@ -302,6 +302,9 @@ class Table:
     """The finished game is in the archive (``games``)."""
     blocked_noted: set[int] = field(default_factory=set)
     """User ids whose blocking of the bot was already explained in the group."""
+    waiting: list[Player] = field(default_factory=list)
+    """People who pressed «Сесть» in the lobby but have not opened the private chat yet
+    (the lobby shows them and how to open it)."""
     messages: Messages = field(default_factory=Messages)
     unshown: Unshown = field(default_factory=Unshown)
     ui: TableUi = field(default_factory=TableUi)

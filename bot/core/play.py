@@ -167,6 +167,7 @@ def start_game(
     table.timeouts = {}
     table.stop_votes = set()
     table.started_at = wall
+    table.waiting = []
     table.holders = [Holder(seat, 1, p.user_id, p.name) for seat, p in table.seated()]
     table.ui.settings_open = False
     table.ui.auto_note = None

@@ -153,7 +153,8 @@ class TableService(RobotSeats):
         lobby.check_sit(table, player.user_id)
         if not await self.can_write(player.user_id):
             await self.remember_user(player)
-            return (MustStartPrivate(table, player),)
+            waits = await self._change(table, lambda tb: lobby.wait(tb, player))
+            return (MustStartPrivate(table, player), *waits)
         await self.remember_user(player, private_ok=True)
         return await self._change(table, lambda tb: lobby.sit(tb, player, self.stand_in))
 
