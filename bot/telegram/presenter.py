@@ -35,16 +35,12 @@ from bot.render.text import action_text, ended_text, forced_note, name, short_na
 
 from .analysing import Analyst
 from .outbox import Outbox
+from .pings import Pings
 from .sheet import SheetMessages
 
 __all__ = ["Presenter"]
 
 log = logging.getLogger(__name__)
-
-ACTIVE_SECONDS = 20.0
-"""A player who acted this recently is still looking at his hand: the turn passing to him
-needs no notifying message (the silent edit of his hand message is enough)."""
-
 
 class Presenter:
     """Shows what changed."""
@@ -66,6 +62,7 @@ class Presenter:
         """Runs the analyses off the event loop."""
         self.autoplay = False
         """Whether forced cards play themselves (the scheduler's pause is set)."""
+        self.pings = Pings(service, outbox)
 
     def show(self, effects: Effects) -> None:
         """Show every effect, in order."""
@@ -91,7 +88,7 @@ class Presenter:
             text = t(e.player.lang, "start.seated", title=title, seat=e.seat + 1)
             self.outbox.post(e.player.user_id, text)
         elif isinstance(e, fx.DealShown):
-            self._clear_reminder(table)
+            self.pings.clear(table)
             self.show_deal(table)
         elif isinstance(e, fx.HandShown):
             self.show_hand(table, e.seat)
@@ -101,7 +98,7 @@ class Presenter:
             self._show_abandoned(table)
             self.sheets.game_stopped(table)
         elif isinstance(e, fx.GameOver):
-            self._clear_reminder(table)
+            self.pings.clear(table)
             game = table.game
             if game is not None and game.settlement() is not None:
                 self.outbox.post(table.chat_id, settlement_text(table, game, lang))
@@ -143,9 +140,11 @@ class Presenter:
             else:
                 self.show_deal(table)
         elif isinstance(e, fx.Remind):
-            self._remind(e)
+            self.show_hand(table, e.seat)  # the time left; sent again if it never got through
+            self.pings.remind(e)
         elif isinstance(e, fx.TurnPassed):
-            self._turn_passed(e)
+            forced = self.autoplay and forced_move(table) is not None
+            self.pings.turn_passed(e, forced=forced)
         elif isinstance(e, fx.TimerChanged):
             self.arm(table)
         # MustStartPrivate is answered by the button or the command; AutoPlayed shows
@@ -330,62 +329,6 @@ class Presenter:
         id would name a group)."""
         if not is_robot(player):
             self.outbox.post(player.user_id, text)
-
-    def _remind(self, e: fx.Remind) -> None:
-        table = e.table
-        player = table.player(e.seat)
-        if player is None:
-            return
-        self.show_hand(table, e.seat)  # the time left; sends it again if it never got through
-        if e.seconds is None:  # the timer is off: the table has been waiting a while
-            text = t(player.lang, "remind.idle", name=name(table, e.seat), title=title_of(table))
-        else:
-            text = t(player.lang, "remind", name=name(table, e.seat), n=e.seconds)
-        self._notify(table, player.user_id, text, ("always", "slow"))
-
-    def _turn_passed(self, e: fx.TurnPassed) -> None:
-        """A notifying message for the player whose turn it is now, unless he acted moments
-        ago (he is still looking) or does not want it."""
-        table = e.table
-        player = table.player(e.seat)
-        if player is None or (e.idle is not None and e.idle < ACTIVE_SECONDS):
-            return
-        title = title_of(table, self._others(player))
-        text = t(player.lang, "turn.notify", title=title, n=table.deal_no)
-        forced = self.autoplay and forced_move(table) is not None
-        self._notify(table, player.user_id, text, ("always",), forced=forced)
-
-    def _notify(
-        self, table: Table, user_id: int, text: str, modes: tuple[str, ...], *, forced: bool = False
-    ) -> None:
-        """Post ``text`` to ``user_id`` if his setting is one of ``modes``, nobody moved meanwhile
-        and (``forced``) his only card does not play itself (no ring for a move he need not
-        make); it replaces the table's previous notification and goes once he moved."""
-        if user_id < 0:  # a computer player: no chat to notify
-            return
-        move = table.move
-
-        async def remember(message_id: int) -> None:
-            if table.move != move:  # he moved before it went out: it is already stale
-                self.outbox.delete(user_id, message_id)
-                return
-            self._clear_reminder(table)
-            await self.service.reminder_sent(table, Slot(user_id, message_id))
-
-        async def run() -> bool:
-            if table.move != move or await self.service.notify_mode(user_id) not in modes:
-                return False
-            if forced and await self.service.autoplay(user_id):
-                return False
-            self.outbox.post(user_id, text, done=remember)
-            return False  # the post is paced as a request of its own
-
-        self.outbox.call(user_id, run)
-
-    def _clear_reminder(self, table: Table) -> None:
-        old = self.service.reminder_gone(table)
-        if old is not None and old.message_id is not None:
-            self.outbox.delete(old.chat_id, old.message_id)
 
     def _confirm(self, table: Table, what: Shown) -> None:
         """Queue, behind the group's pending messages, the confirmation that ``what`` was
