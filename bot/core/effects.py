@@ -159,6 +159,9 @@ class SeatTaken:
     seat: Seat
     old_name: str
     player: Player
+    hand: Slot | None = None
+    """The hand message of the player replaced, to be frozen (``old_lang``: his language)."""
+    old_lang: str = "ru"
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +173,9 @@ class RobotReplaced:
     seat: Seat
     old_name: str
     old_id: int
+    hand: Slot | None = None
+    """His hand message of the deal, to be frozen (``old_lang``: his language)."""
+    old_lang: str = "ru"
 
 
 @dataclass(frozen=True, slots=True)

@@ -394,8 +394,11 @@ def take_seat(table: Table, seat: Seat, player: Player) -> list[Effect]:
     table.holders.append(Holder(seat, max(table.deal_no, 1), player.user_id, player.name))
     table.timeouts[seat] = 0
     table.stop_votes.discard(seat)
+    hand = table.messages.hand_slots.get(seat)  # the replaced player's, frozen by the adapter
     table.messages.hand_slots[seat] = Slot(player.user_id)
     table.ui.hand_auto.pop(seat, None)
     table.move += 1
     old_name = old.name if old is not None else f"#{int(seat) + 1}"
-    return [SeatTaken(table, seat, old_name, player), DealShown(table), TimerChanged(table)]
+    lang = old.lang if old is not None else table.settings.lang
+    taken = SeatTaken(table, seat, old_name, player, hand, lang)
+    return [taken, DealShown(table), TimerChanged(table)]

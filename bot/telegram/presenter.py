@@ -23,6 +23,7 @@ from bot.core.robots import is_robot
 from bot.core.service import Shown, TableService
 from bot.preferans.analysis import Analysis, reached_play
 from bot.preferans.cards import Seat
+from bot.preferans.deal import Deal
 from bot.preferans.scoring import Sheet
 from bot.preferans.views import public_view, seat_view
 from bot.render import keyboards
@@ -41,6 +42,7 @@ from .sheet import SheetMessages
 __all__ = ["Presenter"]
 
 log = logging.getLogger(__name__)
+
 
 class Presenter:
     """Shows what changed."""
@@ -111,9 +113,14 @@ class Presenter:
             old = short_name_html(e.old_name)
             text = t(lang, "robot.replaced", new=name(table, e.seat), old=old)
             self.outbox.post(table.chat_id, text, keyboards.take_back_keyboard(table, e.seat))
+            button = t(e.old_lang, "btn.take_back", seat=e.seat + 1)
+            note = t(e.old_lang, "hand.robot_took", robot=name(table, e.seat), button=button)
+            self._freeze_hand(table, e.seat, e.hand, e.old_lang, note)
         elif isinstance(e, fx.SeatTaken):
             old = short_name_html(e.old_name)
             new = name(table, e.seat)
+            note = t(e.old_lang, "hand.seat_taken", name=new)
+            self._freeze_hand(table, e.seat, e.hand, e.old_lang, note)
             self.outbox.post(table.chat_id, t(lang, "replaced", new=new, old=old))
             title = title_of(table, self._others(e.player))
             text = t(e.player.lang, "start.took", title=title, seat=e.seat + 1)
@@ -285,16 +292,28 @@ class Presenter:
             self.outbox.show(table.messages.table_slot, text, None)
         for seat, player in table.seated():
             slot = table.messages.hand_slots.get(seat)
-            if slot is None:
-                continue
-            sv = dataclasses.replace(seat_view(deal, seat), legal=())
-            ended = t(player.lang, "end.stopped")
-            ranks = self.service.card_ranks(player.user_id)
-            others = self._others(player)
-            text = hand_text(
-                table, sv, table.deal_no, player.lang, ended=ended, ranks=ranks, others=others
-            )
-            self.outbox.show(slot, text, None)
+            self._freeze_hand(table, seat, slot, player.lang, t(player.lang, "end.stopped"), deal)
+
+    def _freeze_hand(
+        self,
+        table: Table,
+        seat: Seat,
+        slot: Slot | None,
+        lang: str,
+        ended: str,
+        deal: Deal | None = None,
+    ) -> None:
+        """``seat``'s hand message ``slot`` of ``deal`` (the current one) as it is now, with
+        nobody to act and no buttons: the game stopped, or its player was replaced."""
+        game = table.game
+        deal = deal or (game.current if game is not None else None)
+        if slot is None or deal is None:
+            return
+        sv = dataclasses.replace(seat_view(deal, seat), legal=())
+        ranks = self.service.card_ranks(slot.chat_id)
+        others = self.service.tables_of(slot.chat_id)
+        text = hand_text(table, sv, table.deal_no, lang, ended=ended, ranks=ranks, others=others)
+        self.outbox.show(slot, text, None)
 
     def _post_buttons(self, table: Table, text: str, markup: InlineKeyboardMarkup) -> None:
         """Post a group message with buttons that only make sense while the game runs

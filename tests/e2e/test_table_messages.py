@@ -8,8 +8,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from bot.core.model import TableSettings
+from bot.preferans.policy import replaceable
 from bot.render.callbacks import to_base36
-from tests.bot_helpers import Harness, code_of, is_alert, running_bot
+from tests.bot_helpers import FakeClock, Harness, code_of, is_alert, open_and_start, running_bot
 
 
 def _rows(call: Any) -> list[list[Any]]:
@@ -71,3 +75,61 @@ async def test_a_full_lobby_asks_for_start_and_never_sends_an_empty_row(tmp_path
         assert "Press «Sit down»" not in text
         assert all(_rows(c) and all(_rows(c)) for c in _group_requests(h))  # no empty row
         assert is_alert(await _sit(h, h.users[0], lobby))  # seated already
+
+
+def _button(msg: Any, code: str) -> str:
+    return next(d for _, d in msg.buttons if d and code_of(d) == code)
+
+
+@pytest.mark.parametrize("by", ["computer", "person"])
+async def test_a_replaced_players_hand_is_frozen_and_says_how_to_come_back(
+    tmp_path: Path, by: str
+) -> None:
+    """After two timeouts in a row his seat goes to a computer player (or to a person who
+    was not seated): his hand message loses its buttons and its "your turn", and says who
+    plays for him (and, for a computer, which group button gives the seat back)."""
+    clock = FakeClock()
+    async with running_bot(
+        tmp_path, users=4, clock=clock, defaults=TableSettings(turn_time=30)
+    ) as h:
+        await open_and_start(h)
+        table = h.table()
+        late = h.actor()
+        assert late is not None
+        seat = table.seat_of(late.id)
+        assert seat is not None
+        for _ in range(10):  # he (and whoever is to act) times out until he may be replaced
+            clock.advance(31)
+            await h.rt.scheduler.on_timer("turn", table.id, table.move)
+            await h.idle()
+            if replaceable(table.timeouts) == [seat]:
+                break
+        assert replaceable(table.timeouts) == [seat]
+        while h.actor() is not late:  # his turn again: his hand message has buttons
+            clock.advance(31)
+            await h.rt.scheduler.on_timer("turn", table.id, table.move)
+            await h.idle()
+        hand = h.hand_message(late)
+        assert hand is not None and hand.buttons and "👉 Your" in hand.content
+        offer = next(  # "… keeps missing turns": take the seat, or let a computer play
+            m for m in reversed(h.fake.bot_messages(h.group)) if f":Q{seat}" in str(m.buttons)
+        )
+        if by == "computer":
+            presser, code = next(u for u in h.users[:3] if u is not late), f"Q{seat}"
+        else:
+            presser, code = h.users[3], f"R{seat}"
+        assert not is_alert(await h.press(presser, offer, _button(offer, code)))
+        assert table.seat_of(late.id) is None
+        frozen = h.fake.message(late.id, hand.message_id)
+        assert not frozen.buttons and "👉 Your" not in frozen.content and "⏳" not in frozen.content
+        if by == "computer":
+            robot = table.seats[seat]
+            assert robot is not None
+            assert frozen.content.endswith(
+                f"🤖 {robot.name} plays for you now. To come back, press "
+                f"«🪑 Take seat {seat + 1} back» in the group."
+            )
+            back = h.fake.last_bot_message(h.group)
+            assert back is not None and _button(back, f"R{seat}")  # the button it names
+        else:
+            assert frozen.content.endswith("🪑 Gleb plays in your seat now.")
