@@ -131,6 +131,7 @@ def state_json(table: Table) -> dict[str, Any]:
         "sheet_message": m.sheet_message,
         "sheet_photo": m.sheet_photo,
         "reminder": _slot(m.reminder),
+        "vote": _slot(m.vote),
         "live_buttons": [[_slot(slot), text] for slot, text in m.live],
         "seed": table.seed,
         "started_at": table.started_at,
@@ -174,6 +175,7 @@ def load_state(table: Table, data: dict[str, Any]) -> None:
         sheet_message=int(sheet) if sheet is not None else None,
         sheet_photo=bool(data.get("sheet_photo", False)),
         reminder=_slot_from(data.get("reminder")),
+        vote=_slot_from(data.get("vote")),
         live=[
             (slot, str(text)) for d, text in data.get("live_buttons", []) if (slot := _slot_from(d))
         ],

@@ -35,6 +35,7 @@ __all__ = [
     "SeatTaken",
     "RobotReplaced",
     "StopVoted",
+    "VoteLapsed",
     "PlayerBlocked",
     "Paused",
     "Resumed",
@@ -180,11 +181,23 @@ class RobotReplaced:
 
 @dataclass(frozen=True, slots=True)
 class StopVoted:
-    """``seat`` voted to stop; ``votes`` of ``need`` so far (the game goes on)."""
+    """``seat`` voted to stop; ``votes`` of ``need`` so far (the game goes on); the vote's
+    message is ``table.messages.vote``."""
 
     table: Table
     seat: Seat
     votes: int
+    need: int
+
+
+@dataclass(frozen=True, slots=True)
+class VoteLapsed:
+    """The deal ended before the vote to stop had a majority: the votes of ``voters``
+    (names) lapsed (a vote counts for its deal); ``slot`` is the vote's message."""
+
+    table: Table
+    slot: Slot | None
+    voters: tuple[str, ...]
     need: int
 
 
@@ -250,6 +263,7 @@ Effect = (
     | SeatTaken
     | RobotReplaced
     | StopVoted
+    | VoteLapsed
     | PlayerBlocked
     | Paused
     | Resumed

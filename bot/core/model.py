@@ -197,10 +197,13 @@ class Messages:
     reminder: Slot | None = None
     """The turn notification sent to the player to act (deleted once anybody moved; stored,
     so a restart deletes it too)."""
+    vote: Slot | None = None
+    """The group message of the running vote to stop, edited as votes come (stored); a new
+    one for each deal's vote."""
     live: list[tuple[Slot, str]] = field(default_factory=list)
     """Group messages (with their text) whose buttons only make sense while the game runs:
-    stop votes, seats to take; stored, so they lose their buttons when the game ends even
-    after a restart."""
+    seats to take (and stop votes of older versions); stored, so they lose their buttons
+    when the game ends even after a restart."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,7 @@ from .effects import (
     StopVoted,
     TimerChanged,
     TurnPassed,
+    VoteLapsed,
 )
 from .model import AutoMove, Holder, OfferNote, Player, Press, Slot, Status, Table, UnshownEnd
 
@@ -59,6 +60,7 @@ __all__ = [
     "mark_discard",
     "timeout",
     "vote_stop",
+    "stop_need",
     "take_seat",
     "check_take",
     "RECENT_PRESSES",
@@ -126,7 +128,12 @@ def next_deal(table: Table, now: float, seed: int | None) -> list[Effect]:
     game.start_deal(deal_rng(table, game.deal_count + 1))
     table.deal_no = game.deal_count
     table.move += 1
-    table.stop_votes = set()  # a vote to stop counts for the deal it was cast in
+    effects: list[Effect] = []
+    if table.stop_votes:  # a vote to stop counts for the deal it was cast in: it lapses
+        voters = tuple(table.names()[s] for s in sorted(table.stop_votes))
+        effects.append(VoteLapsed(table, table.messages.vote, voters, stop_need(table)))
+    table.stop_votes = set()
+    table.messages.vote = None
     table.ui.discard_pick = {}
     table.ui.forced = None
     table.messages.table_slot = Slot(table.chat_id)
@@ -139,7 +146,7 @@ def next_deal(table: Table, now: float, seed: int | None) -> list[Effect]:
         if p.user_id > 0
     }
     arm(table, now)
-    return [DealShown(table), TimerChanged(table)]
+    return [*effects, DealShown(table), TimerChanged(table)]
 
 
 def _game_over(table: Table) -> list[Effect]:
@@ -366,7 +373,9 @@ def vote_stop(table: Table, user_id: int) -> list[Effect]:
     if seat in table.stop_votes:
         raise Rejected("err.voted")  # a vote counts once
     table.stop_votes.add(seat)
-    need = sum(1 for p in table.seats if p is not None and p.user_id > 0) // 2 + 1  # people
+    if table.messages.vote is None:  # the first vote of this deal: a new group message
+        table.messages.vote = Slot(table.chat_id)
+    need = stop_need(table)
     votes = len(table.stop_votes)
     if votes < need:
         return [StopVoted(table, seat, votes, need)]
@@ -374,6 +383,11 @@ def vote_stop(table: Table, user_id: int) -> list[Effect]:
     table.move += 1
     log.info("table %s: stopped by vote", table.id)
     return [GameStopped(table), *_game_over(table)]
+
+
+def stop_need(table: Table) -> int:
+    """Votes that stop the game: more than half of the people seated."""
+    return sum(1 for p in table.seats if p is not None and p.user_id > 0) // 2 + 1
 
 
 def check_take(table: Table, seat: Seat, user_id: int) -> None:

@@ -301,7 +301,7 @@ class TableService(RobotSeats):
         """A kept-up-to-date message got its id: save it so a restart can edit it."""
         for table in list(self.tables.values()):
             m = table.messages
-            if slot is m.table_slot or slot in m.hand_slots.values():
+            if slot is m.table_slot or slot is m.vote or slot in m.hand_slots.values():
                 await self._note(table, lambda tb: ())
 
     async def reminder_sent(self, table: Table, slot: Slot) -> None:

@@ -19,6 +19,7 @@ from bot.core import effects as fx
 from bot.core.effects import Effects
 from bot.core.forced import forced_move
 from bot.core.model import Player, Slot, Status, Table
+from bot.core.play import stop_need
 from bot.core.robots import is_robot
 from bot.core.service import Shown, TableService
 from bot.preferans.analysis import Analysis, reached_play
@@ -32,7 +33,15 @@ from bot.render.i18n import t
 from bot.render.lobby import CLOSED_KEYS, lobby_text
 from bot.render.results import result_text, settlement_text, sheet_before
 from bot.render.table import hand_text, offer_end_line, review_text, table_text
-from bot.render.text import action_text, ended_text, forced_note, name, short_name_html, title_of
+from bot.render.text import (
+    action_text,
+    ended_text,
+    forced_note,
+    name,
+    short_name_html,
+    title_of,
+    votes_text,
+)
 
 from .analysing import Analyst
 from .outbox import Outbox
@@ -126,8 +135,15 @@ class Presenter:
             text = t(e.player.lang, "start.took", title=title, seat=e.seat + 1)
             self.outbox.post(e.player.user_id, text)
         elif isinstance(e, fx.StopVoted):
-            text = t(lang, "stop.vote", name=name(table, e.seat), votes=e.votes, need=e.need)
-            self._post_buttons(table, text, keyboards.stop_keyboard(table))
+            vote = table.messages.vote
+            if vote is not None:  # one message per deal's vote, edited as votes come
+                text = votes_text(table, stop_need(table))
+                self.outbox.show(vote, text, keyboards.stop_keyboard(table))
+        elif isinstance(e, fx.VoteLapsed):
+            if e.slot is not None:
+                voters = ", ".join(short_name_html(v) for v in e.voters)
+                text = t(lang, "stop.lapsed", names=voters, votes=len(e.voters), need=e.need)
+                self.outbox.show(e.slot, text, None)
         elif isinstance(e, fx.PlayerBlocked):
             self.outbox.post(table.chat_id, t(lang, "blocked", name=short_name_html(e.name)))
         elif isinstance(e, fx.Paused):
@@ -332,6 +348,10 @@ class Presenter:
         """Take the buttons off the stop-vote and seat messages; tell each player privately."""
         for slot, text in self.service.buttons_ended(table):
             self.outbox.show(slot, text + "\n\n" + ended_text(table), None)
+        vote = table.messages.vote
+        if vote is not None and not self.outbox.drop(vote):  # a vote not sent yet never is
+            text = votes_text(table, stop_need(table)) + "\n\n" + ended_text(table)
+            self.outbox.show(vote, text, None)
         game = table.game
         if game is None or game.settlement() is None:
             return

@@ -4,6 +4,7 @@ player's hand, turn notifications."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -133,3 +134,85 @@ async def test_a_replaced_players_hand_is_frozen_and_says_how_to_come_back(
             assert back is not None and _button(back, f"R{seat}")  # the button it names
         else:
             assert frozen.content.endswith("🪑 Gleb plays in your seat now.")
+
+
+def _vote_messages(h: Harness) -> list[Any]:
+    """The group messages that ever showed a vote to stop."""
+    return [
+        m
+        for m in h.fake.bot_messages(h.group)
+        if any("votes to stop" in str(v.get("text", "")).lower() for v in m.history)
+        or "votes to stop" in m.content.lower()
+    ]
+
+
+async def _time_out_until(h: Harness, clock: FakeClock, done: Any) -> None:
+    table = h.table()
+    for _ in range(100):
+        if done():
+            return
+        clock.advance(31)
+        await h.rt.scheduler.on_timer("turn", table.id, table.move)
+        await h.idle()
+    raise AssertionError("the deal did not end")
+
+
+async def test_a_vote_is_one_message_told_when_it_lapses_and_frozen_at_the_end(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock()
+    settings = TableSettings(turn_time=30, players=4)
+    async with running_bot(tmp_path, users=4, clock=clock, defaults=settings) as h:
+        anna, boris, vera, _ = h.users
+        await open_and_start(h)
+        table = h.table()
+        await h.say(anna, "/stop")
+        [vote] = _vote_messages(h)
+        assert vote.content.startswith("🛑 Votes to stop the game: Anna (1 of 3).")
+        assert _button(vote, "V")
+        assert not is_alert(await h.press(boris, vote, _button(vote, "V")))
+        [vote] = _vote_messages(h)  # the same message, edited: no second one
+        assert vote.content.startswith("🛑 Votes to stop the game: Anna, Boris (2 of 3).")
+        await _time_out_until(h, clock, lambda: table.deal_no == 2)
+        [vote] = _vote_messages(h)
+        assert vote.content == (
+            "🛑 The vote to stop is closed: the deal ended without a majority "
+            "(for: Anna, Boris, 2 of 3). To vote again: /stop."
+        )
+        assert not vote.buttons
+        # deal 2: a new vote, and the game stops; its message keeps no button
+        for user in (vera, anna):
+            await h.say(user, "/stop")
+        second = _vote_messages(h)[-1]
+        assert second.message_id != vote.message_id and _button(second, "V")
+        assert not is_alert(await h.press(boris, second, _button(second, "V")))
+        assert table.status == "over"
+        second = h.fake.message(h.group.id, second.message_id)
+        assert not second.buttons and second.content.endswith("🛑 The game is stopped.")
+        assert second.content.startswith("🛑 Votes to stop the game: Anna, Boris, Vera (3 of 3).")
+
+
+async def test_a_vote_that_has_not_gone_out_when_the_game_stops_never_does(
+    tmp_path: Path,
+) -> None:
+    """The group's messages wait (Telegram's limits): the first vote is still queued when the
+    second stops the game; the group never gets a vote with a live button."""
+    async with running_bot(tmp_path) as h:
+        anna, boris, _ = h.users
+        await open_and_start(h)
+        table = h.table()
+        gate = asyncio.Event()
+
+        async def hold() -> bool:  # the group's queue waits behind this
+            await gate.wait()
+            return False
+
+        h.rt.outbox.call(h.group.id, hold)
+        h.fake.send_text(anna, h.group, "/stop")
+        h.fake.send_text(boris, h.group, "/stop")
+        await h.fake.wait_until(lambda: table.status == "over", timeout=60)
+        gate.set()
+        await h.idle()
+        assert table.game is not None and table.game.stopped
+        assert _vote_messages(h) == []
+        assert any("Game stopped" in text for text in h.group_texts())
