@@ -97,8 +97,9 @@ RANK_STYLES = ("latin", "russian")
 """How card ranks are written: J Q K A, or В Д К Т (валет, дама, король, туз)."""
 
 NOTIFY_MODES = ("always", "slow", "never")
-"""A player's turn notifications: whenever the turn passes to him (unless he acted moments
-ago), only the reminder before his time runs out, or none."""
+"""A player's turn notifications: when he is away (the turn passes to him and he has not
+acted for a while, or his time runs out: «когда я отвлёкся», stored as ``always``), only the
+reminder before his time runs out, or none."""
 
 
 @dataclass(slots=True)

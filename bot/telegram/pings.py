@@ -1,7 +1,13 @@
 """Turn notifications: the message with a sound that calls a player to his turn, and the
-reminder before his time runs out (each player's ``/settings`` decides which he gets)."""
+reminder before his time runs out (each player's ``/settings`` decides which he gets).
+
+One sound a turn: a reminder for a turn he was already called to edits that message (an
+edit rings nothing) instead of sending a second one.
+"""
 
 from __future__ import annotations
+
+from telegram.error import BadRequest
 
 from bot.core import effects as fx
 from bot.core.model import Slot, Table
@@ -9,7 +15,8 @@ from bot.core.service import TableService
 from bot.render.i18n import t
 from bot.render.text import name, title_of
 
-from .outbox import Outbox
+from .edits import edit_text
+from .outbox import Outbox, message_gone
 
 __all__ = ["Pings", "ACTIVE_SECONDS"]
 
@@ -36,7 +43,7 @@ class Pings:
             text = t(player.lang, "remind.idle", name=name(table, e.seat), title=title_of(table))
         else:
             text = t(player.lang, "remind", name=name(table, e.seat), n=e.seconds)
-        self._notify(table, player.user_id, text, ("always", "slow"))
+        self._notify(table, player.user_id, text, ("always", "slow"), replace=True)
 
     def turn_passed(self, e: fx.TurnPassed, *, forced: bool) -> None:
         """A notifying message for the player whose turn it is now, unless he acted moments
@@ -51,11 +58,19 @@ class Pings:
         self._notify(table, player.user_id, text, ("always",), forced=forced)
 
     def _notify(
-        self, table: Table, user_id: int, text: str, modes: tuple[str, ...], *, forced: bool = False
+        self,
+        table: Table,
+        user_id: int,
+        text: str,
+        modes: tuple[str, ...],
+        *,
+        forced: bool = False,
+        replace: bool = False,
     ) -> None:
         """Post ``text`` to ``user_id`` if his setting is one of ``modes``, nobody moved meanwhile
         and (``forced``) his only card does not play itself (no ring for a move he need not
-        make); it replaces the table's previous notification and goes once he moved."""
+        make); it replaces the table's previous notification and goes once he moved. With
+        ``replace``, the notification of this turn he got already is edited instead."""
         if user_id < 0:  # a computer player: no chat to notify
             return
         move = table.move
@@ -72,10 +87,25 @@ class Pings:
                 return False
             if forced and await self.service.autoplay(user_id):
                 return False
+            if replace and await self._edited(table, user_id, text):
+                return True
             self.outbox.post(user_id, text, done=remember)
             return False  # the post is paced as a request of its own
 
         self.outbox.call(user_id, run)
+
+    async def _edited(self, table: Table, user_id: int, text: str) -> bool:
+        """Put ``text`` in the notification of this turn ``user_id`` got (cleared whenever
+        anybody moves); ``False`` if there is none (or he deleted it)."""
+        sent = table.messages.reminder
+        if sent is None or sent.chat_id != user_id or sent.message_id is None:
+            return False
+        bot, mid = self.outbox.bot, sent.message_id
+        try:
+            await self.outbox.retry(lambda: edit_text(bot, user_id, mid, text, None))
+        except BadRequest as exc:
+            return not message_gone(exc)  # "not modified": it shows the text already
+        return True
 
     def clear(self, table: Table) -> None:
         """Delete the table's notification (somebody moved, or the game is over)."""
