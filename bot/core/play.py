@@ -1,4 +1,4 @@
-"""The game at a table: starting, moves, discard marks, timeouts, stop votes, takeovers.
+"""The game at a table: starting, moves, discard marks, timeouts, stop votes.
 
 Pure changes of a :class:`~bot.core.model.Table` (no I/O, no lock): each checks first
 and raises :class:`Rejected` before it changes anything, then returns the effects.
@@ -22,7 +22,6 @@ from bot.preferans.policy import (
     REPLACE_AFTER,
     auto_action,
     forced_declaration,
-    replaceable,
     sits_out,
 )
 from bot.preferans.views import SeatView, seat_view
@@ -37,13 +36,12 @@ from .effects import (
     HandShown,
     LobbyClosed,
     SeatReplaceable,
-    SeatTaken,
     StopVoted,
     TimerChanged,
     TurnPassed,
     VoteLapsed,
 )
-from .model import AutoMove, Holder, OfferNote, Player, Press, Slot, Status, Table, UnshownEnd
+from .model import AutoMove, Holder, OfferNote, Press, Slot, Status, Table, UnshownEnd
 
 __all__ = [
     "Rejected",
@@ -61,8 +59,6 @@ __all__ = [
     "timeout",
     "vote_stop",
     "stop_need",
-    "take_seat",
-    "check_take",
     "RECENT_PRESSES",
 ]
 
@@ -388,31 +384,3 @@ def vote_stop(table: Table, user_id: int) -> list[Effect]:
 def stop_need(table: Table) -> int:
     """Votes that stop the game: more than half of the people seated."""
     return sum(1 for p in table.seats if p is not None and p.user_id > 0) // 2 + 1
-
-
-def check_take(table: Table, seat: Seat, user_id: int) -> None:
-    """Raise unless ``user_id`` may take over ``seat`` (Кодекс 3.1.2)."""
-    if table.status != Status.PLAYING or seat not in replaceable(table.timeouts):
-        raise Rejected("err.not_replaceable")
-    if table.seat_of(user_id) is not None:
-        raise Rejected("err.already")
-
-
-def take_seat(table: Table, seat: Seat, player: Player) -> list[Effect]:
-    """``player`` replaces the player of a seat who kept timing out (Кодекс 3.1.2)."""
-    check_take(table, seat, player.user_id)
-    old = table.seats[seat]
-    table.seats[seat] = player
-    if table.game is not None:
-        table.game.replace_player(seat, player.name)
-    table.holders.append(Holder(seat, max(table.deal_no, 1), player.user_id, player.name))
-    table.timeouts[seat] = 0
-    table.stop_votes.discard(seat)
-    hand = table.messages.hand_slots.get(seat)  # the replaced player's, frozen by the adapter
-    table.messages.hand_slots[seat] = Slot(player.user_id)
-    table.ui.hand_auto.pop(seat, None)
-    table.move += 1
-    old_name = old.name if old is not None else f"#{int(seat) + 1}"
-    lang = old.lang if old is not None else table.settings.lang
-    taken = SeatTaken(table, seat, old_name, player, hand, lang)
-    return [taken, DealShown(table), TimerChanged(table)]

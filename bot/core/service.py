@@ -21,7 +21,7 @@ from bot.preferans.cards import Card, Seat
 from bot.preferans.robot import STRONG, Budget
 from storage import Storage, StorageError
 
-from . import chats, forced, lobby, offers, play, restart, robots
+from . import chats, forced, lobby, offers, play, restart, robots, takeover
 from .codec import settings_json, state_json
 from .effects import Effect, Effects, LobbyShown, MustStartPrivate, TimerChanged
 from .model import Player, Slot, Status, Table, TableSettings
@@ -256,13 +256,13 @@ class TableService(RobotSeats):
         table = self._pressed(table_id)
         if robots.is_robot(table.player(seat)):
             return await self.take_back(table_id, seat, player)
-        play.check_take(table, seat, player.user_id)
+        takeover.check_take(table, seat, player.user_id)
         if not await self.can_write(player.user_id):
             await self.remember_user(player)
             return (MustStartPrivate(table, player, seat),)
         await self.remember_user(player, private_ok=True)
         player = named(player, seat, table.settings.lang, self.stand_in)
-        return await self._change(table, lambda tb: play.take_seat(tb, seat, player))
+        return await self._change(table, lambda tb: takeover.take_seat(tb, seat, player))
 
     # ------------------------------------------------------------------ computer players
 
