@@ -78,6 +78,18 @@ async def test_a_full_lobby_asks_for_start_and_never_sends_an_empty_row(tmp_path
         assert is_alert(await _sit(h, h.users[0], lobby))  # seated already
 
 
+async def _time_out_until(h: Harness, clock: FakeClock, done: Any) -> None:
+    """Whoever is to act times out, until ``done()``."""
+    table = h.table()
+    for _ in range(100):
+        if done():
+            return
+        clock.advance(31)
+        await h.rt.scheduler.on_timer("turn", table.id, table.move)
+        await h.idle()
+    raise AssertionError("it never came")
+
+
 def _button(msg: Any, code: str) -> str:
     return next(d for _, d in msg.buttons if d and code_of(d) == code)
 
@@ -99,17 +111,8 @@ async def test_a_replaced_players_hand_is_frozen_and_says_how_to_come_back(
         assert late is not None
         seat = table.seat_of(late.id)
         assert seat is not None
-        for _ in range(10):  # he (and whoever is to act) times out until he may be replaced
-            clock.advance(31)
-            await h.rt.scheduler.on_timer("turn", table.id, table.move)
-            await h.idle()
-            if replaceable(table.timeouts) == [seat]:
-                break
-        assert replaceable(table.timeouts) == [seat]
-        while h.actor() is not late:  # his turn again: his hand message has buttons
-            clock.advance(31)
-            await h.rt.scheduler.on_timer("turn", table.id, table.move)
-            await h.idle()
+        await _time_out_until(h, clock, lambda: replaceable(table.timeouts) == [seat])
+        await _time_out_until(h, clock, lambda: h.actor() is late)  # his buttons are back
         hand = h.hand_message(late)
         assert hand is not None and hand.buttons and "👉 Your" in hand.content
         offer = next(  # "… keeps missing turns": take the seat, or let a computer play
@@ -144,17 +147,6 @@ def _vote_messages(h: Harness) -> list[Any]:
         if any("votes to stop" in str(v.get("text", "")).lower() for v in m.history)
         or "votes to stop" in m.content.lower()
     ]
-
-
-async def _time_out_until(h: Harness, clock: FakeClock, done: Any) -> None:
-    table = h.table()
-    for _ in range(100):
-        if done():
-            return
-        clock.advance(31)
-        await h.rt.scheduler.on_timer("turn", table.id, table.move)
-        await h.idle()
-    raise AssertionError("the deal did not end")
 
 
 async def test_a_vote_is_one_message_told_when_it_lapses_and_frozen_at_the_end(
