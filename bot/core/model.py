@@ -98,7 +98,7 @@ RANK_STYLES = ("latin", "russian")
 
 NOTIFY_MODES = ("always", "slow", "never")
 """A player's turn notifications: when he is away (the turn passes to him and he has not
-acted for a while, or his time runs out: «когда я отвлёкся», stored as ``always``), only the
+acted for a while, or his time runs out: «когда я не смотрю», stored as ``always``), only the
 reminder before his time runs out, or none."""
 
 
