@@ -71,6 +71,20 @@ def _before_first_lead(deal: Deal) -> bool:
     return not any(isinstance(a, Play) for a in deal.log)
 
 
+def _seat_held(table: Table, user_id: int, deal_no: int | None = None) -> int | None:
+    """The seat ``user_id`` holds; or the one he was replaced in during deal ``deal_no``, the
+    current deal: his hand message of it is frozen as he last saw it (his own cards)."""
+    seat = table.seat_of(user_id)
+    if seat is not None:
+        return int(seat)
+    mine = [i for i, h in enumerate(table.holders) if h.user_id == user_id]
+    if not mine or deal_no not in (None, table.deal_no):
+        return None
+    last = table.holders[mine[-1]]
+    after = [h for h in table.holders[mine[-1] + 1 :] if h.seat == last.seat]
+    return int(last.seat) if after and after[0].from_deal == table.deal_no else None
+
+
 def _labels(markup: Any) -> list[str]:
     if markup is None:
         return []
@@ -119,7 +133,7 @@ class PrivacyWatch:
         return max(tables, key=lambda tb: tb.id) if tables else None
 
     def _private_table(self, user_id: int, head: str) -> Table | None:
-        seated = [tb for tb in self._tables() if tb.seat_of(user_id) is not None]
+        seated = [tb for tb in self._tables() if _seat_held(tb, user_id) is not None]
         named = [tb for tb in seated if f"· {title_of(tb)}" in head]
         if len(named) == 1:
             return named[0]
@@ -154,7 +168,7 @@ class PrivacyWatch:
             return
         public = public_cards(deal)
         allowed = set(public)
-        seat = table.seat_of(chat_id) if chat_id > 0 else None
+        seat = _seat_held(table, chat_id, int(found.group(1))) if chat_id > 0 else None
         if seat is not None and deal.is_over:
             return  # privacy covers live deals: a finished deal is shown in full to its players
         if seat is not None and seat < deal.players:

@@ -100,6 +100,14 @@ def _slots_from(data: Any) -> dict[Seat, Slot]:
     return out
 
 
+def _player(p: Player) -> dict[str, Any]:
+    return {"user_id": p.user_id, "name": p.name, "lang": p.lang}
+
+
+def _player_from(data: Any) -> Player:
+    return Player(int(data["user_id"]), str(data["name"]), str(data.get("lang", "ru")))
+
+
 def holder_row(h: Holder) -> HolderRow:
     return HolderRow(int(h.seat), h.from_deal, h.user_id, h.name)
 
@@ -108,10 +116,7 @@ def state_json(table: Table) -> dict[str, Any]:
     """Everything but the settings and the game record (stored in their own columns)."""
     m, u = table.messages, table.unshown
     return {
-        "seats": [
-            {"user_id": p.user_id, "name": p.name, "lang": p.lang} if p is not None else None
-            for p in table.seats
-        ],
+        "seats": [_player(p) if p is not None else None for p in table.seats],
         "table_slot": _slot(m.table_slot),
         "hand_slots": _slots(m.hand_slots),
         "deal_no": table.deal_no,
@@ -122,9 +127,11 @@ def state_json(table: Table) -> dict[str, Any]:
         "stop_votes": sorted(int(s) for s in table.stop_votes),
         "title": table.title,
         "blocked_noted": sorted(table.blocked_noted),
+        "waiting": [_player(p) for p in table.waiting],
         "sheet_message": m.sheet_message,
         "sheet_photo": m.sheet_photo,
         "reminder": _slot(m.reminder),
+        "vote": _slot(m.vote),
         "live_buttons": [[_slot(slot), text] for slot, text in m.live],
         "seed": table.seed,
         "started_at": table.started_at,
@@ -150,10 +157,7 @@ def state_json(table: Table) -> dict[str, Any]:
 
 
 def load_state(table: Table, data: dict[str, Any]) -> None:
-    table.seats = [
-        Player(int(p["user_id"]), str(p["name"]), str(p.get("lang", "ru"))) if p else None
-        for p in data.get("seats", [])
-    ]
+    table.seats = [_player_from(p) if p else None for p in data.get("seats", [])]
     table.deal_no = int(data.get("deal_no", 0))
     table.ui.discard_pick = {
         Seat(int(k)): tuple(parse_card(c) for c in v)
@@ -163,6 +167,7 @@ def load_state(table: Table, data: dict[str, Any]) -> None:
     table.stop_votes = {Seat(int(s)) for s in data.get("stop_votes", [])}
     table.title = str(data.get("title", ""))
     table.blocked_noted = {int(u) for u in data.get("blocked_noted", [])}
+    table.waiting = [_player_from(p) for p in data.get("waiting", [])]
     sheet = data.get("sheet_message")
     table.messages = Messages(
         table_slot=_slot_from(data.get("table_slot")),
@@ -170,6 +175,7 @@ def load_state(table: Table, data: dict[str, Any]) -> None:
         sheet_message=int(sheet) if sheet is not None else None,
         sheet_photo=bool(data.get("sheet_photo", False)),
         reminder=_slot_from(data.get("reminder")),
+        vote=_slot_from(data.get("vote")),
         live=[
             (slot, str(text)) for d, text in data.get("live_buttons", []) if (slot := _slot_from(d))
         ],

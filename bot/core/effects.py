@@ -35,6 +35,7 @@ __all__ = [
     "SeatTaken",
     "RobotReplaced",
     "StopVoted",
+    "VoteLapsed",
     "PlayerBlocked",
     "Paused",
     "Resumed",
@@ -73,7 +74,7 @@ class Seated:
 @dataclass(frozen=True, slots=True)
 class MustStartPrivate:
     """``player`` must open the private chat first; then he sits down (``seat`` is
-    ``None``) or takes over ``seat``. Nothing changed."""
+    ``None``: the lobby lists him meanwhile) or takes over ``seat``."""
 
     table: Table
     player: Player
@@ -159,6 +160,9 @@ class SeatTaken:
     seat: Seat
     old_name: str
     player: Player
+    hand: Slot | None = None
+    """The hand message of the player replaced, to be frozen (``old_lang``: his language)."""
+    old_lang: str = "ru"
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,15 +174,30 @@ class RobotReplaced:
     seat: Seat
     old_name: str
     old_id: int
+    hand: Slot | None = None
+    """His hand message of the deal, to be frozen (``old_lang``: his language)."""
+    old_lang: str = "ru"
 
 
 @dataclass(frozen=True, slots=True)
 class StopVoted:
-    """``seat`` voted to stop; ``votes`` of ``need`` so far (the game goes on)."""
+    """``seat`` voted to stop; ``votes`` of ``need`` so far (the game goes on); the vote's
+    message is ``table.messages.vote``."""
 
     table: Table
     seat: Seat
     votes: int
+    need: int
+
+
+@dataclass(frozen=True, slots=True)
+class VoteLapsed:
+    """The deal ended before the vote to stop had a majority: the votes of ``voters``
+    (names) lapsed (a vote counts for its deal); ``slot`` is the vote's message."""
+
+    table: Table
+    slot: Slot | None
+    voters: tuple[str, ...]
     need: int
 
 
@@ -244,6 +263,7 @@ Effect = (
     | SeatTaken
     | RobotReplaced
     | StopVoted
+    | VoteLapsed
     | PlayerBlocked
     | Paused
     | Resumed

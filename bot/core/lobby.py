@@ -6,17 +6,20 @@ first and raises :class:`~bot.core.play.Rejected` before it changes anything.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.preferans.cards import Seat
 
 from .effects import Effect, LobbyClosed, LobbyShown, Seated, TimerChanged
 from .model import SETTING_CHOICES, TABLE_KEYS, Player, Slot, Status, Table
-from .names import StandIn, named
+from .names import StandIn, clean_name, named
 from .play import Rejected
 
 __all__ = [
     "in_lobby",
     "check_sit",
     "sit",
+    "wait",
     "stand",
     "show_settings",
     "change_setting",
@@ -47,14 +50,35 @@ def sit(table: Table, player: Player, stand_in: StandIn | None = None) -> list[E
     if stand_in is not None:
         player = named(player, seat, table.settings.lang, stand_in)
     table.seats[seat] = player
+    table.waiting = [p for p in table.waiting if p.user_id != player.user_id]
     return [Seated(table, seat, player), LobbyShown(table)]
 
 
+WAITING_SHOWN = 5
+"""At most this many people waiting for their private chat are listed (the latest)."""
+
+
+def wait(table: Table, player: Player) -> list[Effect]:
+    """``player`` pressed «Сесть» but the bot cannot write to him yet: the lobby lists him
+    until he opens the private chat (then he sits down) or stands up."""
+    check_sit(table, player.user_id)
+    if any(p.user_id == player.user_id for p in table.waiting):
+        return []
+    player = replace(player, name=clean_name(player.name))  # shown, never recorded
+    table.waiting = [*table.waiting, player][-WAITING_SHOWN:]
+    return [LobbyShown(table)]
+
+
 def stand(table: Table, user_id: int) -> list[Effect]:
+    """Stand up; or, for one still waiting for his private chat, no longer wait."""
     in_lobby(table)
     seat = table.seat_of(user_id)
     if seat is None:
-        raise Rejected("err.not_seated")
+        waiting = [p for p in table.waiting if p.user_id != user_id]
+        if len(waiting) == len(table.waiting):
+            raise Rejected("err.not_seated")
+        table.waiting = waiting
+        return [LobbyShown(table)]
     table.seats[seat] = None
     return [LobbyShown(table)]
 

@@ -97,8 +97,9 @@ RANK_STYLES = ("latin", "russian")
 """How card ranks are written: J Q K A, or В Д К Т (валет, дама, король, туз)."""
 
 NOTIFY_MODES = ("always", "slow", "never")
-"""A player's turn notifications: whenever the turn passes to him (unless he acted moments
-ago), only the reminder before his time runs out, or none."""
+"""A player's turn notifications: when he is away (the turn passes to him and he has not
+acted for a while, or his time runs out: «когда я не смотрю», stored as ``always``), only the
+reminder before his time runs out, or none."""
 
 
 @dataclass(slots=True)
@@ -197,10 +198,13 @@ class Messages:
     reminder: Slot | None = None
     """The turn notification sent to the player to act (deleted once anybody moved; stored,
     so a restart deletes it too)."""
+    vote: Slot | None = None
+    """The group message of the running vote to stop, edited as votes come (stored); a new
+    one for each deal's vote."""
     live: list[tuple[Slot, str]] = field(default_factory=list)
     """Group messages (with their text) whose buttons only make sense while the game runs:
-    stop votes, seats to take; stored, so they lose their buttons when the game ends even
-    after a restart."""
+    seats to take (and stop votes of older versions); stored, so they lose their buttons
+    when the game ends even after a restart."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,6 +306,9 @@ class Table:
     """The finished game is in the archive (``games``)."""
     blocked_noted: set[int] = field(default_factory=set)
     """User ids whose blocking of the bot was already explained in the group."""
+    waiting: list[Player] = field(default_factory=list)
+    """People who pressed «Сесть» in the lobby but have not opened the private chat yet
+    (the lobby shows them and how to open it)."""
     messages: Messages = field(default_factory=Messages)
     unshown: Unshown = field(default_factory=Unshown)
     ui: TableUi = field(default_factory=TableUi)

@@ -1,4 +1,4 @@
-"""The game at a table: starting, moves, discard marks, timeouts, stop votes, takeovers.
+"""The game at a table: starting, moves, discard marks, timeouts, stop votes.
 
 Pure changes of a :class:`~bot.core.model.Table` (no I/O, no lock): each checks first
 and raises :class:`Rejected` before it changes anything, then returns the effects.
@@ -22,7 +22,6 @@ from bot.preferans.policy import (
     REPLACE_AFTER,
     auto_action,
     forced_declaration,
-    replaceable,
     sits_out,
 )
 from bot.preferans.views import SeatView, seat_view
@@ -37,12 +36,12 @@ from .effects import (
     HandShown,
     LobbyClosed,
     SeatReplaceable,
-    SeatTaken,
     StopVoted,
     TimerChanged,
     TurnPassed,
+    VoteLapsed,
 )
-from .model import AutoMove, Holder, OfferNote, Player, Press, Slot, Status, Table, UnshownEnd
+from .model import AutoMove, Holder, OfferNote, Press, Slot, Status, Table, UnshownEnd
 
 __all__ = [
     "Rejected",
@@ -59,8 +58,7 @@ __all__ = [
     "mark_discard",
     "timeout",
     "vote_stop",
-    "take_seat",
-    "check_take",
+    "stop_need",
     "RECENT_PRESSES",
 ]
 
@@ -126,7 +124,12 @@ def next_deal(table: Table, now: float, seed: int | None) -> list[Effect]:
     game.start_deal(deal_rng(table, game.deal_count + 1))
     table.deal_no = game.deal_count
     table.move += 1
-    table.stop_votes = set()  # a vote to stop counts for the deal it was cast in
+    effects: list[Effect] = []
+    if table.stop_votes:  # a vote to stop counts for the deal it was cast in: it lapses
+        voters = tuple(table.names()[s] for s in sorted(table.stop_votes))
+        effects.append(VoteLapsed(table, table.messages.vote, voters, stop_need(table)))
+    table.stop_votes = set()
+    table.messages.vote = None
     table.ui.discard_pick = {}
     table.ui.forced = None
     table.messages.table_slot = Slot(table.chat_id)
@@ -139,7 +142,7 @@ def next_deal(table: Table, now: float, seed: int | None) -> list[Effect]:
         if p.user_id > 0
     }
     arm(table, now)
-    return [DealShown(table), TimerChanged(table)]
+    return [*effects, DealShown(table), TimerChanged(table)]
 
 
 def _game_over(table: Table) -> list[Effect]:
@@ -167,6 +170,7 @@ def start_game(
     table.timeouts = {}
     table.stop_votes = set()
     table.started_at = wall
+    table.waiting = []
     table.holders = [Holder(seat, 1, p.user_id, p.name) for seat, p in table.seated()]
     table.ui.settings_open = False
     table.ui.auto_note = None
@@ -365,7 +369,9 @@ def vote_stop(table: Table, user_id: int) -> list[Effect]:
     if seat in table.stop_votes:
         raise Rejected("err.voted")  # a vote counts once
     table.stop_votes.add(seat)
-    need = sum(1 for p in table.seats if p is not None and p.user_id > 0) // 2 + 1  # people
+    if table.messages.vote is None:  # the first vote of this deal: a new group message
+        table.messages.vote = Slot(table.chat_id)
+    need = stop_need(table)
     votes = len(table.stop_votes)
     if votes < need:
         return [StopVoted(table, seat, votes, need)]
@@ -375,26 +381,6 @@ def vote_stop(table: Table, user_id: int) -> list[Effect]:
     return [GameStopped(table), *_game_over(table)]
 
 
-def check_take(table: Table, seat: Seat, user_id: int) -> None:
-    """Raise unless ``user_id`` may take over ``seat`` (Кодекс 3.1.2)."""
-    if table.status != Status.PLAYING or seat not in replaceable(table.timeouts):
-        raise Rejected("err.not_replaceable")
-    if table.seat_of(user_id) is not None:
-        raise Rejected("err.already")
-
-
-def take_seat(table: Table, seat: Seat, player: Player) -> list[Effect]:
-    """``player`` replaces the player of a seat who kept timing out (Кодекс 3.1.2)."""
-    check_take(table, seat, player.user_id)
-    old = table.seats[seat]
-    table.seats[seat] = player
-    if table.game is not None:
-        table.game.replace_player(seat, player.name)
-    table.holders.append(Holder(seat, max(table.deal_no, 1), player.user_id, player.name))
-    table.timeouts[seat] = 0
-    table.stop_votes.discard(seat)
-    table.messages.hand_slots[seat] = Slot(player.user_id)
-    table.ui.hand_auto.pop(seat, None)
-    table.move += 1
-    old_name = old.name if old is not None else f"#{int(seat) + 1}"
-    return [SeatTaken(table, seat, old_name, player), DealShown(table), TimerChanged(table)]
+def stop_need(table: Table) -> int:
+    """Votes that stop the game: more than half of the people seated."""
+    return sum(1 for p in table.seats if p is not None and p.user_id > 0) // 2 + 1

@@ -178,9 +178,10 @@ def replace_with_robot(table: Table, seat: Seat, user_id: int) -> list[Effect]:
     check_replace(table, seat, user_id)
     old = table.seats[seat]
     old_name = _swap(table, seat, _new_robot(table))
-    table.messages.hand_slots.pop(seat, None)
-    old_id = old.user_id if old is not None else 0
-    return [RobotReplaced(table, seat, old_name, old_id), DealShown(table), TimerChanged(table)]
+    hand = table.messages.hand_slots.pop(seat, None)  # his buttons go (frozen by the adapter)
+    old_id, lang = (old.user_id, old.lang) if old is not None else (0, table.settings.lang)
+    replaced = RobotReplaced(table, seat, old_name, old_id, hand, lang)
+    return [replaced, DealShown(table), TimerChanged(table)]
 
 
 def check_back(table: Table, seat: Seat, user_id: int) -> None:

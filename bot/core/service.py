@@ -21,7 +21,7 @@ from bot.preferans.cards import Card, Seat
 from bot.preferans.robot import STRONG, Budget
 from storage import Storage, StorageError
 
-from . import chats, forced, lobby, offers, play, restart, robots
+from . import chats, forced, lobby, offers, play, restart, robots, takeover
 from .codec import settings_json, state_json
 from .effects import Effect, Effects, LobbyShown, MustStartPrivate, TimerChanged
 from .model import Player, Slot, Status, Table, TableSettings
@@ -153,7 +153,8 @@ class TableService(RobotSeats):
         lobby.check_sit(table, player.user_id)
         if not await self.can_write(player.user_id):
             await self.remember_user(player)
-            return (MustStartPrivate(table, player),)
+            waits = await self._change(table, lambda tb: lobby.wait(tb, player))
+            return (MustStartPrivate(table, player), *waits)
         await self.remember_user(player, private_ok=True)
         return await self._change(table, lambda tb: lobby.sit(tb, player, self.stand_in))
 
@@ -255,13 +256,13 @@ class TableService(RobotSeats):
         table = self._pressed(table_id)
         if robots.is_robot(table.player(seat)):
             return await self.take_back(table_id, seat, player)
-        play.check_take(table, seat, player.user_id)
+        takeover.check_take(table, seat, player.user_id)
         if not await self.can_write(player.user_id):
             await self.remember_user(player)
             return (MustStartPrivate(table, player, seat),)
         await self.remember_user(player, private_ok=True)
         player = named(player, seat, table.settings.lang, self.stand_in)
-        return await self._change(table, lambda tb: play.take_seat(tb, seat, player))
+        return await self._change(table, lambda tb: takeover.take_seat(tb, seat, player))
 
     # ------------------------------------------------------------------ computer players
 
@@ -300,7 +301,7 @@ class TableService(RobotSeats):
         """A kept-up-to-date message got its id: save it so a restart can edit it."""
         for table in list(self.tables.values()):
             m = table.messages
-            if slot is m.table_slot or slot in m.hand_slots.values():
+            if slot is m.table_slot or slot is m.vote or slot in m.hand_slots.values():
                 await self._note(table, lambda tb: ())
 
     async def reminder_sent(self, table: Table, slot: Slot) -> None:

@@ -57,6 +57,11 @@ SETTING_CODES = {
 _CODE_OF = {v: k for k, v in SETTING_CODES.items()}
 
 
+def _markup(rows: list[list[InlineKeyboardButton]]) -> InlineKeyboardMarkup:
+    """A keyboard of the non-empty ``rows``: an empty row is refused or drawn as a gap."""
+    return InlineKeyboardMarkup([row for row in rows if row])
+
+
 def _btn(table: Table, text: str, code: str, move: int | None = None) -> InlineKeyboardButton:
     return InlineKeyboardButton(
         text, callback_data=encode(table.id, table.move if move is None else move, code)
@@ -65,7 +70,7 @@ def _btn(table: Table, text: str, code: str, move: int | None = None) -> InlineK
 
 def lobby_keyboard(table: Table) -> InlineKeyboardMarkup:
     lang = table.settings.lang
-    return InlineKeyboardMarkup(
+    return _markup(
         [
             [_btn(table, t(lang, "btn.sit"), "Ls", 0), _btn(table, t(lang, "btn.stand"), "Lu", 0)],
             [_btn(table, t(lang, "btn.start"), "Lg", 0)],
@@ -109,11 +114,11 @@ def settings_keyboard(table: Table) -> InlineKeyboardMarkup:
         [b("robot_pace"), b("ranks")],
         [_btn(table, t(lang, "btn.back"), "Lb", 0)],
     ]
-    return InlineKeyboardMarkup(rows)
+    return _markup(rows)
 
 
 def stop_keyboard(table: Table) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup([[_btn(table, t(table.settings.lang, "btn.vote_stop"), "V", 0)]])
+    return _markup([[_btn(table, t(table.settings.lang, "btn.vote_stop"), "V", 0)]])
 
 
 def take_keyboard(table: Table, seat: Seat) -> InlineKeyboardMarkup:
@@ -121,15 +126,13 @@ def take_keyboard(table: Table, seat: Seat) -> InlineKeyboardMarkup:
     lang = table.settings.lang
     take = _btn(table, t(lang, "btn.take", seat=seat + 1), f"R{seat}", 0)
     robot = _btn(table, t(lang, "btn.robot_replace"), f"Q{seat}", 0)
-    return InlineKeyboardMarkup([[take], [robot]])
+    return _markup([[take], [robot]])
 
 
 def take_back_keyboard(table: Table, seat: Seat) -> InlineKeyboardMarkup:
     """Take a computer player's seat (back)."""
     lang = table.settings.lang
-    return InlineKeyboardMarkup(
-        [[_btn(table, t(lang, "btn.take_back", seat=seat + 1), f"R{seat}", 0)]]
-    )
+    return _markup([[_btn(table, t(lang, "btn.take_back", seat=seat + 1), f"R{seat}", 0)]])
 
 
 def _rows_by_suit(
@@ -218,7 +221,7 @@ def actions_keyboard(
                 _btn(table, t(lang, "btn.refuse"), action_code(no)),
             ]
         ]
-    return InlineKeyboardMarkup(rows)
+    return _markup(rows)
 
 
 def offer_choices(sv: SeatView) -> list[tuple[str, Offer]]:
@@ -282,4 +285,4 @@ def _discard_keyboard(table: Table, sv: SeatView, lang: str, ranks: str) -> Inli
     if len(picked) == 2:
         picks = cards(sort_hand(picked), ranks=ranks)
         rows.append([_btn(table, t(lang, "btn.discard", cards=picks), "k")])
-    return InlineKeyboardMarkup(rows)
+    return _markup(rows)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.core.model import Status, Table, TableSettings
 from bot.render.i18n import t
 
-from .text import convention_title, name, turn_label
+from .text import convention_title, name, short_name_html, turn_label
 
 __all__ = ["option_value", "options_summary", "lobby_text", "CLOSED_KEYS"]
 
@@ -90,5 +90,11 @@ def lobby_text(table: Table, *, closed_key: str | None = None) -> str:
         who = name(table, i) if p is not None else f"<i>{t(lang, 'lobby.free')}</i>"
         lines.append(f"{i + 1}. {who}")
     lines.append("")
-    lines.append(t(lang, closed_key) if closed_key else t(lang, "lobby.hint"))
+    if closed_key:
+        lines.append(t(lang, closed_key))
+        return "\n".join(lines)
+    if table.waiting and not table.full:  # pressed «Сесть», no private chat yet
+        names = ", ".join(short_name_html(p.name) if p.name else "?" for p in table.waiting)
+        lines += [t(lang, "lobby.waiting", names=names), ""]
+    lines.append(t(lang, "lobby.hint_full" if table.full else "lobby.hint"))
     return "\n".join(lines)

@@ -29,6 +29,7 @@ __all__ = [
     "turn_label",
     "action_text",
     "forced_note",
+    "votes_text",
     "ended_text",
 ]
 
@@ -147,6 +148,14 @@ def forced_note(table: Table, lang: str, seat: Seat | None = None) -> str:
     if seat == forced.seat:
         return t(lang, "hand.forced", what=what)
     return t(lang, "declare.forced", name=name(table, forced.seat), what=what)
+
+
+def votes_text(table: Table, need: int) -> str:
+    """The group's message of the running vote to stop: who voted, of how many needed."""
+    voters = ", ".join(name(table, s) for s in sorted(table.stop_votes))
+    return t(
+        table.settings.lang, "stop.votes", names=voters, votes=len(table.stop_votes), need=need
+    )
 
 
 def ended_text(table: Table) -> str:

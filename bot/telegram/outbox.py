@@ -190,6 +190,16 @@ class Outbox:
             if chat.task is not None:
                 chat.task.cancel()
 
+    def drop(self, slot: Slot) -> bool:
+        """Never send ``slot`` if it was not sent yet and is not on its way (its queued
+        content is dropped); ``False`` if it was or is being sent: edit it instead."""
+        chat = self._chats.get(slot.chat_id)
+        if slot.message_id is not None or (chat is not None and chat.sending == id(slot)):
+            return False
+        if chat is not None:
+            chat.waiting.pop(id(slot), None)
+        return True
+
     def unshown(self, slot: Slot) -> bool:
         """Whether ``slot``'s latest content is still waiting to go out."""
         chat = self._chats.get(slot.chat_id)

@@ -1,6 +1,6 @@
-"""``/settings`` in the private chat: a player's own settings (turn notifications, how card
-ranks are written, whether a forced card plays itself), kept per user, with a button per
-choice."""
+"""``/settings`` in the private chat: a player's own settings (turn notifications: when he
+is away, only when he is slow, or never; how card ranks are written, whether a forced card
+plays itself), kept per user, with a button per choice."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from bot.core.model import NOTIFY_MODES, RANK_STYLES, Player
 from bot.render.callbacks import encode
 from bot.render.i18n import t
 
+from .pings import ACTIVE_SECONDS
 from .runtime import Runtime, is_group, player_of, runtime
 
 __all__ = [
@@ -40,7 +41,7 @@ PATTERN = (
 
 
 def settings_text(lang: str, mode: str, ranks: str = "latin", autoplay: bool = True) -> str:
-    notify = t(lang, "notify.title", mode=t(lang, f"notify.{mode}"))
+    notify = t(lang, "notify.title", mode=t(lang, f"notify.{mode}"), away=round(ACTIVE_SECONDS))
     state = t(lang, "autoplay.on" if autoplay else "autoplay.off")
     return (
         notify

@@ -19,10 +19,12 @@ from bot.core import effects as fx
 from bot.core.effects import Effects
 from bot.core.forced import forced_move
 from bot.core.model import Player, Slot, Status, Table
+from bot.core.play import stop_need
 from bot.core.robots import is_robot
 from bot.core.service import Shown, TableService
 from bot.preferans.analysis import Analysis, reached_play
 from bot.preferans.cards import Seat
+from bot.preferans.deal import Deal
 from bot.preferans.scoring import Sheet
 from bot.preferans.views import public_view, seat_view
 from bot.render import keyboards
@@ -31,19 +33,24 @@ from bot.render.i18n import t
 from bot.render.lobby import CLOSED_KEYS, lobby_text
 from bot.render.results import result_text, settlement_text, sheet_before
 from bot.render.table import hand_text, offer_end_line, review_text, table_text
-from bot.render.text import action_text, ended_text, forced_note, name, short_name_html, title_of
+from bot.render.text import (
+    action_text,
+    ended_text,
+    forced_note,
+    name,
+    short_name_html,
+    title_of,
+    votes_text,
+)
 
 from .analysing import Analyst
 from .outbox import Outbox
+from .pings import Pings
 from .sheet import SheetMessages
 
 __all__ = ["Presenter"]
 
 log = logging.getLogger(__name__)
-
-ACTIVE_SECONDS = 20.0
-"""A player who acted this recently is still looking at his hand: the turn passing to him
-needs no notifying message (the silent edit of his hand message is enough)."""
 
 
 class Presenter:
@@ -66,6 +73,7 @@ class Presenter:
         """Runs the analyses off the event loop."""
         self.autoplay = False
         """Whether forced cards play themselves (the scheduler's pause is set)."""
+        self.pings = Pings(service, outbox)
 
     def show(self, effects: Effects) -> None:
         """Show every effect, in order."""
@@ -91,7 +99,7 @@ class Presenter:
             text = t(e.player.lang, "start.seated", title=title, seat=e.seat + 1)
             self.outbox.post(e.player.user_id, text)
         elif isinstance(e, fx.DealShown):
-            self._clear_reminder(table)
+            self.pings.clear(table)
             self.show_deal(table)
         elif isinstance(e, fx.HandShown):
             self.show_hand(table, e.seat)
@@ -101,7 +109,7 @@ class Presenter:
             self._show_abandoned(table)
             self.sheets.game_stopped(table)
         elif isinstance(e, fx.GameOver):
-            self._clear_reminder(table)
+            self.pings.clear(table)
             game = table.game
             if game is not None and game.settlement() is not None:
                 self.outbox.post(table.chat_id, settlement_text(table, game, lang))
@@ -114,16 +122,28 @@ class Presenter:
             old = short_name_html(e.old_name)
             text = t(lang, "robot.replaced", new=name(table, e.seat), old=old)
             self.outbox.post(table.chat_id, text, keyboards.take_back_keyboard(table, e.seat))
+            button = t(e.old_lang, "btn.take_back", seat=e.seat + 1)
+            note = t(e.old_lang, "hand.robot_took", robot=name(table, e.seat), button=button)
+            self._freeze_hand(table, e.seat, e.hand, e.old_lang, note)
         elif isinstance(e, fx.SeatTaken):
             old = short_name_html(e.old_name)
             new = name(table, e.seat)
+            note = t(e.old_lang, "hand.seat_taken", name=new)
+            self._freeze_hand(table, e.seat, e.hand, e.old_lang, note)
             self.outbox.post(table.chat_id, t(lang, "replaced", new=new, old=old))
             title = title_of(table, self._others(e.player))
             text = t(e.player.lang, "start.took", title=title, seat=e.seat + 1)
             self.outbox.post(e.player.user_id, text)
         elif isinstance(e, fx.StopVoted):
-            text = t(lang, "stop.vote", name=name(table, e.seat), votes=e.votes, need=e.need)
-            self._post_buttons(table, text, keyboards.stop_keyboard(table))
+            vote = table.messages.vote
+            if vote is not None:  # one message per deal's vote, edited as votes come
+                text = votes_text(table, stop_need(table))
+                self.outbox.show(vote, text, keyboards.stop_keyboard(table))
+        elif isinstance(e, fx.VoteLapsed):
+            if e.slot is not None:
+                voters = ", ".join(short_name_html(v) for v in e.voters)
+                text = t(lang, "stop.lapsed", names=voters, votes=len(e.voters), need=e.need)
+                self.outbox.show(e.slot, text, None)
         elif isinstance(e, fx.PlayerBlocked):
             self.outbox.post(table.chat_id, t(lang, "blocked", name=short_name_html(e.name)))
         elif isinstance(e, fx.Paused):
@@ -143,9 +163,11 @@ class Presenter:
             else:
                 self.show_deal(table)
         elif isinstance(e, fx.Remind):
-            self._remind(e)
+            self.show_hand(table, e.seat)  # the time left; sent again if it never got through
+            self.pings.remind(e)
         elif isinstance(e, fx.TurnPassed):
-            self._turn_passed(e)
+            forced = self.autoplay and forced_move(table) is not None
+            self.pings.turn_passed(e, forced=forced)
         elif isinstance(e, fx.TimerChanged):
             self.arm(table)
         # MustStartPrivate is answered by the button or the command; AutoPlayed shows
@@ -286,16 +308,28 @@ class Presenter:
             self.outbox.show(table.messages.table_slot, text, None)
         for seat, player in table.seated():
             slot = table.messages.hand_slots.get(seat)
-            if slot is None:
-                continue
-            sv = dataclasses.replace(seat_view(deal, seat), legal=())
-            ended = t(player.lang, "end.stopped")
-            ranks = self.service.card_ranks(player.user_id)
-            others = self._others(player)
-            text = hand_text(
-                table, sv, table.deal_no, player.lang, ended=ended, ranks=ranks, others=others
-            )
-            self.outbox.show(slot, text, None)
+            self._freeze_hand(table, seat, slot, player.lang, t(player.lang, "end.stopped"), deal)
+
+    def _freeze_hand(
+        self,
+        table: Table,
+        seat: Seat,
+        slot: Slot | None,
+        lang: str,
+        ended: str,
+        deal: Deal | None = None,
+    ) -> None:
+        """``seat``'s hand message ``slot`` of ``deal`` (the current one) as it is now, with
+        nobody to act and no buttons: the game stopped, or its player was replaced."""
+        game = table.game
+        deal = deal or (game.current if game is not None else None)
+        if slot is None or deal is None:
+            return
+        sv = dataclasses.replace(seat_view(deal, seat), legal=())
+        ranks = self.service.card_ranks(slot.chat_id)
+        others = self.service.tables_of(slot.chat_id)
+        text = hand_text(table, sv, table.deal_no, lang, ended=ended, ranks=ranks, others=others)
+        self.outbox.show(slot, text, None)
 
     def _post_buttons(self, table: Table, text: str, markup: InlineKeyboardMarkup) -> None:
         """Post a group message with buttons that only make sense while the game runs
@@ -314,6 +348,10 @@ class Presenter:
         """Take the buttons off the stop-vote and seat messages; tell each player privately."""
         for slot, text in self.service.buttons_ended(table):
             self.outbox.show(slot, text + "\n\n" + ended_text(table), None)
+        vote = table.messages.vote
+        if vote is not None and not self.outbox.drop(vote):  # a vote not sent yet never is
+            text = votes_text(table, stop_need(table)) + "\n\n" + ended_text(table)
+            self.outbox.show(vote, text, None)
         game = table.game
         if game is None or game.settlement() is None:
             return
@@ -330,62 +368,6 @@ class Presenter:
         id would name a group)."""
         if not is_robot(player):
             self.outbox.post(player.user_id, text)
-
-    def _remind(self, e: fx.Remind) -> None:
-        table = e.table
-        player = table.player(e.seat)
-        if player is None:
-            return
-        self.show_hand(table, e.seat)  # the time left; sends it again if it never got through
-        if e.seconds is None:  # the timer is off: the table has been waiting a while
-            text = t(player.lang, "remind.idle", name=name(table, e.seat), title=title_of(table))
-        else:
-            text = t(player.lang, "remind", name=name(table, e.seat), n=e.seconds)
-        self._notify(table, player.user_id, text, ("always", "slow"))
-
-    def _turn_passed(self, e: fx.TurnPassed) -> None:
-        """A notifying message for the player whose turn it is now, unless he acted moments
-        ago (he is still looking) or does not want it."""
-        table = e.table
-        player = table.player(e.seat)
-        if player is None or (e.idle is not None and e.idle < ACTIVE_SECONDS):
-            return
-        title = title_of(table, self._others(player))
-        text = t(player.lang, "turn.notify", title=title, n=table.deal_no)
-        forced = self.autoplay and forced_move(table) is not None
-        self._notify(table, player.user_id, text, ("always",), forced=forced)
-
-    def _notify(
-        self, table: Table, user_id: int, text: str, modes: tuple[str, ...], *, forced: bool = False
-    ) -> None:
-        """Post ``text`` to ``user_id`` if his setting is one of ``modes``, nobody moved meanwhile
-        and (``forced``) his only card does not play itself (no ring for a move he need not
-        make); it replaces the table's previous notification and goes once he moved."""
-        if user_id < 0:  # a computer player: no chat to notify
-            return
-        move = table.move
-
-        async def remember(message_id: int) -> None:
-            if table.move != move:  # he moved before it went out: it is already stale
-                self.outbox.delete(user_id, message_id)
-                return
-            self._clear_reminder(table)
-            await self.service.reminder_sent(table, Slot(user_id, message_id))
-
-        async def run() -> bool:
-            if table.move != move or await self.service.notify_mode(user_id) not in modes:
-                return False
-            if forced and await self.service.autoplay(user_id):
-                return False
-            self.outbox.post(user_id, text, done=remember)
-            return False  # the post is paced as a request of its own
-
-        self.outbox.call(user_id, run)
-
-    def _clear_reminder(self, table: Table) -> None:
-        old = self.service.reminder_gone(table)
-        if old is not None and old.message_id is not None:
-            self.outbox.delete(old.chat_id, old.message_id)
 
     def _confirm(self, table: Table, what: Shown) -> None:
         """Queue, behind the group's pending messages, the confirmation that ``what`` was

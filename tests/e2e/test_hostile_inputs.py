@@ -151,13 +151,15 @@ async def test_a_vote_counts_once(tmp_path: Path) -> None:
             await h.say(anna, "/stop")
             assert "(1 of 3)" in h.group_texts()[-1]
             vote = h.fake.last_bot_message(h.group)
+            assert vote is not None
             await h.say(anna, "/stop")
             assert "already voted" in h.group_texts()[-1]
             answer = await press(h, anna, vote, _button(vote, "V"))
             assert is_alert(answer) and "already voted" in answer["text"]
             assert table.stop_votes == {table.seat_of(anna.id)}
             await press(h, boris, vote, _button(vote, "V"))
-            assert "(2 of 3)" in h.group_texts()[-1] and table.status == "playing"
+            vote = h.fake.message(h.group.id, vote.message_id)  # the same message, edited
+            assert "Anna, Boris (2 of 3)" in vote.content and table.status == "playing"
             answer = await press(h, boris, vote, _button(vote, "V"))
             assert is_alert(answer) and table.status == "playing"
             await quick_turn(h, table)  # the game goes on meanwhile

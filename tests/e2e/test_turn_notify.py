@@ -10,6 +10,8 @@ import pytest
 
 from bot.core.forced import forced_move
 from bot.core.model import Player, TableSettings
+from bot.render.text import title_of
+from bot.telegram.personal import settings_text
 from tests.bot_helpers import (
     FakeClock,
     Harness,
@@ -170,3 +172,57 @@ async def test_a_forced_card_that_plays_itself_brings_no_ping(tmp_path: Path) ->
         assert not (
             "Your turn" in str(last.params.get("text")) and last.params["chat_id"] == nxt.id
         )
+
+
+async def test_a_player_away_hears_one_sound_a_turn(tmp_path: Path) -> None:
+    """He is called to his turn; the reminder before his time runs out edits that message
+    (an edit rings nothing) instead of sending a second one."""
+    clock = FakeClock()
+    async with running_bot(tmp_path, clock=clock, defaults=TableSettings(pulka=10)) as h:
+        await open_and_start(h)
+        table = h.table()
+        clock.advance(30)
+        await take_turn(h, POLICY)
+        away = h.actor()
+        assert away is not None
+
+        def sounds() -> list[str]:
+            return [
+                str(c.params.get("text"))
+                for c in h.fake.calls_to("sendMessage")
+                if int(c.params["chat_id"]) == away.id and "our turn" in str(c.params.get("text"))
+            ]
+
+        assert sounds() == [f"🔔 Your turn · {title_of(table)}, deal 1"]
+        [(_, mid, _)] = [p for p in _pings(h) if p[0] == away.id]
+        assert table.deadline is not None
+        clock.now = table.deadline - 15
+        await h.rt.scheduler.on_timer("remind", table.id, table.move)
+        await h.idle()
+        assert len(sounds()) == 1  # no second message: the first one says it now
+        ping = h.fake.message(away.id, mid)
+        assert ping.content == f"⏰ {away.first_name}, your turn: 15 s left."
+
+
+async def test_settings_name_the_notifications_for_what_they_do(tmp_path: Path) -> None:
+    async with running_bot(tmp_path) as h:
+        anna = h.users[0]
+        await h.say(anna, "/settings", chat=anna)
+        menu = h.fake.last_bot_message(anna)
+        assert menu is not None
+        assert menu.content.startswith(
+            "🔔 Turn notifications: when I am away\nA message with sound, at most one a turn:\n"
+            "• when I am away: the turn reaches you after 20 s without a press of yours, or "
+            "your time is running out;\n"
+        )
+        assert [label for label, _ in menu.buttons][:3] == [
+            "✅ when I am away",
+            "only when I am slow",
+            "never",
+        ]
+    assert settings_text("ru", "always").startswith(
+        "🔔 <b>Уведомления о ходе</b>: когда я не смотрю\n"
+        "Сообщение со звуком — не больше одного за ход:\n"
+        "• <i>когда я не смотрю</i> — ход за вами, а вы 20 с ничего не нажимали, или время "
+        "хода на исходе;\n"
+    )

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.core import effects as fx
 from bot.core.model import Player, Status
 from bot.core.service import AlreadyDone, Rejected
+from bot.render.keyboards import lobby_keyboard
+from bot.render.lobby import lobby_text
 from tests.service.helpers import (
     GROUP,
     PEOPLE,
@@ -38,7 +42,8 @@ async def test_sitting_needs_the_private_chat_first() -> None:
         table = service.open_table(GROUP)
         assert table is not None
         effects = await service.sit(table.id, STRANGER)
-        assert kinds(effects) == ["MustStartPrivate"] and table.seat_of(STRANGER.user_id) is None
+        assert kinds(effects) == ["MustStartPrivate", "LobbyShown"]
+        assert table.seat_of(STRANGER.user_id) is None
         await service.remember_user(STRANGER, private_ok=True)
         effects = await service.sit(table.id, STRANGER)
         [seated] = of(effects, fx.Seated)
@@ -128,3 +133,45 @@ async def test_the_chat_keeps_its_tables_language_after_the_table_closes() -> No
         assert service.open_table(GROUP) is None
         assert await service.chat_lang(GROUP) == "en"
         assert await service.chat_lang(GROUP - 1) is None
+
+
+async def test_one_who_never_opened_the_private_chat_is_shown_waiting(tmp_path: Path) -> None:
+    """He pressed «Сесть» without the private chat: the lobby lists him and says how to open
+    it, until he sits down (or stands up); a restart keeps him listed."""
+    path = tmp_path / "bot.sqlite3"
+    async with service_on(path) as service:
+        table = await lobby_of(service, 1)
+        effects = await service.sit(table.id, STRANGER)
+        assert kinds(effects) == ["MustStartPrivate", "LobbyShown"]
+        assert table.seat_of(STRANGER.user_id) is None and table.waiting == [STRANGER]
+        text = lobby_text(table)
+        assert (
+            "⏳ Ещё не открыли чат с ботом: Дина. Нажмите «Сесть» ещё раз, а в открывшемся "
+            "чате с ботом — «Запустить»: туда придут ваши карты." in text
+        )
+        assert kinds(await service.sit(table.id, STRANGER)) == ["MustStartPrivate"]  # listed once
+        assert table.waiting == [STRANGER]
+    async with service_on(path) as service:
+        await service.resume()
+        table = service.open_table(GROUP)
+        assert table is not None and table.waiting == [STRANGER]
+        assert kinds(await service.stand(table.id, STRANGER.user_id)) == ["LobbyShown"]
+        assert table.waiting == [] and "Дина" not in lobby_text(table)
+        await service.sit(table.id, STRANGER)
+        await service.remember_user(STRANGER, private_ok=True)  # he pressed Start
+        [seated] = of(await service.sit(table.id, STRANGER), fx.Seated)
+        assert seated.player == STRANGER and table.waiting == []
+        assert "Ещё не открыли" not in lobby_text(table)
+
+
+async def test_a_full_lobby_asks_for_start_and_sends_no_empty_row() -> None:
+    async with service_on() as service:
+        table = await lobby_of(service, 2)
+        assert "Нажмите «Сесть»" in lobby_text(table)
+        await service.remember_user(PEOPLE[2], private_ok=True)
+        await service.sit(table.id, PEOPLE[2])
+        text = lobby_text(table)
+        assert "Нажмите «Сесть»" not in text
+        assert text.endswith("Все места заняты — кто-нибудь из сидящих, нажмите «Начать».")
+        rows = lobby_keyboard(table).inline_keyboard
+        assert [len(row) for row in rows] == [2, 1, 2]  # no computer row: no seat, no robot

@@ -144,9 +144,13 @@ async def test_timeouts_act_safely_and_make_a_seat_replaceable() -> None:
         assert kinds(effects) == ["MustStartPrivate"]
         await service.remember_user(STRANGER, private_ok=True)
         old = table.seats[first]
+        old_hand = table.messages.hand_slots[first]
         effects = await service.take_seat(table.id, first, STRANGER)
         [taken] = of(effects, fx.SeatTaken)
         assert old is not None and taken.old_name == old.name
+        # the replaced player's hand message is handed over to be frozen
+        assert taken.hand is old_hand and taken.old_lang == old.lang
+        assert table.messages.hand_slots[first].chat_id == STRANGER.user_id
         assert table.seats[first] == STRANGER and table.timeouts[first] == 0
         assert table.holders[-1].user_id == STRANGER.user_id
         with pytest.raises(Rejected, match="err.not_replaceable"):

@@ -170,9 +170,12 @@ async def test_a_timed_out_player_is_replaced_and_takes_the_seat_back() -> None:
         other = next(p for s, p in table.seated() if s != seat)
         with pytest.raises(Rejected, match="err.not_seated"):
             await service.replace_with_robot(table.id, seat, STRANGER.user_id)
+        old_hand = table.messages.hand_slots[seat]
         effects = await service.replace_with_robot(table.id, seat, other.user_id)
         [replaced] = of(effects, fx.RobotReplaced)
         assert replaced.old_name == late.name and replaced.old_id == late.user_id
+        # his hand message is handed over to be frozen (no buttons, how to come back)
+        assert replaced.hand is old_hand and replaced.old_lang == late.lang
         robot = table.seats[seat]
         assert robots.is_robot(robot) and robot is not None
         assert table.holders[-1].user_id == robot.user_id

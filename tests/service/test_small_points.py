@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from pathlib import Path
 
 from telegram.error import NetworkError
 
@@ -13,7 +14,7 @@ from bot.app import PollingOutage
 from bot.core import effects as fx
 from bot.core.model import Status
 from bot.render.sheet_text import short_name
-from tests.service.helpers import PEOPLE, Clock, of, service_on, started
+from tests.service.helpers import GROUP, PEOPLE, Clock, of, service_on, started
 
 
 async def test_votes_and_auto_notes_do_not_outlive_their_deal() -> None:
@@ -50,3 +51,36 @@ def test_a_failed_poll_is_one_warning_line() -> None:
     assert PollingOutage().filter(record)
     assert record.levelno == logging.WARNING and record.exc_info is None
     assert "\n" not in record.getMessage() and "connection refused" in record.getMessage()
+
+
+async def test_a_deals_vote_is_one_message_that_is_told_when_it_lapses(tmp_path: Path) -> None:
+    """Every vote of a deal edits one group message (stored, so a restart edits it too); when
+    the deal ends without a majority the group is told, and the next vote is a new one."""
+    clock = Clock()
+    path = tmp_path / "bot.sqlite3"
+    async with service_on(path, clock=clock) as service:
+        table = await started(service, 4)  # three of four people stop the game
+        await service.vote_stop(table.id, PEOPLE[0].user_id)
+        vote = table.messages.vote
+        assert vote is not None and vote.chat_id == GROUP and vote.message_id is None
+        [voted] = of(await service.vote_stop(table.id, PEOPLE[1].user_id), fx.StopVoted)
+        assert (voted.votes, voted.need) == (2, 3) and table.messages.vote is vote
+        vote.message_id = 77  # the adapter sent it
+        await service.message_sent(vote)
+    async with service_on(path, clock=clock) as service:
+        await service.resume()
+        table = service.open_table(GROUP)
+        assert table is not None and table.messages.vote is not None
+        assert table.messages.vote.message_id == 77
+        lapsed = []
+        while table.deal_no == 1:
+            assert table.deadline is not None
+            clock.now = table.deadline + 1
+            lapsed += of(await service.timeout(table.id, table.move), fx.VoteLapsed)
+        [gone] = lapsed
+        assert (gone.voters, gone.need) == (("Анна", "Борис"), 3)
+        assert gone.slot is not None and gone.slot.message_id == 77
+        assert table.messages.vote is None and not table.stop_votes
+        await service.vote_stop(table.id, PEOPLE[2].user_id)
+        fresh = table.messages.vote
+        assert fresh is not None and fresh.message_id is None  # a new message for this deal

@@ -212,7 +212,7 @@ async def test_stop_by_vote_settles_the_game(tmp_path) -> None:
         await h.say(h.users[3], "/stop")
         assert "not seated" in h.group_texts()[-1]
         await h.say(h.users[0], "/stop")
-        assert "votes to stop" in h.group_texts()[-1] and "(1 of 2)" in h.group_texts()[-1]
+        assert h.group_texts()[-1].startswith("🛑 Votes to stop the game: Anna (1 of 2).")
         vote = h.fake.last_bot_message(h.group)
         await h.press(h.users[1], vote, _button(vote, "V"))
         texts = h.group_texts()

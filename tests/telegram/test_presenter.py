@@ -36,6 +36,9 @@ class RecordingOutbox:
     def call(self, chat_id: int, run: Any) -> None:
         self.calls.append(run)
 
+    def drop(self, slot: Slot) -> bool:
+        return slot.message_id is None
+
 
 @dataclass
 class RecordingSheets:

@@ -1,0 +1,43 @@
+"""A person takes over the seat of a player who kept timing out (Кодекс 3.1.2).
+
+A pure change of a :class:`~bot.core.model.Table` as in :mod:`bot.core.play`.
+"""
+
+from __future__ import annotations
+
+from bot.preferans.cards import Seat
+from bot.preferans.policy import replaceable
+
+from .effects import DealShown, Effect, SeatTaken, TimerChanged
+from .model import Holder, Player, Slot, Status, Table
+from .play import Rejected
+
+__all__ = ["check_take", "take_seat"]
+
+
+def check_take(table: Table, seat: Seat, user_id: int) -> None:
+    """Raise unless ``user_id`` may take over ``seat`` (Кодекс 3.1.2)."""
+    if table.status != Status.PLAYING or seat not in replaceable(table.timeouts):
+        raise Rejected("err.not_replaceable")
+    if table.seat_of(user_id) is not None:
+        raise Rejected("err.already")
+
+
+def take_seat(table: Table, seat: Seat, player: Player) -> list[Effect]:
+    """``player`` replaces the player of a seat who kept timing out (Кодекс 3.1.2)."""
+    check_take(table, seat, player.user_id)
+    old = table.seats[seat]
+    table.seats[seat] = player
+    if table.game is not None:
+        table.game.replace_player(seat, player.name)
+    table.holders.append(Holder(seat, max(table.deal_no, 1), player.user_id, player.name))
+    table.timeouts[seat] = 0
+    table.stop_votes.discard(seat)
+    hand = table.messages.hand_slots.get(seat)  # the replaced player's, frozen by the adapter
+    table.messages.hand_slots[seat] = Slot(player.user_id)
+    table.ui.hand_auto.pop(seat, None)
+    table.move += 1
+    old_name = old.name if old is not None else f"#{int(seat) + 1}"
+    lang = old.lang if old is not None else table.settings.lang
+    taken = SeatTaken(table, seat, old_name, player, hand, lang)
+    return [taken, DealShown(table), TimerChanged(table)]
