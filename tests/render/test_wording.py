@@ -221,3 +221,17 @@ def test_rules_explain_help() -> None:
     )
     assert "10 whists on that player per point" in rules_text(TableSettings(), "en")
     assert "помощ" not in rules_text(TableSettings(convention="leningrad"), "ru")
+
+
+def test_help_names_every_private_setting() -> None:
+    ru, en = t("ru", "help"), t("en", "help")
+    assert (
+        "/settings (в личке бота) — уведомления о ходе; карты буквами J Q K A или В Д К Т; "
+        "играть ли единственную возможную карту без нажатия." in ru
+    )
+    assert (
+        "/settings (in the bot's chat) — turn notifications; cards as J Q K A or В Д К Т; "
+        "whether your only legal card plays without a press." in en
+    )
+    assert "/history — последние игры (в личке — ваши)" in ru
+    assert "/history — last games (in private, yours)" in en
