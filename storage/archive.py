@@ -87,6 +87,8 @@ class GameSummary:
     ended_at: float
     results: list[tuple[int, str, float]] = field(default_factory=list)
     """``(seat, name, net whists)`` of the players holding the seats at the end."""
+    title: str = ""
+    """The group's title as the table last knew it ("" when it never knew one)."""
 
 
 @dataclass(slots=True)
@@ -105,12 +107,30 @@ class Totals:
     whists_written: float = 0.0
 
 
-async def history(storage: Database, chat_id: int, limit: int = 10) -> list[GameSummary]:
-    """The chat's last ``limit`` archived games, newest first."""
+_TITLE = (
+    "(SELECT CASE WHEN json_valid(t.state) THEN json_extract(t.state, '$.title') END "
+    "FROM tables AS t WHERE t.id = g.table_id)"
+)
+"""The group's title kept in the table's state (the bot's JSON; unreadable: none)."""
+
+
+async def history(
+    storage: Database, chat_id: int | None = None, limit: int = 10, *, user_id: int | None = None
+) -> list[GameSummary]:
+    """The last ``limit`` archived games of a chat, or of a player in every chat
+    (``user_id``), newest first."""
+    if chat_id is not None:
+        where, args = "g.chat_id = ?", chat_id
+    elif user_id is not None:
+        where = "g.table_id IN (SELECT table_id FROM game_players WHERE user_id = ?)"
+        args = user_id
+    else:
+        raise ValueError("give chat_id or user_id")
     games = await storage.fetchall(
-        "SELECT table_id, chat_id, status, convention, pulka, players, deals, ended_at "
-        "FROM games WHERE chat_id = ? ORDER BY ended_at DESC, table_id DESC LIMIT ?",
-        (chat_id, limit),
+        "SELECT g.table_id, g.chat_id, g.status, g.convention, g.pulka, g.players, g.deals, "
+        f"g.ended_at, {_TITLE} FROM games AS g WHERE {where} "
+        "ORDER BY g.ended_at DESC, g.table_id DESC LIMIT ?",
+        (args, limit),
     )
     out = []
     for g in games:
@@ -130,6 +150,7 @@ async def history(storage: Database, chat_id: int, limit: int = 10) -> list[Game
                 deals=int(g[6]),
                 ended_at=float(g[7]),
                 results=[(int(r[0]), str(r[1]), float(r[2])) for r in rows],
+                title=str(g[8] or ""),
             )
         )
     return out

@@ -14,7 +14,7 @@ from typing import Any
 from bot.preferans.cards import Seat
 from bot.preferans.game import Game
 from bot.preferans.policy import public_record
-from storage import Storage
+from storage import Storage, archive
 
 from .codec import settings_from_json
 from .effects import Effects, HandShown, Remind
@@ -89,13 +89,10 @@ class TableRegistry:
         lang = row.settings.get("lang") if row is not None else None
         return lang if isinstance(lang, str) else None
 
-    async def rules_settings(self, chat_id: int, user_id: int | None = None) -> TableSettings:
-        """The settings ``/rules`` states in ``chat_id``: its open table's, else its last
-        table's (a game that just ended); in a private chat (``user_id``) the player's
-        running table's; the bot's defaults only where no table ever was."""
+    async def rules_settings(self, chat_id: int) -> TableSettings:
+        """The settings ``/rules`` states in a group: its open table's, else its last
+        table's (a game that just ended); the bot's defaults only where no table ever was."""
         table = self.open_table(chat_id)
-        if table is None and user_id is not None:
-            table = next(iter(self.tables_of(user_id)), None)
         if table is not None:
             return table.settings
         row = await self.storage.last_table(chat_id)
@@ -103,6 +100,19 @@ class TableRegistry:
             with contextlib.suppress(ValueError, TypeError):  # an unreadable row: defaults
                 return settings_from_json(row.settings)
         return self.defaults
+
+    async def last_game_settings(
+        self, user_id: int
+    ) -> tuple[TableSettings, archive.GameSummary] | None:
+        """The settings of the last finished or stopped game ``user_id`` played in any
+        group, with that game (``None``: none, or its table cannot be read)."""
+        games = await archive.history(self.storage, user_id=user_id, limit=1)
+        row = await self.storage.table(games[0].table_id) if games else None
+        if row is None:
+            return None
+        with contextlib.suppress(ValueError, TypeError):
+            return settings_from_json(row.settings), games[0]
+        return None
 
     def live_record(self, table: Table) -> dict[str, Any] | None:
         """The public record of a game in play (its current deal left out), for /export."""

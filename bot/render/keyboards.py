@@ -23,7 +23,7 @@ from bot.render.i18n import t
 
 from .callbacks import action_code, encode
 from .lobby import option_value
-from .table import sure_offers
+from .table import answers_half_whist, sure_offers
 from .text import card, cards, contract
 
 __all__ = [
@@ -183,7 +183,7 @@ def actions_keyboard(
             )
         rows = [by_level[k] for k in sorted(by_level)]
     elif isinstance(first, Whist):
-        returning = any(w.seat == sv.seat for w in sv.public.whists)
+        returning = answers_half_whist(sv.public, sv.seat)
         row = []
         for a in legal:
             assert isinstance(a, Whist)

@@ -10,7 +10,7 @@ from bot.preferans.cards import Seat
 from bot.preferans.game import FinishedDeal, Game
 from bot.preferans.outcome import DealKind, DealOutcome, WhistAnswer
 from bot.preferans.policy import made, sits_out
-from bot.preferans.scoring import Sheet
+from bot.preferans.scoring import HELP_WHISTS, Sheet
 from bot.render.i18n import number, t
 from bot.render.sheet_text import sheet_table, short_name
 
@@ -49,23 +49,63 @@ def sheet_before(game: Game, finished: FinishedDeal) -> Sheet:
 
 
 def sheet_entries(table: Table, before: Sheet, after: Sheet, lang: str) -> str:
-    """What a deal wrote, per player in seat order: "Борис — пуля +4; Вера — висты → Борис +12"."""
+    """What a deal wrote, per player in seat order: "Борис — пуля +4; Вера — висты → Борис +12".
+
+    Help (rules book, "помощь") is named as such: "Вера — пуля +2, помощь → Гена: пуля +2,
+    висты +20", and the helped player's own pulka entry leaves those points out.
+    """
+    helped = _help(table, before, after)
     parts = []
     for i in range(after.players):
         mine = []
-        if after.pulka[i] != before.pulka[i]:
-            v = number(lang, after.pulka[i] - before.pulka[i], signed=True)
+        received = sum((points for (_, j), points in helped.items() if j == i), Fraction(0))
+        if after.pulka[i] - received != before.pulka[i]:
+            v = number(lang, after.pulka[i] - before.pulka[i] - received, signed=True)
             mine.append(t(lang, "res.e.pulka", v=v))
         if after.gora[i] != before.gora[i]:
             v = number(lang, after.gora[i] - before.gora[i], signed=True)
             mine.append(t(lang, "res.e.gora", v=v))
         for j in range(after.players):
-            if after.whists[i][j] != before.whists[i][j]:
-                v = number(lang, after.whists[i][j] - before.whists[i][j], signed=True)
+            written = after.whists[i][j] - before.whists[i][j]
+            points = helped.get((i, j), Fraction(0))
+            if written != points * HELP_WHISTS:
+                v = number(lang, written - points * HELP_WHISTS, signed=True)
                 mine.append(t(lang, "res.e.whists", name=name(table, j), v=v))
+            if points:
+                mine.append(
+                    t(
+                        lang,
+                        "res.e.help",
+                        name=name(table, j),
+                        points=number(lang, points, signed=True),
+                        v=number(lang, points * HELP_WHISTS, signed=True),
+                    )
+                )
         if mine:
             parts.append(t(lang, "res.e.player", name=name(table, i), entries=", ".join(mine)))
     return "; ".join(parts)
+
+
+def _help(table: Table, before: Sheet, after: Sheet) -> dict[tuple[int, int], Fraction]:
+    """The pulka points each player who closed his pulka in the deal gave another, by
+    (helper, helped): the helped one's pulka grew and the helper wrote 10 whists a point on
+    him (docs/rules.md, "Closing the pulka and help"). A Rostov all-pass also has its
+    zero-trick players write ordinary whists, on players who took tricks and so gain pulka
+    only by help: only when two zero-trick players close at once and one helps the third
+    are the other's whists on him read as help too."""
+    size = table.settings.pulka
+    if not table.settings.rules().convention.helps:
+        return {}
+    out: dict[tuple[int, int], Fraction] = {}
+    for i in range(after.players):
+        if not before.pulka[i] < size <= after.pulka[i]:
+            continue
+        for j in range(after.players):
+            gained = after.pulka[j] - before.pulka[j]
+            written = after.whists[i][j] - before.whists[i][j]
+            if j != i and gained > 0 and written > 0:
+                out[(i, j)] = min(gained, written / HELP_WHISTS)
+    return out
 
 
 def _seat_tricks(table: Table, o: DealOutcome, lang: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.core.model import TableSettings
 from bot.preferans.policy import rules_numbers
+from bot.preferans.scoring import HELP_WHISTS
 from bot.render.i18n import t
 
 from .lobby import options_summary
@@ -38,7 +39,8 @@ def rules_text(settings: TableSettings, lang: str) -> str:
     if n.end_rule == "sum":
         lines.append(t(lang, "rules.end_sum", total=settings.pulka * settings.players))
     else:
-        lines.append(t(lang, "rules.end_closed_help" if n.helps else "rules.end_closed"))
+        key = "rules.end_closed_help" if n.helps else "rules.end_closed"
+        lines.append(t(lang, key, whists=HELP_WHISTS))
     opts = options_summary(settings, lang)
     if opts:
         lines.append(t(lang, "rules.options", v=opts))

@@ -150,8 +150,27 @@ def sheet_table(
     return "\n".join(_listed(names, sheet, lang, settlement))
 
 
+def _fit(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters, broken after a comma where it
+    can ("Ленинградка, пуля до 20," / "сдач: 12"), else between words."""
+    lines: list[str] = []
+    current = ""
+    parts = text.split(", ")
+    for i, part in enumerate(parts):
+        piece = part + ("," if i < len(parts) - 1 else "")
+        joined = f"{current} {piece}" if current else piece
+        if len(joined) <= width or not current:
+            current = joined
+        else:
+            lines.append(current)
+            current = piece
+    lines.append(current)
+    return [short for line in lines for short in textwrap.wrap(line, width)]
+
+
 def sheet_text(game: Game, lang: str = "ru") -> str:
-    """The whole sheet of ``game`` for people."""
+    """The whole sheet of ``game`` for people: no line wider than its table (a phone that
+    shows the table shows every line as it is, the title not wrapped by the phone)."""
     conv = game.rules.convention
     title = t(
         lang,
@@ -161,20 +180,22 @@ def sheet_text(game: Game, lang: str = "ru") -> str:
         deals=len(game.finished_deals),
     )
     settlement = game.settlement()
-    lines = [*textwrap.wrap(title, LINE), sheet_table(game.names, game.sheet, lang, settlement)]
+    table = sheet_table(game.names, game.sheet, lang, settlement)
+    width = max(len(line) for line in table.split("\n"))
+    lines = [*_fit(title, width), table]
     if game.finished:
-        lines += textwrap.wrap(t(lang, "sheet.finished"), LINE)
+        lines += _fit(t(lang, "sheet.finished"), width)
     elif game.stopped:
-        lines += textwrap.wrap(t(lang, "sheet.stopped"), LINE)
+        lines += _fit(t(lang, "sheet.stopped"), width)
     if settlement is not None:
         order = sorted(range(game.players), key=lambda i: -settlement[i])
-        lines += textwrap.wrap(t(lang, "sheet.settlement"), LINE)
+        lines += _fit(t(lang, "sheet.settlement"), width)
         names = short_names(game.names, 16)
         for i in order:
             v = settlement[i]
             lines += textwrap.wrap(
                 f"{names[i]}: {number(lang, v, signed=True)}",
-                LINE,
+                width,
                 initial_indent="  ",
                 subsequent_indent="    ",
             )

@@ -23,6 +23,7 @@ from .text import card, cards, contract, convention_title, hand_lines, name, tit
 
 __all__ = [
     "actor_line",
+    "answers_half_whist",
     "public_block",
     "table_text",
     "hand_text",
@@ -103,7 +104,15 @@ def actor_line(table: Table, pv: PublicView, lang: str) -> str | None:
         return t(lang, "act.offer", name=who)
     if pv.phase is Phase.PLAY and pv.to_act is not None and pv.to_act != pv.actor:
         return t(lang, "act.play_for", name=who, other=name(table, pv.to_act))
+    if answers_half_whist(pv, pv.actor):
+        return t(lang, "act.half", name=who)
     return t(lang, f"act.{pv.phase.value}", name=who)
+
+
+def answers_half_whist(pv: PublicView, seat: Seat) -> bool:
+    """Whether ``seat`` is to answer the partner's half-whist: return the whist or leave
+    the half-whist (Кодекс 3.8.8), not whist or pass."""
+    return pv.phase is Phase.WHIST and any(w.seat == seat for w in pv.whists)
 
 
 def public_block(
@@ -304,6 +313,8 @@ def hand_text(
             lines.append(t(lang, "offer.prompt"))
         elif pv.phase is Phase.PLAY and pv.to_act is not None and pv.to_act != sv.seat:
             lines.append(t(lang, "hand.play_for", name=name(table, pv.to_act)))
+        elif answers_half_whist(pv, sv.seat):
+            lines.append(t(lang, "hand.half_prompt"))
         else:
             lines.append(t(lang, _PROMPTS.get(pv.phase, "hand.your_turn")))
         if sure_offers(table, sv.seat):

@@ -24,6 +24,7 @@ from bot.render.sheet_text import sheet_text
 from bot.render.text import title_of
 from storage import archive
 
+from .history import day, group_title
 from .membership import is_member
 from .runtime import Runtime, group_lang, is_group, player_of, runtime
 
@@ -92,15 +93,38 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 
 async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Show the convention and options of the chat's table (running or last) in a few lines."""
+    """Show the convention and options of the chat's table (running or last) in a few lines;
+    in private those of each table the player sits at, else of his last game."""
     rt = runtime(context)
     chat = update.effective_chat
     if chat is None:
         return
     user = update.effective_user
-    private = None if is_group(update) or user is None else user.id
-    settings = await rt.service.rules_settings(chat.id, private)
-    rt.outbox.answer_command(chat.id, rules_text(settings, await group_lang(rt, update)))
+    lang = await group_lang(rt, update)
+    if is_group(update) or user is None:
+        settings = await rt.service.rules_settings(chat.id)
+        rt.outbox.answer_command(chat.id, rules_text(settings, lang))
+        return
+    rt.outbox.answer_command(chat.id, await _private_rules(rt, user.id, lang))
+
+
+async def _private_rules(rt: Runtime, user_id: int, lang: str) -> str:
+    """The rules of every table the player sits at, each under its group's title; with
+    none, those of his last game, saying which; with no game either, a new table's."""
+    tables = sorted(rt.service.tables_of(user_id), key=lambda tb: tb.id)
+    if tables:
+        return "\n\n".join(
+            t(lang, "rules.at_table", title=title_of(table, tables))
+            + "\n"
+            + rules_text(table.settings, lang)
+            for table in tables
+        )
+    last = await rt.service.last_game_settings(user_id)
+    if last is None:
+        return t(lang, "rules.no_game") + "\n" + rules_text(rt.service.defaults, lang)
+    settings, game = last
+    head = t(lang, "rules.last_game", title=group_title(game), date=day(game.ended_at))
+    return head + "\n" + rules_text(settings, lang)
 
 
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

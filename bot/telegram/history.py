@@ -14,7 +14,7 @@ import logging
 from decimal import Decimal
 from typing import Any
 
-from telegram import Chat, InputFile, Update, User
+from telegram import InputFile, Update, User
 from telegram.constants import ParseMode
 from telegram.ext import Application, CommandHandler, ContextTypes
 
@@ -29,6 +29,8 @@ from .runtime import Runtime, group_lang, is_group, runtime
 __all__ = [
     "COMMANDS",
     "add_handlers",
+    "day",
+    "group_title",
     "export_command",
     "history_command",
     "stats_command",
@@ -43,21 +45,6 @@ COMMANDS = ("history", "stats", "top", "export")
 HISTORY_LIMIT = 10
 TOP_LIMIT = 10
 NAME_WIDTH = 20
-
-
-async def _in_group(
-    update: Update, context: ContextTypes.DEFAULT_TYPE
-) -> tuple[Runtime, Chat, str] | None:
-    """(runtime, chat, language) of a group-only command; elsewhere it says so."""
-    rt = runtime(context)
-    chat = update.effective_chat
-    if chat is None:
-        return None
-    lang = await group_lang(rt, update)
-    if not is_group(update):
-        rt.outbox.answer_command(chat.id, t(lang, "only_group"))
-        return None
-    return rt, chat, lang
 
 
 def _signed(lang: str, value: float, *, signed: bool = True) -> str:
@@ -82,35 +69,56 @@ def _convention(code: str, lang: str) -> str:
 
 
 async def history_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The group's last games with their results."""
-    where = await _in_group(update, context)
-    if where is None:
+    """The group's last games with their results; in private the player's own last games
+    in every group, each with its group's title."""
+    rt = runtime(context)
+    chat = update.effective_chat
+    user = update.effective_user
+    if chat is None:
         return
-    rt, chat, lang = where
-    games = await archive.history(rt.service.storage, chat.id, HISTORY_LIMIT)
+    lang = await group_lang(rt, update)
+    storage = rt.service.storage
+    if is_group(update):
+        games = await archive.history(storage, chat.id, HISTORY_LIMIT)
+        heading, none = "hist.title", "hist.none"
+    elif user is not None:
+        games = await archive.history(storage, user_id=user.id, limit=HISTORY_LIMIT)
+        heading, none = "hist.mine_title", "hist.mine_none"
+    else:
+        return
     if not games:
-        rt.outbox.answer_command(chat.id, t(lang, "hist.none"))
+        rt.outbox.answer_command(chat.id, t(lang, none))
         return
-    lines = [t(lang, "hist.title")]
+    lines = [t(lang, heading)]
     for n, g in enumerate(games, start=1):
-        date = datetime.datetime.fromtimestamp(g.ended_at, datetime.UTC).strftime("%d.%m.%Y")
+        values = {
+            "n": n,
+            "date": day(g.ended_at),
+            "convention": _convention(g.convention, lang),
+            "pulka": g.pulka,
+            "deals": g.deals,
+            "status": t(lang, f"hist.{g.status}"),
+        }
         lines.append("")
-        lines.append(
-            t(
-                lang,
-                "hist.game",
-                n=n,
-                date=date,
-                convention=_convention(g.convention, lang),
-                pulka=g.pulka,
-                deals=g.deals,
-                status=t(lang, f"hist.{g.status}"),
-            )
-        )
+        if is_group(update):
+            lines.append(t(lang, "hist.game", **values))
+        else:
+            lines.append(t(lang, "hist.game_in", title=group_title(g), **values))
         if g.results:
             results = (f"{_name(name)} {_signed(lang, v)}" for _, name, v in g.results)
             lines.append(" · ".join(results))
     rt.outbox.answer_command(chat.id, "\n".join(lines))
+
+
+def day(timestamp: float) -> str:
+    """The day of ``timestamp`` as the lists write it (UTC): "12.05.2025"."""
+    return datetime.datetime.fromtimestamp(timestamp, datetime.UTC).strftime("%d.%m.%Y")
+
+
+def group_title(game: archive.GameSummary) -> str:
+    """The group of an archived game for a private message: its title shortened and
+    HTML-escaped, or the table's number when the table never knew the title."""
+    return html.escape(short_name(game.title, 24)) if game.title else f"#{game.table_id}"
 
 
 # ---------------------------------------------------------------------- /stats and /top
@@ -164,11 +172,15 @@ async def stats_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
 
 
 async def top_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The group's players by net whists."""
-    where = await _in_group(update, context)
-    if where is None:
+    """The group's players by net whists; in private, where to ask and what to ask there."""
+    rt = runtime(context)
+    chat = update.effective_chat
+    if chat is None:
         return
-    rt, chat, lang = where
+    lang = await group_lang(rt, update)
+    if not is_group(update):
+        rt.outbox.answer_command(chat.id, t(lang, "top.in_private"))
+        return
     best = await archive.top(rt.service.storage, chat.id, TOP_LIMIT)
     robots = await archive.top(rt.service.storage, chat.id, TOP_LIMIT, robots=True)
     if not best and not robots:

@@ -75,6 +75,7 @@ CASES = [
     Case("long3", "picture_long.json"),
     Case("marathon3", "picture_marathon3.json"),
     Case("marathon4", "picture_marathon4.json"),
+    Case("robots4", "picture_robots4.json"),
 ]
 CASE_IDS = [c.name for c in CASES]
 
@@ -361,8 +362,8 @@ def test_long_names_are_shortened() -> None:
             assert shown == full
     assert names[2] == "Ёж"
     for label in layout.of_kind("label"):
-        assert label.text.startswith("→ ")
-        short = label.text.removeprefix("→ ")
+        assert label.text.startswith("→")
+        short = " ".join(label.lines).removeprefix("→ ")
         full = game.names[label.target or 0]
         assert short == full or (short.endswith("…") and full.startswith(short[:-1]))
 

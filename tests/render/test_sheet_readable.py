@@ -44,8 +44,12 @@ def test_digits_and_labels_read_at_preview_width(case: Case, drawn: dict[str, La
     digits = min(preview_height(e, "0123456789", case.width) for e in entries)
     # Everyday games: every total at its biggest size; crowded marathons still >= 8 px.
     assert digits >= (10 if case.name in EVERYDAY else 8), f"digits {digits:.1f} px in preview"
+    # The "→ name" labels: 12-pixel type in the preview, capitals nearly 9 pixels high
+    # (they were 9.6-pixel type with 7-pixel capitals, hard to read on a phone).
     label = min(preview_height(e, "АБВ", case.width) for e in labels)
-    assert label >= 7, f"labels {label:.1f} px in preview"
+    assert label >= 8.5, f"labels {label:.1f} px in preview"
+    size = min(e.size for e in labels) * PREVIEW / case.width
+    assert size >= 11.5, f"label type {size:.1f} px in preview"
 
 
 def test_sheet_fills_a_phone_preview(drawn: dict[str, Layout]) -> None:

@@ -64,8 +64,9 @@ def test_everyday_sheets_are_two_tables_in_a_phone_line(record: str) -> None:
     text = sheet_text(game, "ru")
     assert widest(text) <= LINE, text
     lines = text.split("\n")
-    assert lines[1].split() == ["Игрок", "Пуля", "Гора", "Итог"]
-    whists = lines[2 + game.players]
+    head = next(i for i, line in enumerate(lines) if line.startswith("Игрок"))
+    assert lines[head].split() == ["Игрок", "Пуля", "Гора", "Итог"]
+    whists = lines[head + 1 + game.players]
     assert whists.split()[0] == "Висты" and len(whists.split()) == game.players + 1
     # The names are whole when they fit.
     assert all(any(line.startswith(name) for line in lines) for name in game.names)
@@ -89,3 +90,23 @@ def test_whists_table_reads_writer_by_target() -> None:
     assert lines[4].split() == ["Висты", "→Анна", "→Борис", "→Вера"]
     assert lines[5].split() == ["Анна", "·", "12", "28,50"]
     assert lines[6].split() == ["Борис", "36", "·", "8"]
+
+
+@pytest.mark.parametrize(
+    ("record", "lang", "head"),
+    [
+        ("picture_leningrad4.json", "ru", ["Ленинградка, пуля до 10,", "сдач: 7"]),
+        ("picture_sochi3.json", "ru", ["Сочинка, пуля до 10,", "сдач: 9"]),
+        ("picture_stopped3.json", "en", ["Sochi, pulka to 20, deals: 4"]),
+    ],
+)
+def test_no_line_is_wider_than_the_table(record: str, lang: str, head: list[str]) -> None:
+    """A phone narrow enough for the table only wraps nothing: the title, the status and
+    the settlement keep within the table's width, the title broken after a comma."""
+    game = load_game(record)
+    table = sheet_table(game.names, game.sheet, lang, game.settlement())
+    width = widest(table)
+    text = sheet_text(game, lang)
+    assert widest(text) == width
+    assert text.split("\n")[: len(head)] == head
+    assert text.split("\n")[len(head)] == table.split("\n")[0]

@@ -85,8 +85,7 @@ async def test_rules_state_the_chats_table_during_and_after_the_game(tmp_path: P
         chosen = table.settings.copy()
         assert (chosen.convention, chosen.options) != ("sochi", {})
         await service.start(table.id, OWNER.user_id)
-        for chat, user in ((GROUP, None), (OWNER.user_id, OWNER.user_id)):
-            assert settings_json(await service.rules_settings(chat, user)) == settings_json(chosen)
+        assert settings_json(await service.rules_settings(GROUP)) == settings_json(chosen)
         await service.vote_stop(table.id, PEOPLE[0].user_id)
         await service.vote_stop(table.id, PEOPLE[1].user_id)
         assert service.open_table(GROUP) is None

@@ -25,14 +25,15 @@ from fractions import Fraction
 from bot.preferans.game import Game
 from bot.preferans.scoring import Sheet
 from bot.render.i18n import number, t
+from bot.render.picture.builder import Builder
 from bot.render.picture.fonts import (
     ELLIPSIS,
     fit_label,
+    fit_label_lines,
     fit_sequence,
-    ink_box,
     line_height,
+    one_size,
     text_width,
-    turned_length,
 )
 from bot.render.picture.geometry import (
     ASPECT,
@@ -50,87 +51,18 @@ from bot.render.picture.geometry import (
 from bot.render.picture.model import (
     CENTRE,
     DEFAULT_WIDTH,
-    INK,
     LABEL,
     NAME,
     TYPE,
     Box,
     Circle,
-    Color,
     Layout,
-    Line,
     Point,
-    TextEntry,
 )
 from bot.render.picture.totals import running_totals, sequence_text
 from bot.render.sheet_text import short_name
 
 __all__ = ["sheet_layout"]
-
-
-class _Builder:
-    """Collects entries and rules in pixels for one picture."""
-
-    def __init__(self, scale: float) -> None:
-        self.scale = scale
-        self.entries: list[TextEntry] = []
-        self.lines: list[Line] = []
-        self.circles: list[Circle] = []
-
-    def px(self, v: float) -> int:
-        return max(1, round(v * self.scale))
-
-    def line(self, a: tuple[float, float], b: tuple[float, float], width: float = 2) -> None:
-        self.lines.append(Line(to_point(*a), to_point(*b), self.px(width)))
-
-    def text(
-        self,
-        kind: str,
-        text: str,
-        xy: tuple[float, float],
-        *,
-        size: int,
-        seat: int | None = None,
-        target: int | None = None,
-        bold: bool = False,
-        color: Color = INK,
-        box: Box | None = None,
-        angle: int = 0,
-        align: str = "left",
-    ) -> TextEntry:
-        """Add text; ``size`` is in pixels. ``align`` centre/right moves ``xy`` (top)."""
-        line_h = line_height(size)
-        width = max(text_width(line, size, bold) for line in text.split("\n"))
-        x, y = xy
-        if angle == 0:
-            if align == "centre":
-                x -= width / 2
-            elif align == "right":
-                x -= width
-            pos = to_point(x, y)
-            bbox = ink_box(text, pos, size, bold, line_h)
-        else:
-            # Turned text: ``xy`` is the centre of the turned block.
-            height = line_h * len(text.split("\n"))
-            length = turned_length(width)
-            pos = to_point(x - height / 2, y - length / 2)
-            bbox = (pos[0], pos[1], pos[0] + height, pos[1] + length)
-        entry = TextEntry(
-            kind=kind,
-            seat=seat,
-            target=target,
-            text=text,
-            xy=pos,
-            size=size,
-            bold=bold,
-            color=color,
-            angle=angle,
-            line_height=line_h,
-            bbox=bbox,
-            box=box,
-        )
-        self.entries.append(entry)
-        return entry
 
 
 def _history(game: Game) -> list[Sheet]:
@@ -141,8 +73,29 @@ def _history(game: Game) -> list[Sheet]:
     return sheets
 
 
+def _inner(b: Builder, cell: Box) -> Box:
+    """The part of ``cell`` text is written in."""
+    pad = b.px(7)
+    x0, y0, x1, y1 = cell
+    return x0 + pad, y0 + pad - b.px(2), x1 - pad, y1 - pad
+
+
+def _entry_sizes(b: Builder) -> list[int]:
+    return sorted({max(7, b.px(s)) for s in TYPE.entries}, reverse=True)
+
+
+def _one_size(b: Builder, entries: Sequence[tuple[Sequence[Fraction], Box]]) -> int | None:
+    """The size every one of ``entries`` (totals, cell) is written in: each player's pulka
+    (or gora) in the same size as the others'."""
+    cells = []
+    for totals, cell in entries:
+        x0, y0, x1, y1 = _inner(b, cell)
+        cells.append((sequence_text(totals) if totals else [], x1 - x0, y1 - y0))
+    return one_size(cells, _entry_sizes(b))
+
+
 def _entry_in_cell(
-    b: _Builder,
+    b: Builder,
     kind: str,
     seat: int,
     target: int | None,
@@ -150,19 +103,20 @@ def _entry_in_cell(
     cell: Box,
     *,
     label: str | None = None,
+    largest: int | None = None,
 ) -> None:
-    pad = b.px(7)
-    x0, y0, x1, y1 = cell
-    x0, y0, x1, y1 = x0 + pad, y0 + pad - b.px(2), x1 - pad, y1 - pad
+    x0, y0, x1, y1 = _inner(b, cell)
     if label is not None:
         size = max(9, b.px(TYPE.label))
-        text = fit_label(label, x1 - x0, size)
+        # A column taller than wide (a side's whists) has room for a name on more lines.
+        lines = 3 if y1 - y0 > 3 * (x1 - x0) else 2 if y1 - y0 > x1 - x0 else 1
+        text = fit_label_lines(label, x1 - x0, size, lines)
         b.text("label", text, (x0, y0), size=size, seat=seat, target=target, color=LABEL, box=cell)
-        y0 += line_height(size)
+        y0 += line_height(size) * len(text.split("\n"))
     if not totals:
         return
-    sizes = sorted({max(7, b.px(s)) for s in TYPE.entries}, reverse=True)
-    text, size = fit_sequence(sequence_text(totals), x1 - x0, y1 - y0, sizes)
+    tokens = sequence_text(totals)
+    text, size = fit_sequence(tokens, x1 - x0, y1 - y0, _entry_sizes(b), largest)
     b.text(kind, text, (x0, y0), size=size, seat=seat, target=target, box=cell)
 
 
@@ -174,7 +128,7 @@ def _short(name: str, chars: int) -> str:
     return short_name(name, chars)[:-1].rstrip() + ELLIPSIS
 
 
-def _rules(b: _Builder, frame: Frame, n: int) -> tuple[dict[int, Cells], list[list[Point]]]:
+def _rules(b: Builder, frame: Frame, n: int) -> tuple[dict[int, Cells], list[list[Point]]]:
     """Rule the sheet; returns each seat's cells and sector polygon."""
     for t_in, w in ((0.0, 3), (T_WHISTS, 2), (T_PULKA, 2)):
         left, top, right, bottom = frame.inset(t_in)
@@ -213,22 +167,24 @@ def _rules(b: _Builder, frame: Frame, n: int) -> tuple[dict[int, Cells], list[li
 
 
 def _running_entries(
-    b: _Builder, game: Game, cells: dict[int, Cells], names: list[str], lang: str
+    b: Builder, game: Game, cells: dict[int, Cells], names: list[str], lang: str
 ) -> None:
     sheets = _history(game)
+    pulka = [running_totals([s.pulka[seat] for s in sheets]) for seat in range(game.players)]
+    gora = [running_totals([s.gora[seat] for s in sheets]) for seat in range(game.players)]
+    pulka_size = _one_size(b, [(pulka[seat], cells[seat].pulka) for seat in range(game.players)])
+    gora_size = _one_size(b, [(gora[seat], cells[seat].gora) for seat in range(game.players)])
     for seat in range(game.players):
         c = cells[seat]
-        pulka = running_totals([s.pulka[seat] for s in sheets])
-        gora = running_totals([s.gora[seat] for s in sheets])
-        _entry_in_cell(b, "pulka", seat, None, pulka, c.pulka)
-        _entry_in_cell(b, "gora", seat, None, gora, c.gora)
+        _entry_in_cell(b, "pulka", seat, None, pulka[seat], c.pulka, largest=pulka_size)
+        _entry_in_cell(b, "gora", seat, None, gora[seat], c.gora, largest=gora_size)
         for target, cell in c.whists.items():
             whists = running_totals([s.whists[seat][target] for s in sheets])
             label = t(lang, "picture.on", name=_short(names[target], 14))
             _entry_in_cell(b, "whists", seat, target, whists, cell, label=label)
 
 
-def _names(b: _Builder, frame: Frame, names: list[str], band: int, side: int) -> None:
+def _names(b: Builder, frame: Frame, names: list[str], band: int, side: int) -> None:
     """Each player's name by his edge of the sheet (four players: the side names turned)."""
     size = b.px(TYPE.name)
     n = len(names)
@@ -261,7 +217,7 @@ def _names(b: _Builder, frame: Frame, names: list[str], band: int, side: int) ->
         put(3, frame.x0 - side / 2 - b.px(2), cy, height, angle=90)
 
 
-def _centre(b: _Builder, frame: Frame, convention: str, size: int) -> None:
+def _centre(b: Builder, frame: Frame, convention: str, size: int) -> None:
     """The convention and the pulka size in the circle."""
     cx, cy = frame.cx, frame.cy
     radius = CIRCLE * frame.b
@@ -287,7 +243,7 @@ def _centre(b: _Builder, frame: Frame, convention: str, size: int) -> None:
 
 
 def _settlement(
-    b: _Builder, game: Game, names: list[str], lang: str, x: int, y: int, room: int
+    b: Builder, game: Game, names: list[str], lang: str, x: int, y: int, room: int
 ) -> int:
     """The settlement, winner first, from ``y``; returns the ``y`` under it."""
     settlement = game.settlement()
@@ -335,7 +291,7 @@ def sheet_layout(game: Game, lang: str = "ru", *, width: int = DEFAULT_WIDTH) ->
     if width < 300:
         raise ValueError(f"the picture needs a width of at least 300 pixels, not {width}")
     n = game.players
-    b = _Builder(width / DEFAULT_WIDTH)
+    b = Builder(width / DEFAULT_WIDTH)
     px = b.px
     margin = px(20)
     side = line_height(px(TYPE.name)) if n == 4 else 0  # the turned names of the side players

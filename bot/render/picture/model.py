@@ -45,13 +45,13 @@ class Type:
 
     Chosen for a phone: Telegram previews a picture about 400 pixels wide, so every size
     here is shown at 0.4 of it -- entries at 40 (at least 24 in a crowded cell) read as
-    16 (9.6), the "→ name" labels at 24 as 9.6.
+    16 (9.6), the "→ name" labels at 30 as 12 (their capitals nearly 9 pixels high).
     """
 
     title: int = 36
     status: int = 28
     name: int = 34
-    label: int = 24
+    label: int = 30
     entries: tuple[int, ...] = (40, 34, 28, 24, 20, 16)
     """Running entries, biggest first; see :func:`~bot.render.picture.fonts.fit_sequence`."""
     convention: int = 26
