@@ -124,8 +124,14 @@ async def test_a_cold_declarer_offers_the_rest_the_whisters_accept_and_it_replay
         expected = list(before)
         expected[declarer] += left
         assert list(finished.outcome.tricks) == expected
+        # the group and every player's own chat say how the deal ended
+        who = h.table().seats[declarer]
+        assert who is not None
+        claim = f"🤝 {who.name}: «Остальные мои» — принято. Оставшиеся взятки: "
         shown = [*h.group_texts(), *(m.content for m in h.fake.bot_messages(h.group))]
-        assert any("Предложение принято" in text for text in shown)
+        assert any(claim in text for text in shown)
+        for person in h.users:
+            assert any(claim in m.content for m in h.private(person)), person.first_name
         # the exported record replays to the same sheet
         await h.say(h.users[0], "/export")
         doc = h.fake.last_bot_message(h.group)

@@ -12,12 +12,14 @@ from bot.core.model import Player, Table
 from bot.core.offers import OFFER_BUDGET
 from bot.core.service import AlreadyDone, Rejected, TableService
 from bot.preferans.actions import Accept, Action, Declare, Discard, Offer, Play, Whist
-from bot.preferans.cards import Seat
+from bot.preferans.cards import Card, Seat
 from bot.preferans.contracts import parse_contract
 from bot.preferans.deal import Deal
 from bot.preferans.offer_marks import offer_check
 from bot.preferans.outcome import WhistAnswer
 from bot.preferans.views import seat_view
+from bot.render.table import hand_text
+from tests.bot_helpers import cards_in
 from tests.service.helpers import (
     GROUP,
     Clock,
@@ -120,6 +122,37 @@ async def test_a_refusal_withdraws_the_offer_and_stale_or_foreign_presses_change
         # the leader plays on; the note goes with the next card
         await press(service, table, lambda a: isinstance(a, Play))
         assert table.ui.offer_note is None
+
+
+def _kept(table: Table, seat: Seat) -> set[Card] | None:
+    """The refused offer's cards in ``seat``'s hand message, if they are still there."""
+    text = hand_text(table, seat_view(_deal(table), seat), 1, "ru")
+    label = "карты, открытые с предложением (видны до вашего хода):"
+    if label not in text:
+        return None
+    return cards_in(text.split(label)[1].split("\n\n")[0])
+
+
+async def test_the_cards_of_a_refused_offer_stay_with_each_answerer_until_his_card() -> None:
+    async with service_on() as service:
+        table = await started(service)
+        leader = await to_trick(service, table, 7)
+        await offer(service, table, all_to(table, leader))
+        deal = _deal(table)
+        assert deal.open_offer is not None
+        first, second = deal.open_offer.answerers
+        shown = set(deal.hand(leader))
+        await answer(service, table, False)
+        # both who answered may still look at them while they choose their cards
+        assert _kept(table, first) == _kept(table, second) == shown
+        assert _kept(table, leader) is None
+        await press(service, table, lambda a: isinstance(a, Play))  # the leader leads
+        [led] = [tc.card for tc in deal.current_trick]
+        assert _kept(table, first) == _kept(table, second) == shown - {led}
+        await press(service, table, lambda a: isinstance(a, Play))  # the first answerer
+        assert _kept(table, first) is None and _kept(table, second) == shown - {led}
+        await press(service, table, lambda a: isinstance(a, Play))  # the second answerer
+        assert _kept(table, second) is None and _kept(table, first) is None
 
 
 async def test_all_accepting_ends_the_deal_scored_from_the_offer() -> None:
