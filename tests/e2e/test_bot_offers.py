@@ -163,7 +163,9 @@ def _judge(deal: Deal, declarer: Seat, buttons: list[tuple[str, str | None]]) ->
     ]
     assert offers, "no offer buttons at the declarer's lead"
     left = 11 - deal.trick_number
-    real = solve(Position.from_deal(deal), Goal.TRICKS, declarer)
+    real = -1  # the real layout's value, where the bot checks her offers at all
+    if left <= SURE_LEADS_TRICKS:
+        real = solve(Position.from_deal(deal), Goal.TRICKS, declarer)
     withheld = 0
     for marked, offer in offers:
         mine = offer.tricks[declarer]
@@ -175,7 +177,7 @@ def _judge(deal: Deal, declarer: Seat, buttons: list[tuple[str, str | None]]) ->
             for hands, sink in every_layout(know):
                 pos = layout_position(view, know, hands, sink)
                 assert solve(pos, Goal.TRICKS, declarer) <= mine, (offer, hands)
-        if not marked and real <= mine:
+        if not marked and 0 <= real <= mine < left:
             withheld += 1
     return withheld
 
@@ -185,7 +187,7 @@ async def test_a_declarer_at_her_lead_never_sees_a_mark_the_hidden_cards_decide(
 ) -> None:
     """The «✅» on her offers may not tell her where the defenders' cards lie: each one
     must hold in every layout of them; the deals include leads where the real layout
-    alone would have marked «Без одной» or «Ровно»."""
+    alone would have marked «Без одной» or «Остальные ваши»."""
     async with running_bot(tmp_path, lang="ru", defaults=SMALL) as h:
         await open_and_start(h)
         judged = withheld = 0
@@ -197,7 +199,7 @@ async def test_a_declarer_at_her_lead_never_sees_a_mark_the_hidden_cards_decide(
                 msg = h.hand_message(user)
                 assert msg is not None
                 if deal.actor == declarer:
-                    if not deal.current_trick and 11 - deal.trick_number <= SURE_LEADS_TRICKS:
+                    if not deal.current_trick:  # her lead: the offer buttons
                         withheld += _judge(deal, declarer, msg.buttons)
                         judged += 1
                     await _press(h, user, _best_card(deal, declarer))
