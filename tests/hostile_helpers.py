@@ -3,7 +3,9 @@ must never happen.
 
 - :class:`PrivacyWatch` checks every text and keyboard the bot hands to its outbox
   *at the moment it is rendered*, against the deal as it stands then: a card of another
-  hand may show only if the rules opened it by then (played, talon turned, hand open);
+  hand may show only if the rules opened it by then (played, talon turned, hand open,
+  the offerer's shown to those who answer his offer, and after a refusal until their next
+  move);
   the discard only in the declarer's own chat and only before the first lead. At the end
   :meth:`PrivacyWatch.check_transport` checks that every version of every message
   Telegram holds was such a text (or shows no card at all).
@@ -22,10 +24,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.model import Status, Table
-from bot.preferans.actions import Play
+from bot.preferans.actions import Accept, Offer, Play
 from bot.preferans.cards import Card, Seat
 from bot.preferans.deal import Deal
 from bot.preferans.game import Game
+from bot.preferans.offers import answer_order
 from bot.render.text import title_of
 from tests.bot_helpers import Harness, cards_in
 
@@ -83,6 +86,29 @@ def _seat_held(table: Table, user_id: int, deal_no: int | None = None) -> int | 
     last = table.holders[mine[-1]]
     after = [h for h in table.holders[mine[-1] + 1 :] if h.seat == last.seat]
     return int(last.seat) if after and after[0].from_deal == table.deal_no else None
+
+
+def _refused_offer_cards(deal: Deal, seat: Seat) -> set[Card]:
+    """The cards of the last refused offer, which each seat that was to answer it has seen
+    and may go on seeing until its own next move (the bot keeps them in its hand message)."""
+    log = deal.log
+    at = next(
+        (
+            i
+            for i in range(len(log) - 1, -1, -1)
+            if isinstance(log[i], Accept) and not log[i].accepted
+        ),
+        None,
+    )
+    if at is None:
+        return set()
+    offer = next(a for a in reversed(log[:at]) if isinstance(a, Offer))
+    if seat not in answer_order(offer.seat, deal.active, deal.open_passer):
+        return set()
+    moved = {a.seat for a in log[at + 1 :]}
+    if deal.open_passer in moved:  # the whister moves the passer's cards (Кодекс 3.8.5)
+        moved.update(s for s in deal.defenders if s != deal.open_passer)
+    return set() if seat in moved else set(deal.hand(offer.seat))
 
 
 def _labels(markup: Any) -> list[str]:
@@ -179,6 +205,7 @@ class PrivacyWatch:
             if open_offer is not None and Seat(seat) in open_offer.answerers:
                 # record format, "Offers": the offerer's hand is shown to those who answer
                 allowed |= set(deal.hand(open_offer.offer.seat))
+            allowed |= _refused_offer_cards(deal, Seat(seat))
         everything = shown | on_buttons
         if not everything <= allowed:
             extra = sorted(c.code for c in everything - allowed)

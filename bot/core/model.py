@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import cast
 
-from bot.preferans.actions import Action, Offer
+from bot.preferans.actions import Accept, Action, Offer
 from bot.preferans.cards import Card, Seat
 from bot.preferans.conventions import CONVENTIONS, Rules
 from bot.preferans.deal import Deal
 from bot.preferans.game import Game
+from bot.preferans.offers import OpenOffer
 
 __all__ = [
     "Status",
@@ -242,10 +243,11 @@ class AutoMove:
 
 @dataclass(frozen=True, slots=True)
 class OfferNote:
-    """An offer that was just refused, and who refused it."""
+    """An offer that was just refused, who refused it and the offerer's cards shown with it."""
 
     offer: Offer
     refused_by: Seat
+    cards: tuple[Card, ...] = ()
 
 
 @dataclass(slots=True, eq=False)
@@ -271,6 +273,25 @@ class TableUi:
     гарантировано"; not stored: only for the move it was found at)."""
     offer_note: OfferNote | None = None
     """The offer refused by the last move, for the table message (not stored)."""
+    offer_shown: dict[Seat, OfferNote] = field(default_factory=dict)
+    """A refused offer, for each seat that answered it: the offerer's cards stay in that
+    seat's hand message until its own next move (not stored)."""
+
+    def after_move(
+        self, deal: Deal, actor: Seat | None, action: Action, answered: OpenOffer | None
+    ) -> None:
+        """The offer notes after ``actor``'s ``action``; ``answered``: the offer that was
+        open before it. The cards shown with a refused offer do not vanish at once: each
+        player who answered may still look at them while he chooses his card to the trick
+        (he has seen them anyway), and they go with that card."""
+        self.offer_note = None
+        if actor is not None:
+            self.offer_shown.pop(actor, None)
+        if isinstance(action, Accept) and not action.accepted and answered is not None:
+            offerer = answered.offer.seat
+            note = OfferNote(answered.offer, action.seat, tuple(sorted(deal.hand(offerer))))
+            self.offer_note = note  # the leader plays on
+            self.offer_shown = dict.fromkeys(answered.answerers, note)
 
 
 @dataclass(slots=True, eq=False)

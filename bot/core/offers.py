@@ -1,9 +1,10 @@
 """Offers at a table ("остальные мои"): which of a person's offers the solver proves.
 
-The rule (does an offer give a seat at least its best-play value) is the engine's
-(:mod:`bot.preferans.offer_value`); here only when to ask it and where its answer is
-kept, for the buttons' "✅ гарантировано". :class:`~bot.core.service.TableService` runs
-the check in a worker thread off the lock and notes it under the lock.
+The rule (an offer must give a seat at least its best-play value in every layout of the
+cards it cannot see) is the engine's (:mod:`bot.preferans.offer_marks`); here only when
+to ask it and where its answer is kept, for the buttons' "✅ гарантировано".
+:class:`~bot.core.service.TableService` runs the check in a worker thread off the lock and
+notes it under the lock.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Awaitable, Callable, Iterable
 
 from bot.preferans.actions import Offer
 from bot.preferans.cards import Seat
-from bot.preferans.offer_value import OfferCheck, offer_check
+from bot.preferans.offer_marks import OfferCheck, offer_check
 
 from .effects import Effect, Effects, HandShown
 from .model import Status, Table
@@ -25,12 +26,13 @@ Note = Callable[[Callable[[Table], Iterable[Effect]]], Awaitable[Effects]]
 """Runs a change of the table under its lock (the service's, never saved)."""
 
 OFFER_BUDGET = 20_000
-"""Solver positions (about a quarter of a second) for checking an offer; past it nothing
-is claimed guaranteed."""
+"""Solver positions (about a quarter of a second) for checking a person's offers over all
+the layouts he cannot tell apart; past it only what no layout can beat is marked."""
 
 SURE_LEADS_TRICKS = 7
 """A leader's offers are checked by the solver from this many tricks left (an open offer
-is checked whenever it is made): each check costs a few milliseconds then."""
+is checked whenever it is made): each check then costs at most about a tenth of a second
+(tests/perf/README.md, "Offers")."""
 
 
 def offers_to_check(table: Table) -> OfferCheck | None:

@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.preferans.actions import Accept, Action, Discard, IllegalAction
+from bot.preferans.actions import Action, Discard, IllegalAction
 from bot.preferans.cards import Card, Seat
 from bot.preferans.game import Game
 from bot.preferans.policy import (
@@ -41,7 +41,7 @@ from .effects import (
     TurnPassed,
     VoteLapsed,
 )
-from .model import AutoMove, Holder, OfferNote, Press, Slot, Status, Table, UnshownEnd
+from .model import AutoMove, Holder, Press, Slot, Status, Table, UnshownEnd
 
 __all__ = [
     "Rejected",
@@ -309,9 +309,7 @@ def _apply(
     ui.forced = None
     _declare_forced(table)
     ui.discard_pick.pop(action.seat, None)
-    ui.offer_note = None
-    if isinstance(action, Accept) and not action.accepted and open_offer is not None:
-        ui.offer_note = OfferNote(open_offer.offer, action.seat)  # the leader plays on
+    ui.after_move(deal, actor, action, open_offer)
     if auto and actor is not None:
         ui.auto_note = AutoMove(actor, action)
         ui.hand_auto[actor] = action

@@ -1,25 +1,22 @@
 """Is an offer worth accepting? The offer against best play, by the exact solver.
 
-An offer ("остальные мои", record format "Offers") is *guaranteed* for a seat when it
-gives the seat's side at least what that side takes from here with best play against
-it, every card known: a declarer in a trick game counts his own tricks (the more the
-better), a defender counts the declarer's (the fewer the better); on misère the other
-way round; on all-pass each player counts his own tricks, the other two playing against
-him. The rule lives in :func:`gives_best`; :class:`OfferCheck` is a frozen snapshot of a
-live deal that can be solved off the event loop.
-"""
+With every card known, an offer ("остальные мои", record format "Offers") gives a seat
+its best when it gives the seat's side at least what that side takes from here with best
+play against it: a declarer in a trick game counts his own tricks (the more the better),
+a defender counts the declarer's (the fewer the better); on misère the other way round;
+on all-pass each player counts his own tricks, the other two playing against him. The
+rule lives in :func:`gives_best`. A player does not know every card: which offers he is
+told are guaranteed, over every layout of the cards he cannot see, is :mod:`.offer_marks`."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
-from dataclasses import dataclass
 
 from .actions import Offer
 from .cards import Seat
-from .deal import Deal, Phase
+from .deal import Deal
 from .outcome import DealKind
-from .solver import BudgetExceeded, Goal, Position, Solver
+from .solver import Goal, Position
 
 __all__ = [
     "counted_seat",
@@ -27,8 +24,6 @@ __all__ = [
     "gives_best",
     "goal_for",
     "offer_position",
-    "OfferCheck",
-    "offer_check",
 ]
 
 
@@ -77,58 +72,3 @@ def offer_position(deal: Deal) -> Position:
     if open_offer is not None and not pos.trick and not pos.talon_leads:
         pos = dataclasses.replace(pos, leader=open_offer.leader)
     return pos
-
-
-@dataclass(frozen=True, slots=True)
-class OfferCheck:
-    """What to solve for the offers of one moment of a deal (a frozen snapshot)."""
-
-    position: Position
-    kind: DealKind
-    declarer: Seat | None
-    wanted: tuple[tuple[Seat, tuple[Offer, ...]], ...]
-    """Each seat to advise, with the offers it decides on (makes or answers)."""
-
-    def run(self, budget: int | None = None) -> dict[Seat, frozenset[Offer]]:
-        """The offers guaranteed for each seat; a seat whose value the solver could not
-        find within ``budget`` positions gets none (nothing is claimed unproved)."""
-        goal = goal_for(self.kind)
-        values: dict[Seat, int | None] = {}
-        out: dict[Seat, frozenset[Offer]] = {}
-        for seat, offers in self.wanted:
-            counted = counted_seat(self.kind, self.declarer, seat)
-            if counted not in values:
-                try:
-                    values[counted] = Solver(goal, counted).solve(self.position, budget=budget)
-                except BudgetExceeded:
-                    values[counted] = None
-            value = values[counted]
-            if value is None:
-                continue
-            sure = frozenset(
-                o for o in offers if gives_best(o, seat, self.kind, self.declarer, value)
-            )
-            if sure:
-                out[seat] = sure
-        return out
-
-
-def offer_check(deal: Deal, seats: Iterable[Seat]) -> OfferCheck | None:
-    """The check of the offers ``seats`` decide on now: the open offer for the seat that
-    answers it, the usual offers for the leader; ``None`` when there is nothing to check."""
-    if deal.phase is not Phase.PLAY or deal.kind is None:
-        return None
-    wanted: list[tuple[Seat, tuple[Offer, ...]]] = []
-    open_offer = deal.open_offer
-    for seat in seats:
-        if deal.actor != seat:
-            continue
-        if open_offer is not None:
-            wanted.append((seat, (open_offer.offer,)))
-        else:
-            offers = tuple(deal.offer_actions_for(seat))
-            if offers:
-                wanted.append((seat, offers))
-    if not wanted:
-        return None
-    return OfferCheck(offer_position(deal), deal.kind, deal.declarer, tuple(wanted))

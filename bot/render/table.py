@@ -1,7 +1,9 @@
 """The deal: the group's table message (public view only) and each hand (seat view only).
 
 The table message is built only from :func:`public_view`, a hand message only from
-:func:`seat_view`, so no hidden card can reach the wrong chat by mistake.
+:func:`seat_view` (and, until the player's next move, the cards his view showed with an
+offer just refused: ``TableUi.offer_shown``), so no hidden card can reach the wrong chat
+by mistake.
 """
 
 from __future__ import annotations
@@ -222,12 +224,32 @@ def _offer_lines(table: Table, pv: PublicView, lang: str) -> list[str]:
 
 
 def offer_end_line(table: Table, deal: Deal, lang: str) -> str | None:
-    """How a deal ended by an accepted offer (record format, "Offers"), else ``None``."""
+    """How a deal ended by an accepted offer (record format, "Offers"): who offered what
+    and the tricks it gave; else ``None``."""
     log = deal.log
     if not deal.is_over or not log or not isinstance(log[-1], Accept):
         return None
     offer = next(a for a in reversed(log) if isinstance(a, Offer))
-    return t(lang, "offer.accepted", split=offer_split(table, public_view(deal), offer))
+    pv = public_view(deal)
+    who, split = name(table, offer.seat), offer_split(table, pv, offer)
+    key = _offer_name(pv, offer)
+    if key is None:
+        return t(lang, "offer.accepted", name=who, split=split)
+    return t(lang, "offer.accepted_named", name=who, what=t(lang, key), split=split)
+
+
+def _offer_name(pv: PublicView, offer: Offer) -> str | None:
+    """The key of the name the offer goes by, if it has one (its button's)."""
+    me, left = offer.seat, sum(offer.tricks)
+    if offer.tricks[me] == left:
+        return "offer.name.mine"
+    if left in offer.tricks:
+        return "offer.name.yours"
+    if pv.kind is DealKind.GAME and me == pv.declarer and pv.contract is not None:
+        before = pv.tricks[me] - offer.tricks[me]  # the deal's tricks include the offer's
+        if offer.tricks[me] == pv.contract.level - before - 1:
+            return "offer.name.one_down"
+    return None
 
 
 def table_text(
@@ -304,6 +326,13 @@ def hand_text(
         offerer = name(table, pv.offer.seat)
         shown = "\n".join(hand_lines(sv.offer_hand, ranks=ranks))
         lines.append(t(lang, "offer.hand", name=offerer) + "\n" + shown)
+    kept = table.ui.offer_shown.get(sv.seat)
+    if kept is not None and pv.offer is None and pv.phase is Phase.PLAY and not ended:
+        played = {tc.card for tc in pv.current_trick}  # the offerer may have led since
+        rest = hand_lines([c for c in kept.cards if c not in played], ranks=ranks)
+        if rest:
+            offerer = name(table, kept.offer.seat)
+            lines.append(t(lang, "offer.hand_kept", name=offerer) + "\n" + "\n".join(rest))
     shown_above = frozenset({int(sv.seat), *(int(s) for s in sv.controlled)})
     lines += public_block(table, pv, lang, skip_open=shown_above, ranks=ranks)
     if ended:  # the game ended in the middle of the deal: nobody is to act any more

@@ -266,6 +266,8 @@ class Presenter:
             return
         ranks = self.service.card_ranks(player.user_id)
         note = result_text(table, e.finished, e.deal_no, player.lang, before)
+        claim = offer_end_line(table, deal, player.lang)  # the deal ended by an accepted offer
+        note = note if claim is None else claim + "\n\n" + note
         review = review_text(table, deal, player.lang, ranks=ranks)
         if found is not None:
             review += "\n\n" + analysis_line(table, found, player.lang, reader=seat, ranks=ranks)

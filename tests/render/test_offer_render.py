@@ -18,7 +18,7 @@ from bot.preferans.policy import auto_action
 from bot.preferans.views import public_view, seat_view
 from bot.render.callbacks import decode
 from bot.render.keyboards import actions_keyboard, offer_choices
-from bot.render.table import hand_text, table_text
+from bot.render.table import hand_text, offer_end_line, offer_split, table_text
 from bot.render.text import action_text
 from tests.bot_helpers import cards_in
 from tests.engine.test_offers import play_to_trick
@@ -157,3 +157,40 @@ def test_english_texts() -> None:
     assert deal.actor is not None
     assert "shows the cards" in hand_text(table, seat_view(deal, deal.actor), 1, "en")
     assert isinstance(deal.open_offer.offer if deal.open_offer else None, Offer)
+
+
+def _accepted(deal: Deal, offer: Offer) -> None:
+    deal.apply(offer)
+    while deal.open_offer is not None:
+        deal.apply(Accept(deal.open_offer.waiting, True))
+    assert deal.is_over
+
+
+def test_the_end_by_an_accepted_offer_names_who_offered_what() -> None:
+    made: dict[str, str] = {}
+    for key in ("btn.offer_one_down", "btn.offer_yours", "exactly"):
+        game, deal = _game("game")
+        _to_declarer_lead(deal)
+        declarer = deal.declarer
+        assert declarer is not None
+        choices = dict(offer_choices(seat_view(deal, declarer)))
+        if key == "exactly":  # the contract exactly: a legal offer with no button of its own
+            needs = 6 - deal.tricks[declarer]
+            offer = next(o for o in deal.offer_actions() if o.tricks[declarer] == needs)
+        else:
+            offer = choices[key]
+        _accepted(deal, offer)
+        table = _table(game)
+        split = offer_split(table, public_view(deal), offer)
+        line = offer_end_line(table, deal, "ru")
+        made[key] = f"{line}|{offer_end_line(_table(game, 'en'), deal, 'en')}"
+        assert line is not None and line.endswith(f"Оставшиеся взятки: {split}.")
+    name = NAMES[_game("game")[1].first_hand]
+    assert made["btn.offer_one_down"].startswith(f"🤝 {name}: «Без одной» — принято.")
+    assert f"|🤝 {name}: “One down” — accepted. The tricks left: " in made["btn.offer_one_down"]
+    assert made["btn.offer_yours"].startswith(f"🤝 {name}: «Остальные ваши» — принято.")
+    assert made["exactly"].startswith(f"🤝 {name}: предложение принято.")
+    assert f"|🤝 {name}: the offer was accepted." in made["exactly"]
+    # a deal that did not end by an offer has no such line
+    game, deal = _game("game")
+    assert offer_end_line(_table(game), deal, "ru") is None

@@ -9,15 +9,17 @@ import pytest
 
 from bot.core import effects as fx
 from bot.core.model import Player, Table
+from bot.core.offers import OFFER_BUDGET
 from bot.core.service import AlreadyDone, Rejected, TableService
 from bot.preferans.actions import Accept, Action, Declare, Discard, Offer, Play, Whist
-from bot.preferans.cards import Seat
+from bot.preferans.cards import Card, Seat
 from bot.preferans.contracts import parse_contract
 from bot.preferans.deal import Deal
-from bot.preferans.offer_value import counted_seat, gives_best, goal_for, offer_position
+from bot.preferans.offer_marks import offer_check
 from bot.preferans.outcome import WhistAnswer
-from bot.preferans.solver import solve
 from bot.preferans.views import seat_view
+from bot.render.table import hand_text
+from tests.bot_helpers import cards_in
 from tests.service.helpers import (
     GROUP,
     Clock,
@@ -122,6 +124,37 @@ async def test_a_refusal_withdraws_the_offer_and_stale_or_foreign_presses_change
         assert table.ui.offer_note is None
 
 
+def _kept(table: Table, seat: Seat) -> set[Card] | None:
+    """The refused offer's cards in ``seat``'s hand message, if they are still there."""
+    text = hand_text(table, seat_view(_deal(table), seat), 1, "ru")
+    label = "карты, открытые с предложением (видны до вашего хода):"
+    if label not in text:
+        return None
+    return cards_in(text.split(label)[1].split("\n\n")[0])
+
+
+async def test_the_cards_of_a_refused_offer_stay_with_each_answerer_until_his_card() -> None:
+    async with service_on() as service:
+        table = await started(service)
+        leader = await to_trick(service, table, 7)
+        await offer(service, table, all_to(table, leader))
+        deal = _deal(table)
+        assert deal.open_offer is not None
+        first, second = deal.open_offer.answerers
+        shown = set(deal.hand(leader))
+        await answer(service, table, False)
+        # both who answered may still look at them while they choose their cards
+        assert _kept(table, first) == _kept(table, second) == shown
+        assert _kept(table, leader) is None
+        await press(service, table, lambda a: isinstance(a, Play))  # the leader leads
+        [led] = [tc.card for tc in deal.current_trick]
+        assert _kept(table, first) == _kept(table, second) == shown - {led}
+        await press(service, table, lambda a: isinstance(a, Play))  # the first answerer
+        assert _kept(table, first) is None and _kept(table, second) == shown - {led}
+        await press(service, table, lambda a: isinstance(a, Play))  # the second answerer
+        assert _kept(table, second) is None and _kept(table, first) is None
+
+
 async def test_all_accepting_ends_the_deal_scored_from_the_offer() -> None:
     async with service_on() as service:
         table = await started(service)
@@ -178,20 +211,19 @@ async def test_the_solver_marks_the_guaranteed_offers_of_a_person() -> None:
         deal = _deal(table)
         move, sure = table.ui.offer_sure
         assert move == table.move
-        assert deal.kind is not None
+        # what the engine proves over every layout the leader cannot see (offer_marks.py)
+        check = offer_check(deal, [leader])
+        assert check is not None
+        expected = check.run(OFFER_BUDGET)
+        assert expected.get(leader) and sure == expected
         offers = seat_view(deal, leader).offers
-        counted = counted_seat(deal.kind, deal.declarer, leader)
-        value = solve(offer_position(deal), goal_for(deal.kind), counted)
-        expected = {o for o in offers if gives_best(o, leader, deal.kind, deal.declarer, value)}
-        assert expected and set(sure.get(leader, frozenset())) == expected
         await offer(service, table, offers[0])
         answerer, _ = actor(table)
         move, sure = table.ui.offer_sure
-        marked = sure.get(answerer, frozenset()) if move == table.move else frozenset()
-        counted = counted_seat(deal.kind, deal.declarer, answerer)
-        value = solve(offer_position(deal), goal_for(deal.kind), counted)
-        good = gives_best(offers[0], answerer, deal.kind, deal.declarer, value)
-        assert (offers[0] in marked) == good
+        marked = {answerer: sure.get(answerer, frozenset())} if move == table.move else {}
+        check = offer_check(deal, [answerer])
+        assert check is not None
+        assert {s: m for s, m in marked.items() if m} == check.run(OFFER_BUDGET)
 
 
 async def test_an_open_offer_survives_a_restart_and_a_repeated_press_is_already_done(
