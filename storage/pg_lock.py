@@ -1,0 +1,87 @@
+"""One bot process per PostgreSQL database: a session advisory lock (``flock``'s place).
+
+The lock is taken with ``pg_try_advisory_lock`` on a connection of its own, opened before
+anything starts and held by a thread with its own event loop for the whole life of the
+process (the bot's loop starts later and asyncpg's connections belong to one loop). The
+server releases a session lock when its connection ends in any way: a process killed by
+``SIGKILL`` closes its socket, so a crash never leaves a stale lock behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+from .connection import StorageError, describe
+from .lock import DatabaseLock
+
+__all__ = ["PostgresLock", "lock_postgres", "LOCK_KEY"]
+
+LOCK_KEY = 7_346_012_301
+"""The advisory lock's key (``bigint``); advisory locks are per database."""
+
+
+class PostgresLock(DatabaseLock):
+    """The held advisory lock; :meth:`release` (or the process's end) lets another in."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(None)
+        self._url = url
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._thread = threading.Thread(target=self._run, name="database-lock", daemon=True)
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self._hold())
+        except BaseException as exc:  # reported to the starting thread
+            self._error = exc
+        finally:
+            self._ready.set()
+
+    async def _hold(self) -> None:
+        from .postgres import connect
+
+        conn: Any = await connect(self._url)
+        try:
+            got = await conn.fetchval("SELECT pg_try_advisory_lock($1)", LOCK_KEY)
+            if not got:
+                owner = await conn.fetchval(
+                    "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
+                    "AND objid = $1 AND database = (SELECT oid FROM pg_database "
+                    "WHERE datname = current_database()) LIMIT 1",
+                    LOCK_KEY & 0xFFFFFFFF,
+                )
+                raise StorageError(
+                    f"the database {describe(self._url)} is in use by another bot process "
+                    f"(server backend pid {owner or '?'}); run one process per database"
+                )
+            self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
+            self._ready.set()
+            await self._stop.wait()
+        finally:
+            await conn.close()  # ends the session: the server drops the lock
+
+    def acquire(self) -> None:
+        self._thread.start()
+        self._ready.wait()
+        if self._error is not None:
+            self._thread.join()
+            raise self._error
+
+    def release(self) -> None:
+        if self._loop is not None and self._stop is not None and self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._stop.set)
+            self._thread.join(10)
+        self._loop = None
+
+
+def lock_postgres(url: str) -> PostgresLock:
+    """Take the database's process lock, or raise :class:`StorageError` (one line) when
+    another process holds it or the server cannot be reached."""
+    lock = PostgresLock(url)
+    lock.acquire()
+    return lock
