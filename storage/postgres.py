@@ -17,6 +17,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any, Self
 
@@ -80,7 +81,9 @@ def check_schema(url: str) -> int:
         finally:
             await conn.close()
 
-    version = asyncio.run(check())
+    # a thread of its own: callable also where an event loop runs (asyncio.run refuses)
+    with ThreadPoolExecutor(1) as pool:
+        version = pool.submit(asyncio.run, check()).result()
     if version > SCHEMA_VERSION:
         raise newer_error(url, version, SCHEMA_VERSION)
     return version
