@@ -1,10 +1,11 @@
 """One bot process per PostgreSQL database: a session advisory lock (``flock``'s place).
 
-The lock is taken with ``pg_try_advisory_lock`` on a connection of its own, opened before
-anything starts and held by a thread with its own event loop for the whole life of the
-process (the bot's loop starts later and asyncpg's connections belong to one loop). The
-server releases a session lock when its connection ends in any way: a process killed by
-``SIGKILL`` closes its socket, so a crash never leaves a stale lock behind.
+The lock is taken with ``pg_advisory_lock`` (waiting at most :data:`WAIT` seconds) on a
+connection of its own, opened before anything starts and held by a thread with its own
+event loop for the whole life of the process (the bot's loop starts later and asyncpg's
+connections belong to one loop). The server releases a session lock when its connection
+ends in any way: a process killed by ``SIGKILL`` closes its socket, so a crash never
+leaves a stale lock behind.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import asyncio
 import threading
 from typing import Any
 
+import asyncpg  # type: ignore[import-untyped]
+
 from .connection import StorageError, describe
 from .lock import DatabaseLock
 
@@ -20,6 +23,8 @@ __all__ = ["PostgresLock", "lock_postgres", "LOCK_KEY"]
 
 LOCK_KEY = 7_346_012_301
 """The advisory lock's key (``bigint``); advisory locks are per database."""
+WAIT = 5
+"""Seconds to wait for a lock another session holds before refusing to start."""
 
 
 class PostgresLock(DatabaseLock):
@@ -47,8 +52,14 @@ class PostgresLock(DatabaseLock):
 
         conn: Any = await connect(self._url)
         try:
-            got = await conn.fetchval("SELECT pg_try_advisory_lock($1)", LOCK_KEY)
-            if not got:
+            try:
+                # a killed holder's session ends as soon as the server reads its closed
+                # socket: a restart right after a crash waits for that, a second process
+                # is refused after the wait
+                await conn.execute(f"SET lock_timeout = '{WAIT}s'")
+                await conn.execute("SELECT pg_advisory_lock($1)", LOCK_KEY)
+                await conn.execute("RESET lock_timeout")
+            except asyncpg.LockNotAvailableError:
                 owner = await conn.fetchval(
                     "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
                     "AND objid = $1 AND database = (SELECT oid FROM pg_database "
@@ -58,7 +69,7 @@ class PostgresLock(DatabaseLock):
                 raise StorageError(
                     f"the database {describe(self._url)} is in use by another bot process "
                     f"(server backend pid {owner or '?'}); run one process per database"
-                )
+                ) from None
             self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
             self._ready.set()
             await self._stop.wait()

@@ -61,3 +61,19 @@ def fresh_database_sync() -> Iterator[str]:
         yield _on(need_server(), name)
     finally:
         asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def query(url: str, sql: str) -> list[tuple]:
+    """The rows of ``sql`` on the database ``url``, as tuples (a test's look inside)."""
+    import asyncio
+
+    import asyncpg
+
+    async def run() -> list[tuple]:
+        conn = await asyncpg.connect(url)
+        try:
+            return [tuple(r) for r in await conn.fetch(sql)]
+        finally:
+            await conn.close()
+
+    return asyncio.run(run())
