@@ -21,6 +21,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
+from bot import health
 from bot.config import Config, ConfigError
 from bot.core.codec import settings_from_json
 from bot.core.model import TableSettings
@@ -245,6 +246,7 @@ def run(application: Application[Any, Any, Any, Any, Any, Any], config: Config) 
         ) from None
     path = urlsplit(config.webhook_url).path.lstrip("/")
     log.info("starting (webhook on %s:%d)", config.webhook_listen, config.webhook_port)
+    health.enable(application)  # GET /healthz on the same port
     application.run_webhook(
         listen=config.webhook_listen,
         port=config.webhook_port,
