@@ -11,6 +11,8 @@ import json
 import os
 import signal
 import socket
+import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -102,6 +104,16 @@ def test_webhook_mode_registers_and_handles_posted_updates(tmp_path: Path) -> No
         status, report = _get(health)  # ...and then Telegram does not
         assert status == 503 and report["ok"] is False and report["database"] == "ok"
         assert report["telegram"].startswith("error: NetworkError"), report
+        # the container's HEALTHCHECK asks the same endpoint
+        check = subprocess.run(
+            [sys.executable, "-m", "bot.healthcheck"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert check.returncode == 0, check.stderr
     finally:
         os.kill(pid, signal.SIGINT)
         if not gone(pid, 20):
