@@ -12,6 +12,7 @@ caller goes on (:meth:`Database._commit`).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -31,6 +32,7 @@ __all__ = [
     "describe",
     "Tx",
     "Backend",
+    "GroupCommit",
 ]
 
 _NAME = re.compile(r"^(\d{3})_[a-z0-9_]+(?:\.(sqlite|postgres))?\.sql$")
@@ -132,6 +134,61 @@ class Backend(Protocol):
     async def tables_with(self, column: str) -> list[str]: ...
 
     async def close(self) -> None: ...
+
+
+class GroupCommit:
+    """The writer both backends share: jobs queued while a transaction is being written go
+    together into the next one (:meth:`_run_batch`, one commit for all of them)."""
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        """One coroutine at a time on the connection: transactions must not interleave."""
+        self._jobs: list[tuple[Job, asyncio.Future[Any]]] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    async def _run_batch(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+        """(Under the lock.) One transaction for ``jobs``, one savepoint each: ``(True,
+        result)`` or ``(False, exception)`` per job, committed on return."""
+        raise NotImplementedError
+
+    def _failure(self, exc: BaseException) -> BaseException:
+        """The error the callers of a batch that failed as a whole get."""
+        return exc
+
+    async def commit(self, job: Job) -> Any:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._jobs.append((job, future))
+        if self._writer is None:
+            self._writer = asyncio.create_task(self._write_jobs())
+        return await future
+
+    async def _write_jobs(self) -> None:
+        try:
+            while self._jobs:
+                async with self._lock:
+                    batch, self._jobs = self._jobs, []
+                    try:
+                        results = await self._run_batch([job for job, _ in batch])
+                    except BaseException as exc:
+                        for _, future in batch:
+                            if not future.done():
+                                future.set_exception(self._failure(exc))
+                        if not isinstance(exc, Exception):
+                            raise
+                        continue
+                for (_, future), (ok, value) in zip(batch, results, strict=True):
+                    if future.done():
+                        continue
+                    if ok:
+                        future.set_result(value)
+                    else:
+                        future.set_exception(value)
+        finally:
+            self._writer = None
+
+    async def _wait_writer(self) -> None:
+        if self._writer is not None:
+            await asyncio.gather(self._writer, return_exceptions=True)
 
 
 class Database:

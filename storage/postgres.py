@@ -27,6 +27,7 @@ from .connection import (
     SCHEMA_VERSION,
     ConstraintError,
     Fetch,
+    GroupCommit,
     Job,
     StorageError,
     describe,
@@ -102,7 +103,7 @@ class _Recorder:
         self.statements.append((numbered(sql), [tuple(p) for p in parameters], True))
 
 
-class PostgresBackend:
+class PostgresBackend(GroupCommit):
     """An open PostgreSQL database; use :meth:`open` and :meth:`close`."""
 
     open_filter = (
@@ -115,12 +116,9 @@ class PostgresBackend:
     """Tables to resume, as SQLite's filter (``json_valid`` is migration 001's function)."""
 
     def __init__(self, conn: Any, target: str) -> None:
+        super().__init__()  # its lock: asyncpg refuses overlapping use of a connection
         self._conn = conn
         self.target = target
-        self._lock = asyncio.Lock()
-        """One coroutine at a time on the connection (asyncpg refuses overlapping use)."""
-        self._jobs: list[tuple[Job, asyncio.Future[Any]]] = []
-        self._writer: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, url: str) -> Self:
@@ -133,45 +131,16 @@ class PostgresBackend:
         return cls(conn, url)
 
     async def close(self) -> None:
-        if self._writer is not None:
-            await asyncio.gather(self._writer, return_exceptions=True)
+        await self._wait_writer()
         await self._conn.close()
 
-    async def commit(self, job: Job) -> Any:
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._jobs.append((job, future))
-        if self._writer is None:
-            self._writer = asyncio.create_task(self._write_jobs())
-        return await future
+    def _failure(self, exc: BaseException) -> BaseException:
+        return _error(exc)
 
-    async def _write_jobs(self) -> None:
-        try:
-            while self._jobs:
-                batch, self._jobs = self._jobs, []
-                try:
-                    async with self._lock:
-                        results = await self._run(batch)
-                except BaseException as exc:
-                    for _, future in batch:
-                        if not future.done():
-                            future.set_exception(_error(exc))
-                    if not isinstance(exc, Exception):
-                        raise
-                    continue
-                for (_, future), (ok, value) in zip(batch, results, strict=True):
-                    if not future.done():
-                        if ok:
-                            future.set_result(value)
-                        else:
-                            future.set_exception(value)
-        finally:
-            self._writer = None
-
-    async def _run(self, batch: list[tuple[Job, asyncio.Future[Any]]]) -> list[tuple[bool, Any]]:
-        """One transaction for the batch, a savepoint per job; committed on return."""
+    async def _run_batch(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
         results: list[tuple[bool, Any]] = []
         async with self._conn.transaction():
-            for job, _ in batch:
+            for job in jobs:
                 tx = _Recorder()
                 try:
                     value = job(tx)

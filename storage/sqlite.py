@@ -7,7 +7,6 @@ and foreign keys are on. Writes go to the database thread in one hop per batch o
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
@@ -19,6 +18,7 @@ from .connection import (
     SCHEMA_VERSION,
     ConstraintError,
     Fetch,
+    GroupCommit,
     Job,
     StorageError,
     migrations,
@@ -54,7 +54,7 @@ def check_schema(path: str) -> int:
     return version
 
 
-class SqliteBackend:
+class SqliteBackend(GroupCommit):
     """An open SQLite database; use :meth:`open` and :meth:`close`."""
 
     open_filter = (
@@ -65,13 +65,9 @@ class SqliteBackend:
     """Tables to resume (a finished one whose state cannot be read is not waited for)."""
 
     def __init__(self, db: aiosqlite.Connection, target: str) -> None:
+        super().__init__()
         self._db = db
         self.target = target
-        self._write = asyncio.Lock()
-        """One writer at a time: coroutines share the connection, so transactions must not
-        interleave."""
-        self._jobs: list[tuple[Job, asyncio.Future[Any]]] = []
-        self._writer: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, path: str) -> Self:
@@ -95,47 +91,18 @@ class SqliteBackend:
         return store
 
     async def close(self) -> None:
-        if self._writer is not None:
-            await asyncio.gather(self._writer, return_exceptions=True)
+        await self._wait_writer()
         await self._db.close()
 
-    async def commit(self, job: Job) -> Any:
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._jobs.append((job, future))
-        if self._writer is None:
-            self._writer = asyncio.create_task(self._write_jobs())
-        return await future
-
-    async def _write_jobs(self) -> None:
-        try:
-            while self._jobs:
-                async with self._write:
-                    batch, self._jobs = self._jobs, []
-                    jobs = [job for job, _ in batch]
-                    try:
-                        # aiosqlite's own thread hop (untyped): one hop for the whole batch
-                        results = await self._db._execute(  # type: ignore[no-untyped-call]
-                            _run_jobs, self._db._conn, jobs
-                        )
-                    except BaseException as exc:
-                        for _, future in batch:
-                            if not future.done():
-                                future.set_exception(exc)
-                        if not isinstance(exc, Exception):
-                            raise
-                        continue
-                for (_, future), (ok, value) in zip(batch, results, strict=True):
-                    if future.done():
-                        continue
-                    if ok:
-                        future.set_result(value)
-                    else:
-                        future.set_exception(value)
-        finally:
-            self._writer = None
+    async def _run_batch(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+        # aiosqlite's own thread hop (untyped): one hop for the whole batch
+        results: list[tuple[bool, Any]] = await self._db._execute(  # type: ignore[no-untyped-call]
+            _run_jobs, self._db._conn, jobs
+        )
+        return results
 
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Sequence[Any]]:
-        async with self._write:
+        async with self._lock:
             return await self._fetch(sql, args)
 
     async def _fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Sequence[Any]]:
@@ -143,14 +110,14 @@ class SqliteBackend:
             return list(await cur.fetchall())
 
     async def write_fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Sequence[Any]]:
-        async with self._write:
+        async with self._lock:
             try:
                 return await self._fetch(sql, args)  # autocommit: committed on return
             except sqlite3.IntegrityError as exc:
                 raise ConstraintError(str(exc)) from exc
 
     async def reads(self, body: Callable[[Fetch], Awaitable[Any]]) -> Any:
-        async with self._write:  # nobody writes in between (one connection, autocommit)
+        async with self._lock:  # nobody writes in between (one connection, autocommit)
             return await body(self._fetch)
 
     async def schema_version(self) -> int:
