@@ -11,6 +11,7 @@ leaves a stale lock behind.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from typing import Any
 
@@ -19,12 +20,21 @@ import asyncpg  # type: ignore[import-untyped]
 from .connection import StorageError, describe
 from .lock import DatabaseLock
 
-__all__ = ["PostgresLock", "lock_postgres", "LOCK_KEY"]
+__all__ = ["PostgresLock", "lock_postgres", "LOCK_KEY", "APP_NAME", "HOLDER"]
 
 LOCK_KEY = 7_346_012_301
 """The advisory lock's key (``bigint``); advisory locks are per database."""
 WAIT = 5
 """Seconds to wait for a lock another session holds before refusing to start."""
+APP_NAME = "preferans-bot lock, pid"
+"""The lock session's ``application_name``, followed by the process id."""
+HOLDER = (
+    "SELECT a.application_name FROM pg_locks AS l JOIN pg_stat_activity AS a "
+    "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted AND l.objid = $1 "
+    "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+    "LIMIT 1"
+)
+"""The ``application_name`` of the session that holds the lock (``$1``: its low half)."""
 
 
 class PostgresLock(DatabaseLock):
@@ -50,7 +60,8 @@ class PostgresLock(DatabaseLock):
     async def _hold(self) -> None:
         from .postgres import connect
 
-        conn: Any = await connect(self._url)
+        # the session is named after the process, for the message below and pg_stat_activity
+        conn: Any = await connect(self._url, f"{APP_NAME} {os.getpid()}")
         try:
             try:
                 # a killed holder's session ends as soon as the server reads its closed
@@ -60,15 +71,11 @@ class PostgresLock(DatabaseLock):
                 await conn.execute("SELECT pg_advisory_lock($1)", LOCK_KEY)
                 await conn.execute("RESET lock_timeout")
             except asyncpg.LockNotAvailableError:
-                owner = await conn.fetchval(
-                    "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
-                    "AND objid = $1 AND database = (SELECT oid FROM pg_database "
-                    "WHERE datname = current_database()) LIMIT 1",
-                    LOCK_KEY & 0xFFFFFFFF,
-                )
+                owner = await conn.fetchval(HOLDER, LOCK_KEY & 0xFFFFFFFF)
+                pid = str(owner or "").removeprefix(APP_NAME).strip() or "?"
                 raise StorageError(
                     f"the database {describe(self._url)} is in use by another bot process "
-                    f"(server backend pid {owner or '?'}); run one process per database"
+                    f"(pid {pid}); run one process per database"
                 ) from None
             self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
             self._ready.set()

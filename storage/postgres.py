@@ -57,10 +57,11 @@ def numbered(sql: str) -> str:
     return re.sub(r"\?", number, sql)
 
 
-async def connect(url: str) -> Any:
-    """An asyncpg connection to ``url``, or :class:`StorageError` in one line."""
+async def connect(url: str, name: str = "preferans-bot") -> Any:
+    """An asyncpg connection to ``url`` (``application_name`` ``name``), or
+    :class:`StorageError` in one line."""
     try:
-        return await asyncpg.connect(url, timeout=30)
+        return await asyncpg.connect(url, timeout=30, server_settings={"application_name": name})
     except (TimeoutError, OSError, asyncpg.PostgresError, ValueError) as exc:
         raise StorageError(f"cannot connect to the database {describe(url)}: {exc}") from None
 
