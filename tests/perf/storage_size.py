@@ -147,26 +147,23 @@ async def open_tables(store: Storage, count: int) -> None:
         )
 
 
-def sizes(target: str) -> dict[str, int]:
+async def sizes(target: str) -> dict[str, int]:
     """Bytes per table (and index) and in all."""
     if target.startswith("postgres"):
+        import asyncpg
 
-        async def read() -> dict[str, int]:
-            import asyncpg
-
-            conn = await asyncpg.connect(target)
-            try:
-                rows = await conn.fetch(
-                    "SELECT c.relname, pg_total_relation_size(c.oid) FROM pg_class AS c "
-                    "JOIN pg_namespace AS n ON n.oid = c.relnamespace "
-                    "WHERE n.nspname = current_schema() AND c.relkind = 'r'"
-                )
-                total = await conn.fetchval("SELECT pg_database_size(current_database())")
-            finally:
-                await conn.close()
-            return {**{r[0]: int(r[1]) for r in rows}, "(database)": int(total)}
-
-        return asyncio.run(read())
+        conn = await asyncpg.connect(target)
+        try:
+            await conn.execute("VACUUM")
+            rows = await conn.fetch(
+                "SELECT c.relname, pg_total_relation_size(c.oid) FROM pg_class AS c "
+                "JOIN pg_namespace AS n ON n.oid = c.relnamespace "
+                "WHERE n.nspname = current_schema() AND c.relkind = 'r'"
+            )
+            total = await conn.fetchval("SELECT pg_database_size(current_database())")
+        finally:
+            await conn.close()
+        return {**{r[0]: int(r[1]) for r in rows}, "(database)": int(total)}
     con = sqlite3.connect(target)
     try:
         con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -214,7 +211,7 @@ async def main() -> None:
         print(f"{args.games} archived 25-deal games written in {time.perf_counter() - began:.1f} s")
     finally:
         await store.close()
-    table = sizes(target)
+    table = await sizes(target)
     total = table.get("(file)", table.get("(database)", 0))
     print(f"per archived game: {total / args.games / 1024:.1f} KB ({total / 2**20:.1f} MB in all)")
     for name, size in sorted(table.items(), key=lambda kv: -kv[1])[:8]:
