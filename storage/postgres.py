@@ -138,8 +138,18 @@ class PostgresBackend(GroupCommit):
     def _failure(self, exc: BaseException) -> BaseException:
         return _error(exc)
 
+    async def _connection(self) -> Any:
+        """(Under the lock.) The connection, opened again if the server closed it (a
+        restart or a failover of a managed database): the write that found it closed
+        failed, the next one goes through."""
+        if self._conn.is_closed():
+            log.warning("the database connection was closed; connecting again")
+            self._conn = await connect(self.target)
+        return self._conn
+
     async def _run_batch(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
         results: list[tuple[bool, Any]] = []
+        await self._connection()
         async with self._conn.transaction():
             for job in jobs:
                 tx = _Recorder()
@@ -168,7 +178,7 @@ class PostgresBackend(GroupCommit):
 
     async def _fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Sequence[Any]]:
         try:
-            return list(await self._conn.fetch(numbered(sql), *args))
+            return list(await (await self._connection()).fetch(numbered(sql), *args))
         except asyncpg.PostgresError as exc:
             raise _error(exc) from exc
 
@@ -176,12 +186,14 @@ class PostgresBackend(GroupCommit):
         return await self.fetch(sql, args)  # one statement: its own transaction
 
     async def reads(self, body: Callable[[Fetch], Awaitable[Any]]) -> Any:
-        async with self._lock, self._conn.transaction(isolation="repeatable_read"):
-            return await body(self._fetch)
+        async with self._lock:
+            await self._connection()
+            async with self._conn.transaction(isolation="repeatable_read"):
+                return await body(self._fetch)
 
     async def schema_version(self) -> int:
         async with self._lock:
-            return await _version(self._conn)
+            return await _version(await self._connection())
 
     async def tables_with(self, column: str) -> list[str]:
         rows = await self.fetch(

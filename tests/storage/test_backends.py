@@ -247,3 +247,35 @@ async def test_one_bot_process_per_database(target: str) -> None:
     finally:
         lock.release()
     lock_target(target).release()  # free again once released
+
+
+async def test_a_lost_postgres_connection_is_opened_again(target: str) -> None:
+    """The server ends the bot's session (a restart, a failover): once the driver has seen
+    the connection close, the next write goes through on a new connection."""
+    if not is_postgres(target):
+        pytest.skip("PostgreSQL's connection (SQLite has no server to lose)")
+    import asyncpg
+
+    store = await Storage.open(target)
+    try:
+        await _users(store)
+        admin = await asyncpg.connect(target)
+        try:
+            ended = await admin.fetchval(
+                "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        finally:
+            await admin.close()
+        assert ended == 1
+        conn = store._backend._conn  # type: ignore[attr-defined]
+        for _ in range(1000):  # the driver reads the closed socket in the event loop
+            if conn.is_closed():
+                break
+            await asyncio.sleep(0.01)
+        assert conn.is_closed()
+        await store.save_user(5, "Д", "ru")
+        user = await store.user(5)
+        assert user is not None and user.name == "Д"
+    finally:
+        await store.close()
