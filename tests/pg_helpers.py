@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager, contextmanager
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+import pytest_asyncio
 
 SERVER = os.environ.get("TEST_DATABASE_URL", "").strip()
 SKIP_REASON = (
@@ -77,3 +78,15 @@ def query(url: str, sql: str) -> list[tuple]:
             await conn.close()
 
     return asyncio.run(run())
+
+
+@pytest_asyncio.fixture(params=["sqlite", "postgres"])
+async def database_target(request: pytest.FixtureRequest, tmp_path: object) -> AsyncIterator[str]:
+    """A new database of each backend: a SQLite file path or a PostgreSQL URL (skipped,
+    saying why, without a server)."""
+    if request.param == "sqlite":
+        yield str(tmp_path) + "/bot.sqlite3"
+        return
+    need_server()
+    async with fresh_database() as url:
+        yield url
