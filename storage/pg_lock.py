@@ -1,9 +1,9 @@
-"""One bot process per PostgreSQL database: a session advisory lock (``flock``'s place).
+"""One bot process per PostgreSQL database: an advisory lock (``flock``'s place).
 
 The lock is taken with ``pg_advisory_lock`` (waiting at most :data:`WAIT` seconds) on a
 connection of its own, opened before anything starts and held by a thread with its own
 event loop for the whole life of the process (the bot's loop starts later and asyncpg's
-connections belong to one loop). The server releases a session lock when its connection
+connections belong to one loop). The server releases the lock when its connection
 ends in any way: a process killed by ``SIGKILL`` closes its socket, so a crash never
 leaves a stale lock behind.
 """
@@ -25,16 +25,16 @@ __all__ = ["PostgresLock", "lock_postgres", "LOCK_KEY", "APP_NAME", "HOLDER"]
 LOCK_KEY = 7_346_012_301
 """The advisory lock's key (``bigint``); advisory locks are per database."""
 WAIT = 5
-"""Seconds to wait for a lock another session holds before refusing to start."""
+"""Seconds to wait for a lock another connection holds before refusing to start."""
 APP_NAME = "preferans-bot lock, pid"
-"""The lock session's ``application_name``, followed by the process id."""
+"""The lock connection's ``application_name``, followed by the process id."""
 HOLDER = (
     "SELECT a.application_name FROM pg_locks AS l JOIN pg_stat_activity AS a "
     "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted AND l.objid = $1 "
     "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
     "LIMIT 1"
 )
-"""The ``application_name`` of the session that holds the lock (``$1``: its low half)."""
+"""The ``application_name`` of the connection that holds the lock (``$1``: its low half)."""
 
 
 class PostgresLock(DatabaseLock):
@@ -60,11 +60,11 @@ class PostgresLock(DatabaseLock):
     async def _hold(self) -> None:
         from .postgres import connect
 
-        # the session is named after the process, for the message below and pg_stat_activity
+        # the connection is named after the process, for the message below and pg_stat_activity
         conn: Any = await connect(self._url, f"{APP_NAME} {os.getpid()}")
         try:
             try:
-                # a killed holder's session ends as soon as the server reads its closed
+                # a killed holder's connection ends as soon as the server reads its closed
                 # socket: a restart right after a crash waits for that, a second process
                 # is refused after the wait
                 await conn.execute(f"SET lock_timeout = '{WAIT}s'")
@@ -81,7 +81,7 @@ class PostgresLock(DatabaseLock):
             self._ready.set()
             await self._stop.wait()
         finally:
-            await conn.close()  # ends the session: the server drops the lock
+            await conn.close()  # the server drops the lock with its connection
 
     def acquire(self) -> None:
         self._thread.start()

@@ -42,7 +42,7 @@ async def _admin(sql: str) -> None:
 
 @asynccontextmanager
 async def fresh_database() -> AsyncIterator[str]:
-    """The URL of a new empty database, dropped afterwards (its sessions ended)."""
+    """The URL of a new empty database, dropped afterwards (its connections ended)."""
     name = f"test_{uuid.uuid4().hex[:16]}"
     await _admin(f'CREATE DATABASE "{name}"')
     try:

@@ -84,7 +84,7 @@ def test_the_lock_is_exclusive_and_released(tmp_path: Path) -> None:
 
 def test_a_second_process_on_the_same_postgres_database_refuses_to_start(tmp_path: Path) -> None:
     """The same with ``DATABASE_URL``: the lock is PostgreSQL's advisory lock, held by the
-    bot's own session, dropped by the server when the killed process's socket closes."""
+    bot's own connection, dropped by the server when the killed process's socket closes."""
     need_server()
     fake = FakeTelegram(flood=FloodLimits(enabled=False))
     server = FakeBotApiServer(fake)
@@ -104,6 +104,6 @@ def test_a_second_process_on_the_same_postgres_database_refuses_to_start(tmp_pat
 
 
 def _holder_pid(url: str) -> str:
-    """The process id in the name of the session holding the bot's lock ("" if none)."""
+    """The process id in the name of the connection holding the bot's lock ("" if none)."""
     rows = query(url, HOLDER.replace("$1", str(LOCK_KEY & 0xFFFFFFFF)))
     return str(rows[0][0]).removeprefix(APP_NAME).strip() if rows else ""

@@ -250,7 +250,7 @@ async def test_one_bot_process_per_database(target: str) -> None:
 
 
 async def test_a_lost_postgres_connection_is_opened_again(target: str) -> None:
-    """The server ends the bot's session (a restart, a failover): once the driver has seen
+    """The server ends the bot's connection (a restart, a failover): once the driver has seen
     the connection close, the next write goes through on a new connection."""
     if not is_postgres(target):
         pytest.skip("PostgreSQL's connection (SQLite has no server to lose)")
