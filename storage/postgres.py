@@ -140,8 +140,8 @@ class PostgresBackend(GroupCommit):
 
     async def _connection(self) -> Any:
         """(Under the lock.) The connection, opened again if the server closed it (a
-        restart or a failover of a managed database): the write that found it closed
-        failed, the next one goes through."""
+        restart or a failover of a managed database): what was under way when it closed
+        failed, the next use goes through."""
         if self._conn.is_closed():
             log.warning("the database connection was closed; connecting again")
             self._conn = await connect(self.target)
@@ -166,7 +166,9 @@ class PostgresBackend(GroupCommit):
                                     await self._conn.executemany(sql, rows)
                             else:
                                 await self._conn.execute(sql, *rows[0])
-                except asyncpg.PostgresError as exc:
+                except Exception as exc:  # this job alone, as SQLite's savepoints
+                    if self._conn.is_closed():
+                        raise  # the whole batch failed
                     results.append((False, _error(exc)))
                 else:
                     results.append((True, value))
