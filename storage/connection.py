@@ -194,9 +194,12 @@ class GroupCommit:
 class Database:
     """An open database of either backend (``Storage.open`` opens one); :meth:`close`."""
 
-    def __init__(self, backend: Backend) -> None:
+    def __init__(self, backend: Backend, chat_tables: list[str]) -> None:
         self._backend = backend
         self.path = backend.target
+        self._chat_tables = chat_tables
+        """The tables with a ``chat_id`` column (read at opening: a group's move is then
+        one write, queued at once)."""
 
     async def close(self) -> None:
         await self._backend.close()

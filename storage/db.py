@@ -18,4 +18,9 @@ class Storage(TableStore, UserStore):
     async def open(cls, target: str) -> Self:
         """Open and migrate the SQLite file or PostgreSQL URL ``target`` (see
         :func:`storage.backends.open_backend`)."""
-        return cls(await open_backend(target))
+        backend = await open_backend(target)
+        try:
+            return cls(backend, await backend.tables_with("chat_id"))
+        except BaseException:
+            await backend.close()
+            raise

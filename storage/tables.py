@@ -169,10 +169,9 @@ class TableStore(ArchiveStore):
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """A group became a supergroup: every row of ``old_chat_id`` (in any table with a
         ``chat_id`` column) now belongs to ``new_chat_id``."""
-        names = await self._backend.tables_with("chat_id")
 
         def job(tx: Tx) -> None:
-            for name in names:
+            for name in self._chat_tables:
                 tx.execute(
                     f'UPDATE "{name}" SET chat_id = ? WHERE chat_id = ?',
                     (new_chat_id, old_chat_id),
