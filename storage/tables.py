@@ -3,9 +3,10 @@
 A table's game is its pulka record (``preferans-record/1``), stored as a log per deal:
 ``tables.record`` holds the record without its ``deals`` and the ``deals`` table one row
 per deal, so an accepted action rewrites only its own deal. A game that ends is archived
-in the same transaction (:func:`storage.archive.write_archive`), and its deal rows are
-then dropped: the archived record holds them all, and a table without deal rows takes its
-deals from there. :class:`TableRow` always carries the whole record again.
+in the same transaction (:func:`storage.archive.write_archive`), and the deal rows its
+archived record holds as they are are then dropped: an archived table's deals are read
+from its archived record (under any deal row it kept). :class:`TableRow` always carries
+the whole record again.
 """
 
 from __future__ import annotations
