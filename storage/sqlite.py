@@ -168,6 +168,9 @@ def _set_up(conn: sqlite3.Connection, path: str, todo: list[tuple[int, str, str]
         # the pages the dropped deal rows held go back to the file system, once
         log.info("compacting the database (once, after migration %03d)", COMPACT_DEALS)
         conn.execute("VACUUM")
+        check = [str(r[0]) for r in conn.execute("PRAGMA integrity_check").fetchall()]
+        if check != ["ok"]:  # not caused by the migration (it ran in one transaction)
+            log.error("the database fails its integrity check: %s", "; ".join(check)[:500])
 
 
 def _run_jobs(conn: sqlite3.Connection, jobs: list[Job]) -> list[tuple[bool, Any]]:
