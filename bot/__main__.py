@@ -15,16 +15,16 @@ def main() -> int:
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    from storage import StorageError, check_path, check_schema, lock_database
+    from storage import StorageError, check_schema, check_target, lock_target
 
     try:  # a bad path, a second process, or a database newer than this code: refused first
-        check_path(config.database_path)
-        lock = lock_database(config.database_path)
+        check_target(config.database)
+        lock = lock_target(config.database)
     except StorageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
-        check_schema(config.database_path)
+        check_schema(config.database)
     except StorageError as exc:
         lock.release()  # (main() also runs in-process in tests)
         print(f"error: {exc}", file=sys.stderr)

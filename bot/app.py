@@ -21,6 +21,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
+from bot import health
 from bot.config import Config, ConfigError
 from bot.core.codec import settings_from_json
 from bot.core.model import TableSettings
@@ -32,7 +33,7 @@ from bot.telegram.recovery import resume
 from bot.telegram.runtime import KEY, Runtime
 from bot.telegram.scheduler import FORCED_PAUSE
 from bot.telegram.transport import AiohttpRequest
-from storage import Storage
+from storage import Storage, describe
 
 __all__ = [
     "build_application",
@@ -116,7 +117,7 @@ def build_application(
         outbox_options = {"group_limit": 1_000_000, "group_fast_interval": 0.0}
 
     async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-        storage = await Storage.open(config.database_path)
+        storage = await Storage.open(config.database)
         service = TableService(
             storage,
             seed=seed,
@@ -131,7 +132,8 @@ def build_application(
         rt.presenter.autoplay = forced_pause is not None
         rt.presenter.analysis = analysis
         app.bot_data["storage"] = storage
-        log.info("database %s (schema %d)", config.database_path, await storage.schema_version())
+        schema = await storage.schema_version()
+        log.info("database %s (schema %d)", describe(config.database), schema)
         await set_commands(app)
         await resume(service, rt.presenter)
 
@@ -244,6 +246,7 @@ def run(application: Application[Any, Any, Any, Any, Any, Any], config: Config) 
         ) from None
     path = urlsplit(config.webhook_url).path.lstrip("/")
     log.info("starting (webhook on %s:%d)", config.webhook_listen, config.webhook_port)
+    health.enable(application)  # GET /healthz on the same port
     application.run_webhook(
         listen=config.webhook_listen,
         port=config.webhook_port,

@@ -24,7 +24,8 @@ class Config:
     """How to run the bot.
 
     ``BOT_TOKEN`` (required), ``DATABASE_PATH`` (default ``preferans.sqlite3`` in the working
-    directory), ``TELEGRAM_API_URL`` (a self-hosted Bot API server or a test server),
+    directory) or ``DATABASE_URL`` (a PostgreSQL database, ``postgres://…``; it wins),
+    ``TELEGRAM_API_URL`` (a self-hosted Bot API server or a test server),
     ``WEBHOOK_URL`` (webhook mode instead of long polling; with ``PORT``, default 8443,
     ``WEBHOOK_LISTEN``, default 0.0.0.0, and ``WEBHOOK_SECRET``), ``LOG_LEVEL``,
     ``OVERALL_RATE`` (requests per second to all chats together, default 30, Telegram's
@@ -40,6 +41,7 @@ class Config:
 
     token: str
     database_path: str = DEFAULT_DATABASE
+    database_url: str | None = None
     api_url: str | None = None
     webhook_url: str | None = None
     webhook_listen: str = "0.0.0.0"
@@ -81,9 +83,18 @@ class Config:
                 f"OVERALL_RATE must be a number of requests per second (0: no limit), "
                 f"not {rate_text!r}"
             )
+        database_url = env.get("DATABASE_URL", "").strip() or None
+        if database_url is not None and not database_url.startswith(
+            ("postgres://", "postgresql://")
+        ):
+            raise ConfigError(
+                "DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host/name); "
+                "for a SQLite file set DATABASE_PATH instead"
+            )
         return cls(
             token=token,
             database_path=env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE,
+            database_url=database_url,
             api_url=env.get("TELEGRAM_API_URL", "").strip() or None,
             webhook_url=env.get("WEBHOOK_URL", "").strip() or None,
             webhook_listen=env.get("WEBHOOK_LISTEN", "").strip() or "0.0.0.0",
@@ -96,6 +107,11 @@ class Config:
             overall_rate=overall_rate,
             analysis=_on(env.get("PREFERANS_ANALYSIS", "")),
         )
+
+    @property
+    def database(self) -> str:
+        """The database the bot uses: ``DATABASE_URL`` if set, else ``DATABASE_PATH``."""
+        return self.database_url or self.database_path
 
     @property
     def base_url(self) -> str | None:

@@ -1,4 +1,4 @@
-"""``python -m bot.recompute FILE``: rebuild the per-player statistics from the archive.
+"""``python -m bot.recompute FILE_OR_URL``: rebuild the per-player statistics from the archive.
 
 The archive keeps each game's whole record; the statistics rows (``game_players``) are the
 bot's computation (:func:`bot.stats.game_rows`) and can always be rebuilt from them, under
@@ -46,7 +46,9 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m bot.recompute",
         description="Rebuild the per-player statistics from the archived game records.",
     )
-    parser.add_argument("database", help="the bot's SQLite file (DATABASE_PATH)")
+    parser.add_argument(
+        "database", help="the bot's SQLite file (DATABASE_PATH) or PostgreSQL URL (DATABASE_URL)"
+    )
     parser.add_argument("--recompute", action="store_true", help="(kept for old scripts)")
     args = parser.parse_args(argv)
     try:

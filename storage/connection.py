@@ -1,47 +1,82 @@
-"""The database connection: opening, numbered migrations and the group-committing writer.
+"""The database connection: the backend a target names, numbered migrations, and the
+interface every store writes and reads through.
 
-Migrations (``migrations/NNN_name.sql``) run at start-up inside one transaction and set
-``PRAGMA user_version``; a database written by a newer version of the code is refused.
-WAL and foreign keys are on.
+A target is a SQLite file path (``DATABASE_PATH``, the embedded default) or a PostgreSQL
+URL (``DATABASE_URL``, ``postgres://…`` or ``postgresql://…``): :mod:`storage.backends`
+opens it with :mod:`storage.sqlite` or :mod:`storage.postgres`. Both run the same numbered
+migrations (``migrations/NNN_name.sql``; where the SQL differs, one file per dialect,
+``NNN_name.sqlite.sql`` and ``NNN_name.postgres.sql``) inside one transaction, refuse a
+database written by a newer version of the code, and commit every write before the
+caller goes on (:meth:`Database._commit`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import re
-import sqlite3
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from functools import cache
 from importlib import resources
-from typing import Any, Self
+from typing import Any, Protocol
+from urllib.parse import urlsplit, urlunsplit
 
-import aiosqlite
+__all__ = [
+    "Database",
+    "StorageError",
+    "ConstraintError",
+    "SCHEMA_VERSION",
+    "migrations",
+    "dumps",
+    "is_postgres",
+    "describe",
+    "Tx",
+    "Backend",
+    "GroupCommit",
+]
 
-__all__ = ["Database", "StorageError", "SCHEMA_VERSION", "migrations", "check_schema", "dumps"]
-
-log = logging.getLogger(__name__)
-
-_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
+_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+(?:\.(sqlite|postgres))?\.sql$")
+DIALECTS = ("sqlite", "postgres")
 
 
 class StorageError(RuntimeError):
     """The database cannot be used (e.g. it is newer than this code)."""
 
 
-def migrations() -> list[tuple[int, str, str]]:
-    """``(number, file name, sql)`` of every migration, in order; numbers must be 1, 2, 3…"""
-    return list(_migrations())
+class ConstraintError(StorageError):
+    """A write broke a constraint of the schema (e.g. a second open table in a chat)."""
+
+
+def is_postgres(target: str) -> bool:
+    """Whether ``target`` is a PostgreSQL URL rather than a SQLite path."""
+    return target.startswith(("postgres://", "postgresql://"))
+
+
+def describe(target: str) -> str:
+    """``target`` for logs and messages: a URL's password is never shown."""
+    if not is_postgres(target):
+        return target
+    parts = urlsplit(target)
+    if parts.password is None:
+        return target
+    host = parts.hostname or ""
+    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def migrations(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
+    """``(number, file name, sql)`` of every migration of ``dialect``, in order; numbers
+    must be 1, 2, 3… (a number has one shared file or one file per dialect)."""
+    return list(_migrations(dialect))
 
 
 @cache
-def _migrations() -> tuple[tuple[int, str, str], ...]:
+def _migrations(dialect: str) -> tuple[tuple[int, str, str], ...]:
     """The migration files, read once (every start of the bot opens the database)."""
     found = []
     for entry in resources.files("storage").joinpath("migrations").iterdir():
         match = _NAME.match(entry.name)
-        if match:
+        if match and match.group(2) in (None, dialect):
             found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
     found.sort()
     for expected, (number, name, _) in enumerate(found, start=1):
@@ -51,87 +86,76 @@ def _migrations() -> tuple[tuple[int, str, str], ...]:
 
 
 SCHEMA_VERSION = len(migrations())
+if SCHEMA_VERSION != len(migrations("postgres")):
+    raise StorageError("the dialects' migrations must have the same numbers")
 
 
-def _newer_error(path: str, version: int, known: int) -> StorageError:
+def newer_error(target: str, version: int, known: int) -> StorageError:
+    setting = "DATABASE_URL" if is_postgres(target) else "DATABASE_PATH"
     return StorageError(
-        f"database {path} has schema version {version}, newer than this bot knows "
-        f"({known}); upgrade the bot or use another DATABASE_PATH"
+        f"database {describe(target)} has schema version {version}, newer than this bot "
+        f"knows ({known}); upgrade the bot or use another {setting}"
     )
 
 
-def check_schema(path: str) -> int:
-    """The schema version of the database at ``path`` (0 if it does not exist yet).
+class Tx(Protocol):
+    """What a write job may do: statements without results (``?`` placeholders).
 
-    Raises :class:`StorageError` when the file is not a database or is newer than this
-    code, before anything else starts (``python -m bot`` checks this first).
-    """
-    if path == ":memory:" or path.startswith("file:"):
-        return 0
-    try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    except sqlite3.OperationalError:
-        return 0  # no file yet: created at start-up
-    try:
-        version = int(con.execute("PRAGMA user_version").fetchone()[0])
-    except sqlite3.DatabaseError as exc:
-        raise StorageError(f"database {path} cannot be read: {exc}") from None
-    finally:
-        con.close()
-    if version > SCHEMA_VERSION:
-        raise _newer_error(path, version, SCHEMA_VERSION)
-    return version
+    ``sqlite3.Connection`` is one; the PostgreSQL backend records the statements and
+    runs them in its transaction."""
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Any: ...
+
+    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Any: ...
 
 
-class Database:
-    """An open database; use :meth:`open` and :meth:`close`."""
+Job = Callable[[Any], Any]
+"""A write job: ``job(tx)`` with a :class:`Tx`, run inside the writer's transaction."""
+Fetch = Callable[[str, Sequence[Any]], Awaitable[list[Sequence[Any]]]]
 
-    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
-        self._db = db
-        self.path = path
-        self._write = asyncio.Lock()
-        """One writer at a time: coroutines share the connection, so transactions must not
-        interleave."""
-        self._jobs: list[tuple[Callable[[sqlite3.Connection], Any], asyncio.Future[Any]]] = []
+
+class Backend(Protocol):
+    """One open database of one dialect (:mod:`storage.sqlite`, :mod:`storage.postgres`)."""
+
+    target: str
+    open_filter: str
+    """The ``WHERE`` clause of the tables to resume (it reads the JSON state)."""
+
+    async def commit(self, job: Job) -> Any: ...
+
+    async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Sequence[Any]]: ...
+
+    async def write_fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Sequence[Any]]: ...
+
+    async def reads(self, body: Callable[[Fetch], Awaitable[Any]]) -> Any: ...
+
+    async def schema_version(self) -> int: ...
+
+    async def tables_with(self, column: str) -> list[str]: ...
+
+    async def close(self) -> None: ...
+
+
+class GroupCommit:
+    """The writer both backends share: jobs queued while a transaction is being written go
+    together into the next one (:meth:`_run_batch`, one commit for all of them)."""
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        """One coroutine at a time on the connection: transactions must not interleave."""
+        self._jobs: list[tuple[Job, asyncio.Future[Any]]] = []
         self._writer: asyncio.Task[None] | None = None
 
-    @classmethod
-    async def open(cls, path: str) -> Self:
-        """Open (creating if needed) and migrate the database at ``path``.
+    async def _run_batch(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+        """(Under the lock.) One transaction for ``jobs``, one savepoint each: ``(True,
+        result)`` or ``(False, exception)`` per job, committed on return."""
+        raise NotImplementedError
 
-        Raises :class:`StorageError` (one line for people) when it cannot be opened, is
-        newer than this code, or a migration fails (the database is then unchanged).
-        """
-        try:
-            db = await aiosqlite.connect(path, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise StorageError(f"cannot open the database {path}: {exc}") from None
-        try:
-            db.row_factory = aiosqlite.Row
-            store = cls(db, path)
-            await store._migrate()
-        except sqlite3.Error as exc:
-            await db.close()
-            raise StorageError(f"cannot use the database {path}: {exc}") from None
-        except BaseException:
-            await db.close()
-            raise
-        return store
+    def _failure(self, exc: BaseException) -> BaseException:
+        """The error the callers of a batch that failed as a whole get."""
+        return exc
 
-    async def close(self) -> None:
-        if self._writer is not None:
-            await asyncio.gather(self._writer, return_exceptions=True)
-        await self._db.close()
-
-    async def _commit(self, job: Callable[[sqlite3.Connection], Any]) -> Any:
-        """Run ``job(connection)`` in a write transaction; return its result once committed.
-
-        Group commit: the jobs queued while a transaction is being written go together into
-        the next one, which runs in one hop to the database thread and commits once (one
-        fsync) for all of them, instead of a round trip per statement and a commit per save.
-        Each job has its own savepoint: one that fails is rolled back alone and its error is
-        raised to its caller. Nobody returns before his transaction is committed.
-        """
+    async def commit(self, job: Job) -> Any:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._jobs.append((job, future))
         if self._writer is None:
@@ -141,18 +165,14 @@ class Database:
     async def _write_jobs(self) -> None:
         try:
             while self._jobs:
-                async with self._write:
+                async with self._lock:
                     batch, self._jobs = self._jobs, []
-                    jobs = [job for job, _ in batch]
                     try:
-                        # aiosqlite's own thread hop (untyped): one hop for the whole batch
-                        results = await self._db._execute(  # type: ignore[no-untyped-call]
-                            _run_jobs, self._db._conn, jobs
-                        )
+                        results = await self._run_batch([job for job, _ in batch])
                     except BaseException as exc:
                         for _, future in batch:
                             if not future.done():
-                                future.set_exception(exc)
+                                future.set_exception(self._failure(exc))
                         if not isinstance(exc, Exception):
                             raise
                         continue
@@ -166,83 +186,52 @@ class Database:
         finally:
             self._writer = None
 
-    async def _migrate(self) -> None:
-        """Set the connection up and bring the schema up to date, in one hop to the
-        database thread (a start-up's ~30 statements each took their own)."""
-        # aiosqlite's own thread hop (untyped), as in _write_jobs
-        await self._db._execute(  # type: ignore[no-untyped-call]
-            _set_up, self._db._conn, self.path, migrations()
-        )
+    async def _wait_writer(self) -> None:
+        if self._writer is not None:
+            await asyncio.gather(self._writer, return_exceptions=True)
+
+
+class Database:
+    """An open database of either backend (``Storage.open`` opens one); :meth:`close`."""
+
+    def __init__(self, backend: Backend, chat_tables: list[str]) -> None:
+        self._backend = backend
+        self.path = backend.target
+        self._chat_tables = chat_tables
+        """The tables with a ``chat_id`` column (read at opening: a group's move is then
+        one write, queued at once)."""
+
+    async def close(self) -> None:
+        await self._backend.close()
+
+    async def _commit(self, job: Job) -> Any:
+        """Run ``job(tx)`` in a write transaction; return its result once committed.
+
+        Group commit: the jobs queued while a transaction is being written go together into
+        the next one, which commits once for all of them. Each job has its own savepoint:
+        one that fails is rolled back alone and its error is raised to its caller. Nobody
+        returns before his transaction is committed.
+        """
+        return await self._backend.commit(job)
+
+    async def _write_fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        """One write statement with ``RETURNING``, committed; its rows."""
+        return await self._backend.write_fetch(sql, args)
+
+    async def _reads(self, body: Callable[[Fetch], Awaitable[Any]]) -> Any:
+        """``body(fetch)``: several queries that see one state (no write in between)."""
+        return await self._backend.reads(body)
 
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
+        return await self._backend.schema_version()
 
-    async def fetchall(self, sql: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        """Rows of a query (never inside another coroutine's transaction)."""
-        async with self._write:
-            async with self._db.execute(sql, args) as cur:
-                return list(await cur.fetchall())
+    async def fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        """Rows of a query (``?`` placeholders; never inside another coroutine's write)."""
+        return await self._backend.fetch(sql, tuple(args))
 
-
-def _set_up(conn: sqlite3.Connection, path: str, todo: list[tuple[int, str, str]]) -> None:
-    """(In the database thread.) Foreign keys, the busy timeout and WAL on; then the
-    migrations newer than the database's version in one transaction, or none of them."""
-    conn.execute("PRAGMA foreign_keys = ON")
-    conn.execute("PRAGMA busy_timeout = 5000")
-    if path != ":memory:":
-        conn.execute("PRAGMA journal_mode = WAL")
-    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    known = len(todo)
-    if version > known:
-        raise _newer_error(path, version, known)
-    if version == known:
-        return
-    conn.execute("BEGIN IMMEDIATE")
-    name = ""
-    try:
-        for number, name, sql in todo[version:]:
-            log.info("applying migration %s", name)
-            for statement in _statements(sql):
-                conn.execute(statement)
-            conn.execute(f"PRAGMA user_version = {number}")
-        conn.execute("COMMIT")
-    except sqlite3.Error as exc:
-        conn.execute("ROLLBACK")
-        raise StorageError(
-            f"database {path}: migration {name} failed ({exc}); nothing was changed"
-        ) from None
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-
-
-def _run_jobs(
-    conn: sqlite3.Connection, jobs: list[Callable[[sqlite3.Connection], Any]]
-) -> list[tuple[bool, Any]]:
-    """(In the database thread.) One transaction for ``jobs``, one savepoint each; returns
-    ``(True, result)`` or ``(False, exception)`` per job."""
-    results: list[tuple[bool, Any]] = []
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        for job in jobs:
-            conn.execute("SAVEPOINT job")
-            try:
-                value = job(conn)
-            except Exception as exc:
-                conn.execute("ROLLBACK TO job")
-                conn.execute("RELEASE job")
-                results.append((False, exc))
-            else:
-                conn.execute("RELEASE job")
-                results.append((True, value))
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-    return results
+    async def fetchone(self, sql: str, args: Sequence[Any] = ()) -> Sequence[Any] | None:
+        rows = await self.fetchall(sql, args)
+        return rows[0] if rows else None
 
 
 def dumps(value: Any) -> str | None:
@@ -251,7 +240,21 @@ def dumps(value: Any) -> str | None:
     )
 
 
-def _statements(sql: str) -> list[str]:
-    """Split a migration into statements (no semicolons inside literals in our files)."""
+def statements(sql: str) -> list[str]:
+    """Split a migration into statements: no semicolons inside literals in our files, but
+    a ``$$``-quoted function body keeps its own."""
     lines = [line for line in sql.splitlines() if not line.strip().startswith("--")]
-    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+    out: list[str] = []
+    pending = ""
+    for part in "\n".join(lines).split(";"):
+        pending = f"{pending};{part}" if pending else part
+        if pending.count("$$") % 2 == 0:
+            if pending.strip():
+                out.append(pending.strip())
+            pending = ""
+    if pending.strip():
+        out.append(pending.strip())
+    return out
+
+
+_statements = statements  # the name the migration tests use

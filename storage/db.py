@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Self
+
+from .backends import open_backend
 from .tables import TableStore
 from .users import UserStore
 
@@ -10,3 +13,14 @@ __all__ = ["Storage"]
 
 class Storage(TableStore, UserStore):
     """An open database (:meth:`open`, :meth:`close`) with the queries of every store."""
+
+    @classmethod
+    async def open(cls, target: str) -> Self:
+        """Open and migrate the SQLite file or PostgreSQL URL ``target`` (see
+        :func:`storage.backends.open_backend`)."""
+        backend = await open_backend(target)
+        try:
+            return cls(backend, await backend.tables_with("chat_id"))
+        except BaseException:
+            await backend.close()
+            raise

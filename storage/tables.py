@@ -2,22 +2,22 @@
 
 A table's game is its pulka record (``preferans-record/1``), stored as a log per deal:
 ``tables.record`` holds the record without its ``deals`` and the ``deals`` table one row
-per deal, so an accepted action rewrites only its own deal. :class:`TableRow` always
-carries the whole record again. A game that ends is archived in the same transaction
-(:func:`storage.archive.write_archive`).
+per deal, so an accepted action rewrites only its own deal. A game that ends is archived
+in the same transaction (:func:`storage.archive.write_archive`), and the deal rows its
+archived record holds as they are are then dropped: an archived table's deals are read
+from its archived record (under any deal row it kept). :class:`TableRow` always carries
+the whole record again.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
+from collections.abc import Sequence
 from typing import Any
 
-import aiosqlite
-
 from .archive import ArchiveStore, write_archive
-from .connection import StorageError, dumps
+from .connection import ConstraintError, Fetch, StorageError, Tx, dumps
 from .rows import GameArchive, TableRow
 
 __all__ = ["TableStore"]
@@ -32,16 +32,14 @@ class TableStore(ArchiveStore):
         """Insert a new lobby; raises :class:`StorageError` if the chat has an open table."""
         now = time.time()
         try:
-            async with self._write:
-                cur = await self._db.execute(
-                    "INSERT INTO tables (chat_id, owner_id, status, settings, state, move, "
-                    "created_at, updated_at) VALUES (?, ?, 'lobby', ?, ?, 0, ?, ?)",
-                    (chat_id, owner_id, json.dumps(settings), json.dumps(state), now, now),
-                )
-        except aiosqlite.IntegrityError as exc:
+            rows = await self._write_fetch(
+                "INSERT INTO tables (chat_id, owner_id, status, settings, state, move, "
+                "created_at, updated_at) VALUES (?, ?, 'lobby', ?, ?, 0, ?, ?) RETURNING id",
+                (chat_id, owner_id, json.dumps(settings), json.dumps(state), now, now),
+            )
+        except ConstraintError as exc:
             raise StorageError(f"chat {chat_id} already has an open table") from exc
-        assert cur.lastrowid is not None
-        return int(cur.lastrowid)
+        return int(rows[0][0])
 
     async def save_table(
         self,
@@ -65,18 +63,18 @@ class TableStore(ArchiveStore):
         deal). ``archive`` archives the finished game in the same transaction.
         """
 
-        def job(conn: sqlite3.Connection) -> None:
+        def job(tx: Tx) -> None:
             self._write_table(
-                conn, table_id, status, settings, state, record, move, deadline, seats, deals
+                tx, table_id, status, settings, state, record, move, deadline, seats, deals
             )
             if archive is not None:
-                write_archive(conn, table_id, archive)
+                write_archive(tx, table_id, archive)
 
         await self._commit(job)
 
     @staticmethod
     def _write_table(
-        conn: sqlite3.Connection,
+        tx: Tx,
         table_id: int,
         status: str,
         settings: dict[str, Any],
@@ -99,30 +97,33 @@ class TableStore(ArchiveStore):
             header = None
             if record is not None:
                 header = {k: v for k, v in record.items() if k != "deals"}
-            conn.execute(
+            tx.execute(
                 "UPDATE tables SET status = ?, settings = ?, state = ?, move = ?, deadline = ?, "
                 "updated_at = ?, record = ? WHERE id = ?",
                 (*values, dumps(header), table_id),
             )
             entries = list(record.get("deals", [])) if record is not None else []
-            conn.execute(
+            tx.execute(
                 "DELETE FROM deals WHERE table_id = ? AND deal_no > ?", (table_id, len(entries))
             )
             changed = dict(enumerate(entries, start=1))
         else:
-            conn.execute(
+            tx.execute(
                 "UPDATE tables SET status = ?, settings = ?, state = ?, move = ?, deadline = ?, "
                 "updated_at = ? WHERE id = ?",
                 (*values, table_id),
             )
             changed = deals
-        conn.executemany(
-            "INSERT INTO deals (table_id, deal_no, data) VALUES (?, ?, ?) "
+        # an archived game's deals are in its archived record (written after this, in the
+        # same transaction, when the game ends now): its deal rows are not written again
+        tx.executemany(
+            "INSERT INTO deals (table_id, deal_no, data) SELECT ?, ?, ? "
+            "WHERE NOT EXISTS (SELECT 1 FROM games WHERE table_id = ?) "
             "ON CONFLICT (table_id, deal_no) DO UPDATE SET data = excluded.data",
-            [(table_id, n, dumps(d)) for n, d in sorted(changed.items())],
+            [(table_id, n, dumps(d), table_id) for n, d in sorted(changed.items())],
         )
-        conn.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-        conn.executemany(
+        tx.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+        tx.executemany(
             "INSERT INTO seats (table_id, seat, user_id) VALUES (?, ?, ?)",
             [
                 (table_id, seat, user_id)
@@ -134,12 +135,12 @@ class TableStore(ArchiveStore):
     async def open_tables(self) -> list[TableRow]:
         """Tables to resume after a restart: in the lobby, in play, or over with the end of
         a deal or the settlement not shown yet (``unshown_ends``, ``settlement_shown``)."""
-        return await self._tables(_OPEN + " ORDER BY id")
+        return await self._tables(self._backend.open_filter + " ORDER BY id")
 
     async def open_table_ids(self) -> list[int]:
         """The ids of :meth:`open_tables`, read one by one with :meth:`table` so that one
         row that cannot be decoded does not keep the others from being read."""
-        return await self._ids(_OPEN + " ORDER BY id")
+        return await self._ids(self._backend.open_filter + " ORDER BY id")
 
     async def unarchived_table_ids(self) -> list[int]:
         """The ids of :meth:`unarchived_tables`."""
@@ -148,20 +149,15 @@ class TableStore(ArchiveStore):
     async def set_aside(self, table_id: int) -> int | None:
         """Take a table that cannot be read out of play (``cancelled``, its data kept as it
         is for the operator); returns its chat id when that can be read."""
-        async with self._write:
-            await self._db.execute(
-                "UPDATE tables SET status = 'cancelled' WHERE id = ?", (table_id,)
-            )
-            async with self._db.execute(
-                "SELECT chat_id FROM tables WHERE id = ? AND typeof(chat_id) = 'integer'",
-                (table_id,),
-            ) as cur:
-                row = await cur.fetchone()
-        return int(row[0]) if row is not None else None
+        rows = await self._write_fetch(
+            "UPDATE tables SET status = 'cancelled' WHERE id = ? RETURNING chat_id",
+            (table_id,),
+        )
+        chat_id = rows[0][0] if rows else None
+        return chat_id if isinstance(chat_id, int) and not isinstance(chat_id, bool) else None
 
     async def _ids(self, where: str) -> list[int]:
-        async with self._db.execute("SELECT id FROM tables " + where) as cur:
-            return [int(r[0]) for r in await cur.fetchall()]
+        return [int(r[0]) for r in await self.fetchall("SELECT id FROM tables " + where)]
 
     async def table(self, table_id: int) -> TableRow | None:
         rows = await self._tables("WHERE id = ?", (table_id,))
@@ -174,25 +170,15 @@ class TableStore(ArchiveStore):
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """A group became a supergroup: every row of ``old_chat_id`` (in any table with a
         ``chat_id`` column) now belongs to ``new_chat_id``."""
-        async with self._write:
-            async with self._db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'"
-            ) as cur:
-                names = [str(r[0]) for r in await cur.fetchall()]
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                for name in names:
-                    async with self._db.execute(f'PRAGMA table_info("{name}")') as cur:
-                        columns = {str(r[1]) for r in await cur.fetchall()}
-                    if "chat_id" in columns:
-                        await self._db.execute(
-                            f'UPDATE "{name}" SET chat_id = ? WHERE chat_id = ?',
-                            (new_chat_id, old_chat_id),
-                        )
-                await self._db.execute("COMMIT")
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
+
+        def job(tx: Tx) -> None:
+            for name in self._chat_tables:
+                tx.execute(
+                    f'UPDATE "{name}" SET chat_id = ? WHERE chat_id = ?',
+                    (new_chat_id, old_chat_id),
+                )
+
+        await self._commit(job)
 
     async def unarchived_tables(self) -> list[TableRow]:
         """Games that ended before archiving existed (a database upgraded in place)."""
@@ -201,47 +187,62 @@ class TableStore(ArchiveStore):
     async def _tables(self, where: str, args: tuple[Any, ...] = ()) -> list[TableRow]:
         sql = (
             "SELECT id, chat_id, owner_id, status, settings, state, record, move, deadline, "
-            "created_at FROM tables " + where
+            f"created_at, {_ARCHIVED} FROM tables " + where
         )
-        async with self._write:  # a record is two queries: not in the middle of a write
-            async with self._db.execute(sql, args) as cur:
-                rows = await cur.fetchall()
+
+        async def read(fetch: Fetch) -> list[TableRow]:
             out = []
-            for r in rows:
+            for r in await fetch(sql, args):
                 record = None
                 if r[6]:
-                    async with self._db.execute(
-                        "SELECT data FROM deals WHERE table_id = ? ORDER BY deal_no", (r[0],)
-                    ) as cur:
-                        deals = [json.loads(d[0]) for d in await cur.fetchall()]
-                    record = _with_deals(json.loads(r[6]), deals)
-                out.append(
-                    TableRow(
-                        id=int(r[0]),
-                        chat_id=int(r[1]),
-                        owner_id=int(r[2]),
-                        status=str(r[3]),
-                        settings=json.loads(r[4]),
-                        state=json.loads(r[5]),
-                        record=record,
-                        move=int(r[7]),
-                        deadline=float(r[8]) if r[8] is not None else None,
-                        created_at=float(r[9]),
+                    rows = await fetch(
+                        "SELECT deal_no, data FROM deals WHERE table_id = ? ORDER BY deal_no",
+                        (r[0],),
                     )
-                )
-        return out
+                    record = _with_deals(json.loads(r[6]), _deals(r[10], rows))
+                out.append(_row(r, record))
+            return out
+
+        result: list[TableRow] = await self._reads(read)
+        return result
 
 
-_OPEN = (
-    "WHERE status IN ('lobby', 'playing') OR (status = 'over' AND CASE WHEN json_valid(state) "
-    "THEN json_extract(state, '$.settlement_shown') = 0 "
-    "OR json_array_length(state, '$.unshown_ends') > 0 ELSE 0 END)"
+_ARCHIVED = (
+    "CASE WHEN record IS NOT NULL THEN (SELECT g.record FROM games AS g "
+    "WHERE g.table_id = tables.id) END"
 )
-"""Tables to resume (a finished one whose state cannot be read is not waited for)."""
+"""The archived record of a table with a game (NULL: not archived)."""
 _UNARCHIVED = (
     "WHERE status = 'over' AND record IS NOT NULL "
     "AND id NOT IN (SELECT table_id FROM games) ORDER BY id"
 )
+
+
+def _row(r: Sequence[Any], record: dict[str, Any] | None) -> TableRow:
+    return TableRow(
+        id=int(r[0]),
+        chat_id=int(r[1]),
+        owner_id=int(r[2]),
+        status=str(r[3]),
+        settings=json.loads(r[4]),
+        state=json.loads(r[5]),
+        record=record,
+        move=int(r[7]),
+        deadline=float(r[8]) if r[8] is not None else None,
+        created_at=float(r[9]),
+    )
+
+
+def _deals(archived: str | None, rows: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
+    """A table's deals: its deal rows, over its archived record's deals when it has one
+    (archiving drops the rows the record holds as they are)."""
+    deals: list[Any] = list(json.loads(archived)["deals"]) if archived is not None else []
+    for deal_no, data in rows:
+        if int(deal_no) <= len(deals):
+            deals[int(deal_no) - 1] = json.loads(data)
+        else:
+            deals.append(json.loads(data))
+    return deals
 
 
 def _with_deals(header: dict[str, Any], deals: list[dict[str, Any]]) -> dict[str, Any]:

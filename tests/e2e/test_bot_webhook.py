@@ -11,6 +11,8 @@ import json
 import os
 import signal
 import socket
+import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -40,6 +42,14 @@ def _post(url: str, update: dict, secret: str | None) -> int:
             return int(response.status)
     except urllib.error.HTTPError as exc:
         return int(exc.code)
+
+
+def _get(url: str) -> tuple[int, dict]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return int(response.status), json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return int(exc.code), json.loads(exc.read())
 
 
 @pytest.mark.waits
@@ -87,6 +97,23 @@ def test_webhook_mode_registers_and_handles_posted_updates(tmp_path: Path) -> No
         )
         lobbies = [m for m in fake.bot_messages(group) if "pulka" in m.content.lower()]
         assert len(lobbies) == 1
+        # the health check on the webhook's port: the database and Telegram answer...
+        health = f"http://127.0.0.1:{port}/healthz"
+        assert _get(health) == (200, {"ok": True, "database": "ok", "telegram": "ok"})
+        fake.fail_next("getMe", error=(500, "Internal Server Error"))
+        status, report = _get(health)  # ...and then Telegram does not
+        assert status == 503 and report["ok"] is False and report["database"] == "ok"
+        assert report["telegram"].startswith("error: NetworkError"), report
+        # the container's HEALTHCHECK asks the same endpoint
+        check = subprocess.run(
+            [sys.executable, "-m", "bot.healthcheck"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert check.returncode == 0, check.stderr
     finally:
         os.kill(pid, signal.SIGINT)
         if not gone(pid, 20):

@@ -6,14 +6,17 @@ from __future__ import annotations
 import os
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from storage import StorageError, lock_database
+from storage.pg_lock import APP_NAME, HOLDER, LOCK_KEY
 from tests.bot_helpers import bot_env, start_bot_process
 from tests.e2e.bot_forks import alive, gone, shared
 from tests.fakes import FakeBotApiServer, FakeTelegram, FloodLimits
+from tests.pg_helpers import fresh_database_sync, need_server, query
 
 
 def _holder(lock_file: Path, pid: int, timeout: float = 20.0) -> None:
@@ -32,24 +35,33 @@ def test_a_second_process_on_the_same_database_refuses_to_start(tmp_path: Path) 
     fake = FakeTelegram(flood=FloodLimits(enabled=False))
     server = FakeBotApiServer(fake)
     server.start_in_thread()
-    env = bot_env(fake, server, tmp_path)
-    lock_file = Path(env["DATABASE_PATH"] + ".lock")
-    log = tmp_path / "bot.log"
+    try:
+        env = bot_env(fake, server, tmp_path)
+        lock_file = Path(env["DATABASE_PATH"] + ".lock")
+        first, line = _refused(env, tmp_path / "bot.log", lambda pid: _holder(lock_file, pid))
+        assert str(first) in line
+    finally:
+        server.stop()
+
+
+def _refused(env: dict[str, str], log: Path, holds: Callable[[int], None]) -> tuple[int, str]:
+    """A first bot holds the lock (``holds(pid)`` waits for it), a second one is refused,
+    the first is killed, a third takes the lock: the first's pid and the refusal's line."""
     first = shared().start(env, Path.cwd(), log)
     try:
-        _holder(lock_file, first)
+        holds(first)
         second = start_bot_process(env, Path.cwd())
-        out, err = second.communicate(timeout=30)
+        out, err = second.communicate(timeout=60)
         assert second.returncode == 2
         lines = err.strip().splitlines()
         assert len(lines) == 1, err
-        assert "in use by another bot process" in lines[0] and str(first) in lines[0]
+        assert "in use by another bot process" in lines[0]
         assert alive(first)  # the first one goes on
         os.kill(first, signal.SIGKILL)
         assert gone(first, 10)
         third = shared().start(env, Path.cwd(), log)  # a killed process leaves no stale lock
         try:
-            _holder(lock_file, third)
+            holds(third)
         finally:
             os.kill(third, signal.SIGTERM)
             assert gone(third, 30), log.read_text()
@@ -57,7 +69,7 @@ def test_a_second_process_on_the_same_database_refuses_to_start(tmp_path: Path) 
         if alive(first):
             os.kill(first, signal.SIGKILL)
             gone(first, 10)
-        server.stop()
+    return first, lines[0]
 
 
 def test_the_lock_is_exclusive_and_released(tmp_path: Path) -> None:
@@ -68,3 +80,30 @@ def test_the_lock_is_exclusive_and_released(tmp_path: Path) -> None:
     held.release()
     lock_database(path).release()
     lock_database(":memory:").release()
+
+
+def test_a_second_process_on_the_same_postgres_database_refuses_to_start(tmp_path: Path) -> None:
+    """The same with ``DATABASE_URL``: the lock is PostgreSQL's advisory lock, held by the
+    bot's own connection, dropped by the server when the killed process's socket closes."""
+    need_server()
+    fake = FakeTelegram(flood=FloodLimits(enabled=False))
+    server = FakeBotApiServer(fake)
+    server.start_in_thread()
+
+    def holds(pid: int) -> None:
+        fake.wait_until_sync(lambda: _holder_pid(url) == str(pid), timeout=30, what="the lock")
+
+    try:
+        with fresh_database_sync() as url:
+            env = {**bot_env(fake, server, tmp_path), "DATABASE_URL": url}
+            first, line = _refused(env, tmp_path / "bot.log", holds)
+            assert url.split("@")[1] in line  # the database named (no password to hide)
+            assert f"(pid {first})" in line
+    finally:
+        server.stop()
+
+
+def _holder_pid(url: str) -> str:
+    """The process id in the name of the connection holding the bot's lock ("" if none)."""
+    rows = query(url, HOLDER.replace("$1", str(LOCK_KEY & 0xFFFFFFFF)))
+    return str(rows[0][0]).removeprefix(APP_NAME).strip() if rows else ""

@@ -30,6 +30,7 @@ import sqlite3
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -44,6 +45,7 @@ from bot.telegram.scheduler import FORCED_PAUSE
 from tests.bot_helpers import is_alert, running_bot
 from tests.e2e.bot_forks import BotForks, alive, gone, shared
 from tests.fakes import FakeBotApiServer, FakeTelegram, FakeUser, FloodLimits, MessageView
+from tests.pg_helpers import fresh_database_sync, query
 
 GAME_CODES = "btukcwdp"
 SEED = 20261121
@@ -134,11 +136,14 @@ class BotProcess:
         seed: int,
         table: dict[str, Any],
         forks: BotForks,
+        database_url: str | None = None,
     ) -> None:
         self.fake = fake
         self.forks = forks
         self.pid = 0
         self.env = dict(os.environ)
+        if database_url is not None:  # PostgreSQL instead of the file
+            self.env["DATABASE_URL"] = database_url
         self.env.update(
             BOT_TOKEN=fake.token,
             TELEGRAM_API_URL=url,
@@ -465,17 +470,23 @@ def play(
     return run
 
 
-def _archived(db: Path) -> tuple[dict[str, Any], list[tuple]]:
-    con = sqlite3.connect(db)
-    try:
-        games = con.execute("SELECT record FROM games").fetchall()
-        assert len(games) == 1, games
-        rows = con.execute(
-            "SELECT user_id, seat, deals, contracts_made, contracts_failed, miseres_made, "
-            "miseres_failed, net_whists, whists_written FROM game_players ORDER BY seat"
-        ).fetchall()
-    finally:
-        con.close()
+_PLAYERS = (
+    "SELECT user_id, seat, deals, contracts_made, contracts_failed, miseres_made, "
+    "miseres_failed, net_whists, whists_written FROM game_players ORDER BY seat"
+)
+
+
+def _archived(db: Path, url: str | None = None) -> tuple[dict[str, Any], list[tuple]]:
+    if url is not None:
+        games, rows = query(url, "SELECT record FROM games"), query(url, _PLAYERS)
+    else:
+        con = sqlite3.connect(db)
+        try:
+            games = con.execute("SELECT record FROM games").fetchall()
+            rows = con.execute(_PLAYERS).fetchall()
+        finally:
+            con.close()
+    assert len(games) == 1, games
     return json.loads(games[0][0]), rows
 
 
@@ -488,9 +499,11 @@ def _game(
     kill_rate: float,
     forks: BotForks | None,
     max_kills: int = 16,
+    url: str | None = None,
 ) -> tuple:
-    """Play the game with a bot process killed at random points, or (``forks`` is
-    ``None``) with the uninterrupted in-process bot."""
+    """Play the game with a bot process killed at random points (on the PostgreSQL
+    database ``url`` if given), or (``forks`` is ``None``) with the uninterrupted
+    in-process bot."""
     fake = FakeTelegram(flood=FloodLimits(enabled=False))
     users = [
         fake.add_user(n, language_code="en", started=True, username=n.lower())
@@ -505,7 +518,8 @@ def _game(
     else:
         server = FakeBotApiServer(fake)
         server.start_in_thread()
-        bot = BotProcess(fake, server.root_url, db, tmp / f"{name}.log", SEED, table, forks)
+        log = tmp / f"{name}.log"
+        bot = BotProcess(fake, server.root_url, db, log, SEED, table, forks, url)
     bot.start()
     try:
         fake.wait_until_sync(bot.ready, timeout=30, what="the bot polls")
@@ -531,7 +545,7 @@ def _game(
         bot.stop()
         if server is not None:
             server.stop()
-    record, rows = _archived(db)
+    record, rows = _archived(db, url)
     return fake, users, group, bot, run, record, rows
 
 
@@ -566,10 +580,21 @@ def _as_move(code: str) -> tuple[str, Any]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("game", "kill_seed", "max_kills"), [("sochi3", 5, 16), ("leningrad4", 3, 12)]
+    ("game", "kill_seed", "max_kills", "database"),
+    [("sochi3", 5, 16, "sqlite"), ("leningrad4", 3, 12, "sqlite"), ("sochi3", 7, 8, "postgres")],
 )
 def test_sigkill_at_random_points_loses_nothing_and_applies_nothing_twice(
-    tmp_path: Path, game: str, kill_seed: int, max_kills: int
+    tmp_path: Path, game: str, kill_seed: int, max_kills: int, database: str
+) -> None:
+    """The killed bot runs on a SQLite file or on PostgreSQL (``DATABASE_URL``); the
+    uninterrupted one on SQLite."""
+    with ExitStack() as stack:
+        url = stack.enter_context(fresh_database_sync()) if database == "postgres" else None
+        _sigkill_run(tmp_path, game, kill_seed, max_kills, url)
+
+
+def _sigkill_run(
+    tmp_path: Path, game: str, kill_seed: int, max_kills: int, url: str | None
 ) -> None:
     table = GAMES[game]
     # The uninterrupted run alongside the killed one (each has its own fake Telegram and
@@ -589,6 +614,7 @@ def test_sigkill_at_random_points_loses_nothing_and_applies_nothing_twice(
             kill_rate=0.09,
             forks=forks,
             max_kills=max_kills,
+            url=url,
         )
         _, _, _, _, calm, record, rows = undisturbed.result()
     with open(tmp_path / "presses.txt", "w") as out:

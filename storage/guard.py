@@ -1,0 +1,24 @@
+"""Before the bot starts: the database target checked and its one-process lock taken,
+for either backend (:mod:`storage.lock` for a SQLite file, :mod:`storage.pg_lock` for a
+PostgreSQL URL)."""
+
+from __future__ import annotations
+
+from .connection import is_postgres
+from .lock import DatabaseLock, check_path, lock_database
+from .pg_lock import lock_postgres
+
+__all__ = ["check_target", "lock_target"]
+
+
+def check_target(target: str) -> None:
+    """A SQLite path's problems as :class:`~storage.StorageError` (a URL is checked by
+    connecting, in :func:`lock_target`)."""
+    if not is_postgres(target):
+        check_path(target)
+
+
+def lock_target(target: str) -> DatabaseLock:
+    """The database's process lock; :class:`~storage.StorageError` when another process
+    holds it (or the server cannot be reached)."""
+    return lock_postgres(target) if is_postgres(target) else lock_database(target)

@@ -1,0 +1,2 @@
+-- PostgreSQL's 006: nothing to do. Its deal log was created as an ordinary table, and an
+-- archived game's deal rows are dropped when it is archived (storage.archive).

@@ -1,0 +1,54 @@
+"""``python -m bot.healthcheck`` (the container's HEALTHCHECK) in long polling: healthy
+while the database can be read and Telegram answers getMe, one line why not otherwise
+(webhook mode asks the bot's /healthz: tests/e2e/test_bot_webhook.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.healthcheck import main
+from tests.bot_helpers import bot_env
+from tests.fakes import FakeBotApiServer, FakeTelegram
+
+
+def test_the_polling_health_check(tmp_path: Path, monkeypatch, capsys) -> None:
+    fake = FakeTelegram()
+    server = FakeBotApiServer(fake)
+    server.start_in_thread()
+    try:
+        env = bot_env(fake, server, tmp_path)
+        for name in ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH"):
+            monkeypatch.setenv(name, env[name])
+        monkeypatch.delenv("WEBHOOK_URL", raising=False)
+        monkeypatch.delenv("DATABASE_URL", raising=False)
+        assert main() == 0
+        assert capsys.readouterr().err == ""
+
+        fake.fail_next("getMe", error=(401, "Unauthorized"))
+        assert main() == 1
+        err = capsys.readouterr().err
+        assert err == "unhealthy: telegram: getMe answered 401\n"
+        assert fake.token.split(":")[1] not in err
+
+        broken = tmp_path / "broken.sqlite3"
+        broken.write_bytes(b"not a database at all" * 100)
+        monkeypatch.setenv("DATABASE_PATH", str(broken))
+        assert main() == 1
+        assert capsys.readouterr().err.startswith("unhealthy: database: database ")
+    finally:
+        server.stop()
+
+
+def test_a_bad_setting_is_unhealthy(monkeypatch, capsys) -> None:
+    monkeypatch.delenv("BOT_TOKEN", raising=False)
+    assert main() == 1
+    assert capsys.readouterr().err.startswith("unhealthy: BOT_TOKEN is not set")
+
+
+@pytest.fixture(autouse=True)
+def _no_proxy(monkeypatch) -> None:
+    """urllib would go through a proxy the environment names, even to 127.0.0.1."""
+    for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"):
+        monkeypatch.delenv(name, raising=False)
