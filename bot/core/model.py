@@ -267,6 +267,9 @@ class TableUi:
     гарантировано"; not stored: only for the move it was found at)."""
     offer_note: OfferNote | None = None
     """The offer refused by the last move, for the table message (not stored)."""
+    retry_at: float | None = None
+    """When a computer player's move that could not be saved is tried again (the service's
+    clock; not stored)."""
 
 
 @dataclass(slots=True, eq=False)
