@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -14,10 +16,11 @@ import pytest
 
 from bot.__main__ import main
 from bot.config import Config, ConfigError
+from bot.core.model import TableSettings
 from storage import StorageError, check_path
-from tests.bot_helpers import bot_env
+from tests.bot_helpers import bot_env, is_alert, open_and_start, running_bot
 from tests.e2e.bot_forks import alive, gone, shared
-from tests.fakes import FakeBotApiServer, FakeTelegram, FloodLimits
+from tests.fakes import FakeBotApiServer, FakeTelegram, FakeUser, FloodLimits
 
 
 def _run(env: dict[str, str], timeout: float = 30) -> subprocess.CompletedProcess[str]:
@@ -179,3 +182,88 @@ def test_an_unreachable_api_is_waited_for(tmp_path: Path) -> None:
         assert gone(pid, 30), "SIGTERM did not stop the bot"
         if server is not None:
             server.stop()
+
+
+def _game_in_progress(tmp_path: Path, fake: FakeTelegram) -> tuple[FakeUser, int, int]:
+    """A started game in tmp_path/db.sqlite3, played in-process by the same Application:
+    the player to act, his hand message and the table's move."""
+
+    async def build() -> tuple[FakeUser, int, int]:
+        settings = TableSettings(turn_time=0, sheet="text")
+        async with running_bot(tmp_path, fake=fake, db_name="db.sqlite3", defaults=settings) as h:
+            await open_and_start(h)
+            user = h.actor()
+            assert user is not None
+            msg = h.hand_message(user)
+            assert msg is not None and msg.buttons
+            return user, msg.message_id, h.table().move
+
+    return asyncio.run(build())
+
+
+def _table_row(db: Path) -> tuple[str, int]:
+    con = sqlite3.connect(db)
+    try:
+        status, move = con.execute("SELECT status, move FROM tables").fetchone()
+        return str(status), int(move)
+    finally:
+        con.close()
+
+
+@pytest.mark.slow
+@pytest.mark.waits
+def test_a_database_locked_at_start_up_is_waited_for_and_the_game_resumes(
+    tmp_path: Path,
+) -> None:
+    """Another connection holds the database's write lock while the bot starts, longer than
+    two saves wait for it (~11 s: before, ~7 s cancelled the healthy table and ~10 s made the
+    bot exit with a traceback): the bot waits, one WARNING a try, and the game goes on."""
+    fake = FakeTelegram(flood=FloodLimits(enabled=False))
+    user, hand, move = _game_in_progress(tmp_path, fake)
+    db = tmp_path / "db.sqlite3"
+    assert _table_row(db) == ("playing", move)
+    server = FakeBotApiServer(fake)
+    server.start_in_thread()
+    # the write lock, as a sqlite3 shell holds it, in a process of its own (a connection of
+    # this process would be copied into the bot's fork, where it would never let go)
+    hold = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None); "
+    hold += "c.execute('BEGIN IMMEDIATE'); print('held', flush=True); sys.stdin.read()"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", hold, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    assert holder.stdout is not None and holder.stdout.readline() == b"held\n"
+    log = tmp_path / "bot.log"
+    log.write_text("")
+    env = bot_env(fake, server, tmp_path, PREFERANS_PACING="off", PREFERANS_ANALYSIS="off")
+    pid = shared().start(env, tmp_path, log)
+    try:
+        deadline = time.monotonic() + 90
+        while log.read_text().count("saving at start-up failed") < 2:
+            assert alive(pid), "the bot exited:\n" + log.read_text()
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.05)
+        holder.communicate(timeout=30)  # its stdin closed: it lets go and ends
+        fake.wait_until_sync(
+            lambda: "resumed 1 table(s)" in log.read_text(), timeout=60, what=f"resume; {log}"
+        )
+        msg = fake.message(user.id, hand)
+        data = next(d for _, d in msg.buttons if d)
+        query = fake.press(user, msg, data)
+        fake.wait_until_sync(
+            lambda: fake.callback_answers.get(query), timeout=30, what=f"an answer; {log}"
+        )
+        assert not is_alert(fake.callback_answer(query))
+        assert _table_row(db) == ("playing", move + 1)
+        text = log.read_text()
+        warnings = [line for line in text.splitlines() if "saving at start-up failed" in line]
+        assert len(warnings) == 2 and all(" WARNING " in w for w in warnings), text
+        assert "database is locked" in warnings[0]
+        assert " ERROR " not in text and "Traceback" not in text and "set aside" not in text
+        assert alive(pid)
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait()
+        os.kill(pid, signal.SIGTERM)
+        assert gone(pid, 30), "SIGTERM did not stop the bot"
+        server.stop()
