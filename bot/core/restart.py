@@ -44,7 +44,7 @@ def check(table: Table, now: float) -> None:
     timer, its messages, the next save or anybody's turn. A table read from its row
     holds whatever the row held; the storage keeps it as it is."""
     s = table.settings
-    if s.players not in (3, 4):
+    if s.players not in SETTING_CHOICES["players"]:
         raise ValueError(f"{s.players} players")
     if not 0 <= s.turn_time <= max(_TURN_TIMES):
         raise ValueError(f"a turn time of {s.turn_time} s")

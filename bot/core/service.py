@@ -365,9 +365,10 @@ class TableService(RobotSeats):
 
     async def _reopen(self, table: Table) -> list[Effect]:
         """Hold a loaded table and bring it in line with its game (saved if in play)."""
-        await self.steady(partial(self._adopt, table), f"table {table.id}: reading its players")
         playing = table.status == Status.PLAYING
         try:  # one bad table never stops the others
+            adopt = partial(self._adopt, table)
+            await self.steady(adopt, f"table {table.id}: reading its players")
             restart.check(table, self.clock())
             effects = restart.reopen(table, self.clock(), self.seed)
             if playing:
