@@ -291,7 +291,8 @@ class Writer:
         listed = await self.steady(self.storage.unarchived_table_ids, "listing the old games")
         for table_id in listed:
             try:
-                row = await self.steady(partial(self.storage.table, table_id), "an old game")
+                read = partial(self.storage.table, table_id)
+                row = await self.steady(read, f"reading old game {table_id}")
                 if row is None:
                     continue
                 table = table_from_row(row)
