@@ -1,4 +1,5 @@
-"""Start-up says what is wrong in one line and waits for Telegram (issue 17, item 9)."""
+"""Start-up says what is wrong in one line and waits for Telegram and for the database; a
+table that would break it is set aside while the others play."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """One table that cannot be read never stops the others: at start-up it is set aside
-(one log line, its chat named so the group can be told), the rest resume (issue 17, item 4)."""
+(one log line, its chat named so the group can be told), the rest resume. So is one whose
+values read well but would break it (its timer, its messages, its saves, its turns)."""
 
 from __future__ import annotations
 
