@@ -292,7 +292,7 @@ def test_a_database_locked_at_start_up_is_waited_for_and_the_game_resumes(
         assert _table_row(db, game.table_id) == ("playing", game.move + 1)
         text = log.read_text()
         warnings = [line for line in text.splitlines() if "saving at start-up failed" in line]
-        # (a third try fails too if this test looks late: 7 s after the second)
+        # (a third try fails too if this test let go of the lock late, 7 s after the second)
         assert len(warnings) >= 2 and all(" WARNING " in w for w in warnings), text
         assert "database is locked" in warnings[0]
         assert " ERROR " not in text and "Traceback" not in text and "set aside" not in text
