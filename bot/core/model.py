@@ -276,6 +276,9 @@ class TableUi:
     offer_shown: dict[Seat, OfferNote] = field(default_factory=dict)
     """A refused offer, for each seat that answered it: the offerer's cards stay in that
     seat's hand message until its own next move (not stored)."""
+    retry_at: float | None = None
+    """When a computer player's move that could not be saved is tried again (the service's
+    clock; not stored)."""
 
     def after_move(
         self, deal: Deal, actor: Seat | None, action: Action, answered: OpenOffer | None

@@ -20,6 +20,7 @@ from .codec import holder_row, settings_json, state_json, table_from_row
 from .effects import Effect, Effects
 from .model import Holder, Status, Table, TableSettings
 from .play import Rejected
+from .steady import Steady
 
 __all__ = [
     "Writer",
@@ -163,8 +164,10 @@ class Snapshot:
 class Writer:
     """Saves tables; remembers what each stored record holds besides its current deal."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, steady: Steady) -> None:
         self.storage = storage
+        self.steady = steady
+        """Start-up's storage calls, tried until the database lets them through."""
         self._saved: dict[int, tuple[Any, ...]] = {}
         self._records: dict[int, dict[str, Any]] = {}
         """Table id -> the game record as stored (to undo a change whose save failed)."""
@@ -256,19 +259,23 @@ class Writer:
 
     async def load_open(self) -> tuple[list[Table], list[tuple[int, int | None]]]:
         """The tables to resume, each read on its own; one that cannot be read is set aside
-        (one log line) and returned with its chat id, when known, as the second list."""
+        (one log line) and returned with its chat id, when known, as the second list. A
+        read the database cannot serve now is tried again (:mod:`.steady`)."""
         out, aside = [], []
-        for table_id in await self.storage.open_table_ids():
+        ids = await self.steady(self.storage.open_table_ids, "reading the open tables")
+        for table_id in ids:
             try:
-                row = await self.storage.table(table_id)
+                read = partial(self.storage.table, table_id)
+                row = await self.steady(read, f"reading table {table_id}")
                 if row is not None:
                     out.append(table_from_row(row))
-            except Exception as exc:
+            except Exception as exc:  # its values: the steady read raises nothing else
                 aside.append((table_id, await self.set_aside(table_id, exc)))
         return out, aside
 
     async def set_aside(self, table_id: int, exc: BaseException) -> int | None:
-        """Take an unreadable table out of play, logged in one line; its chat id if known."""
+        """Take a table that cannot be resumed out of play, logged in one line; its chat id
+        if known."""
         log.error(
             "table %s cannot be resumed, set aside (its rows are kept): %s: %s",
             table_id,
@@ -276,13 +283,16 @@ class Writer:
             str(exc)[:200],
         )
         self.forget(table_id)
-        return await self.storage.set_aside(table_id)
+        write = partial(self.storage.set_aside, table_id)
+        return await self.steady(write, f"setting table {table_id} aside")
 
     async def archive_old_games(self) -> None:
         """Archive games that ended before archiving existed (a database upgraded in place)."""
-        for table_id in await self.storage.unarchived_table_ids():
+        listed = await self.steady(self.storage.unarchived_table_ids, "listing the old games")
+        for table_id in listed:
             try:
-                row = await self.storage.table(table_id)
+                read = partial(self.storage.table, table_id)
+                row = await self.steady(read, f"reading old game {table_id}")
                 if row is None:
                     continue
                 table = table_from_row(row)
@@ -290,8 +300,9 @@ class Writer:
                 if game is None or not game.over:
                     continue
                 archive = archive_of(table, game, game.to_record(), row.created_at)
-            except Exception as exc:
+                write = partial(self.storage.archive_game, row.id, archive)
+                await self.steady(write, f"archiving table {row.id}")
+            except Exception as exc:  # its values: the steady calls raise nothing else
                 log.error("table %s: cannot archive the old game: %s", table_id, exc)
                 continue
-            await self.storage.archive_game(row.id, archive)
             log.info("table %s: old game archived", row.id)

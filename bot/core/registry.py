@@ -21,6 +21,7 @@ from .effects import Effects, HandShown, Remind
 from .model import NOTIFY_MODES, RANK_STYLES, Player, Status, Table, TableSettings
 from .persist import Writer
 from .play import Rejected
+from .steady import Steady
 
 __all__ = ["TableRegistry"]
 
@@ -35,7 +36,9 @@ class TableRegistry:
         self._ranks: dict[int, str] = {}
         self._autoplay: dict[int, bool] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        self._writer = Writer(storage)
+        self.steady = Steady()
+        """Start-up's storage calls, tried until the database lets them through."""
+        self._writer = Writer(storage, self.steady)
         self.clock: Callable[[], float] = time.time
         """The service's clock (tests set their own)."""
         self.defaults = TableSettings()

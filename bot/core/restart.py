@@ -2,12 +2,14 @@
 
 The group sees again what it was not shown before the bot stopped
 (:class:`~bot.core.model.Unshown`): a started game's lobby, ended deals, the settlement;
-then the lobby or the current deal, and the timer is re-armed.
+then the lobby or the current deal, and the timer is re-armed. A table whose stored values
+would break it (:func:`check`) is set aside instead.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -22,11 +24,49 @@ from .effects import (
     LobbyShown,
     TimerChanged,
 )
-from .model import Slot, Status, Table
+from .model import SETTING_CHOICES, Slot, Status, Table
 
-__all__ = ["reopen", "Shown", "due", "mark_shown"]
+__all__ = ["check", "reopen", "Shown", "due", "mark_shown", "MOST_MOVES", "MOST_AHEAD"]
 
 log = logging.getLogger(__name__)
+
+MOST_MOVES = 10**9
+"""The highest move counter a table may hold: a pulka takes a few thousand moves, and the
+counter must stay a small integer in any database (it only grows)."""
+MOST_AHEAD = 24 * 3600.0
+"""Seconds ahead of now a stored deadline may be at most (a lobby waits half an hour, a
+turn five minutes): one further off was not set by the bot (a timer cannot hold it)."""
+_TURN_TIMES = [v for v in SETTING_CHOICES["turn_time"] if isinstance(v, int)]
+
+
+def check(table: Table, now: float) -> None:
+    """Raise ``ValueError`` naming the stored value that would break a loaded table: its
+    timer, its messages, the next save or anybody's turn. A table read from its row
+    holds whatever the row held; the storage keeps it as it is."""
+    s = table.settings
+    if s.players not in SETTING_CHOICES["players"]:
+        raise ValueError(f"{s.players} players")
+    if not 0 <= s.turn_time <= max(_TURN_TIMES):
+        raise ValueError(f"a turn time of {s.turn_time} s")
+    s.rules()  # an unknown convention or option raises
+    if not 0 <= table.move <= MOST_MOVES:
+        raise ValueError(f"move {table.move}")
+    deadline = table.deadline
+    if deadline is not None and not (math.isfinite(deadline) and deadline <= now + MOST_AHEAD):
+        raise ValueError(f"a deadline {deadline - now:.3g} s ahead")
+    people = [p.user_id for p in table.seats if p is not None]
+    if len(set(people)) != len(people):
+        raise ValueError("a player in two seats")
+    if table.status == Status.PLAYING and not table.full:
+        raise ValueError("an empty seat in a game")  # nobody could act there, nor stop it
+    game = table.game
+    if game is None:
+        return
+    if game.players != s.players:
+        raise ValueError(f"a game of {game.players} at a table of {s.players}")
+    started = len(game.finished_deals) + (game.current is not None or game.abandoned is not None)
+    if started != table.deal_no:  # a deal row lost: the game would deal it again
+        raise ValueError(f"deal {table.deal_no}, but the record holds {started} deal(s)")
 
 
 def reopen(table: Table, now: float, seed: int | None) -> list[Effect]:

@@ -7,16 +7,16 @@ methods change a table only through its ``_change``.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Awaitable, Callable, Iterable
 
 from bot.preferans.cards import Seat
 from bot.preferans.robot import Budget
 
 from . import robots
-from .effects import Effect, Effects, MustStartPrivate
+from .effects import Effect, Effects, MustStartPrivate, TimerChanged
 from .model import Player, Table
 from .names import StandIn, named
+from .persist import SAVE_RETRY, NotSaved
 from .play import Rejected
 from .registry import TableRegistry
 
@@ -57,18 +57,23 @@ class RobotSeats(TableRegistry):
 
         It decides from a snapshot of its seat's view only, in a worker thread and off the
         lock (a decision may take a second); the action applies only if the table did not
-        move on meanwhile.
+        move on meanwhile. A move that could not be saved is tried again a little later, as
+        a person's timer is (nobody would press anything to make it go on).
         """
         table = self.tables.get(table_id)
         action = None if table is None else await robots.decide(table, move, self.robot_budget)
         if table is None or action is None:
             return ()
-        with contextlib.suppress(Rejected):  # the table was closed meanwhile
-            changed = self._change(
-                table, lambda tb: robots.apply_robot(tb, move, action, self.clock(), self.seed)
-            )
+        changed = self._change(
+            table, lambda tb: robots.apply_robot(tb, move, action, self.clock(), self.seed)
+        )
+        try:
             return await self._sure(table, changed)
-        return ()
+        except NotSaved:
+            table.ui.retry_at = self.clock() + SAVE_RETRY
+            return (TimerChanged(table),)
+        except Rejected:  # the table was closed meanwhile
+            return ()
 
     async def replace_with_robot(self, table_id: int, seat: Seat, user_id: int) -> Effects:
         """A seated player gives the seat of one who kept timing out to a computer player."""

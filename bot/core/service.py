@@ -352,21 +352,40 @@ class TableService(RobotSeats):
         """Load unfinished tables after a restart; returns what must be shown again.
 
         Also tables whose game is over but whose last deal or settlement the group was
-        not shown yet (:class:`~bot.core.model.Unshown`).
+        not shown yet (:class:`~bot.core.model.Unshown`). What the database cannot do now
+        is tried again until it can (:mod:`.steady`); only a table whose stored values
+        cannot be used is set aside (:attr:`set_aside`).
         """
         await self._writer.archive_old_games()
         out: list[Effect] = []
         tables, self.set_aside = await self._writer.load_open()
         for table in tables:
-            await self._adopt(table)
-            reopen = partial(restart.reopen, now=self.clock(), seed=self.seed)
-            try:
-                out += await self._change(table, reopen, save=table.status == Status.PLAYING)
-            except Exception as exc:  # one bad table never stops the others
-                del self.tables[table.id]
-                self.set_aside.append((table.id, await self._writer.set_aside(table.id, exc)))
+            out += await self._reopen(table)
         log.info("resumed %d table(s)", len(self.tables))
         return tuple(out)
+
+    async def _reopen(self, table: Table) -> list[Effect]:
+        """Hold a loaded table and bring it in line with its game (saved if in play)."""
+        playing = table.status == Status.PLAYING
+        try:  # one bad table never stops the others
+            adopt = partial(self._adopt, table)
+            await self.steady(adopt, f"table {table.id}: reading its players")
+            restart.check(table, self.clock())
+            effects = restart.reopen(table, self.clock(), self.seed)
+            if playing:
+                save = partial(self._writer.save, table)
+                await self.steady(save, f"table {table.id}: saving at start-up")
+        except Exception as exc:  # its values: the steady save raises nothing else
+            await self.put_aside(table, exc)
+            return []
+        return effects
+
+    async def put_aside(self, table: Table, exc: BaseException) -> None:
+        """Take a table whose stored values cannot be used out of play (one log line); its
+        chat is named in :attr:`set_aside` so that the group can be told."""
+        self.tables.pop(table.id, None)
+        self._locks.pop(table.id, None)
+        self.set_aside.append((table.id, await self._writer.set_aside(table.id, exc)))
 
 
 def _put(obj: object, name: str, value: object) -> tuple[()]:

@@ -141,6 +141,7 @@ class Deal:
         "_talon_shown",
         "_talon_led",
         "_offer",
+        "_refused",
         "_view_memo",
     )
 
@@ -214,6 +215,8 @@ class Deal:
         self._talon_shown = False
         self._talon_led = 0
         self._offer: OpenOffer | None = None
+        self._refused: set[Offer] = set()
+        """Offers refused before this trick's lead: not offered again in the same position."""
         self._view_memo: tuple[int, object] | None = None
 
     # ------------------------------------------------------------------ building
@@ -850,7 +853,7 @@ class Deal:
         if declarer is not None and self.contract is not None:
             needs = self.contract.level - self.tricks[declarer]
         passer = self._open_passer()
-        return sensible_offers(
+        offers = sensible_offers(
             self._offerer(),
             players=self.players,
             playing=[s for s in self.active if s != passer],
@@ -858,6 +861,12 @@ class Deal:
             declarer=declarer,
             declarer_needs=needs,
         )
+        # A refusal leaves the position as it was: the same offer would only be refused
+        # again (a computer player, or a timer refusing for an absent player, would go round
+        # for ever). The Кодекс knows a claim only as cards shown (3.9.14.4) and says
+        # nothing of making one again; a refused offer stays legal (a record may repeat
+        # it), it is only no longer among the usual ones.
+        return [o for o in offers if o not in self._refused]
 
     def offer_actions_for(self, seat: Seat) -> list[Offer]:
         """:meth:`offer_actions` when the player at ``seat`` decides now, else none."""
@@ -900,6 +909,7 @@ class Deal:
         offer = after_offer(self._offer, action)
         if offer is None:
             # A refusal withdraws the offer; the offerer still leads.
+            self._refused.add(self._offer.offer)
             self._offer = None
             self._turn = leader
         elif not accepted(offer):
@@ -935,6 +945,7 @@ class Deal:
 
     def _begin_trick(self, leader: Seat) -> None:
         self._trick = []
+        self._refused = set()  # a new position: every offer may be made again
         self._lead_suit = None
         if self._talon_leads():
             # Кодекс 3.7.6: the talon card is turned and names (3 players) or leads

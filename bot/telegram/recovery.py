@@ -21,6 +21,8 @@ import logging
 from telegram import CallbackQuery
 from telegram.error import TelegramError
 
+from bot.core.effects import Effect
+from bot.core.model import Table
 from bot.core.service import TableService
 from bot.render.callbacks import decode
 from bot.render.i18n import t
@@ -35,8 +37,18 @@ log = logging.getLogger(__name__)
 
 async def resume(service: TableService, presenter: Presenter) -> None:
     """After a restart: show what was not shown, refresh open tables, re-arm timers; tell
-    the groups whose table could not be read (set aside) that they can start anew."""
-    presenter.show(await service.resume())
+    the groups whose table could not be read (set aside) that they can start anew.
+
+    Each table is shown and armed on its own: one that cannot be (a value its timer or
+    its messages cannot take) is set aside, and the others go on."""
+    tables: dict[int, tuple[Table, list[Effect]]] = {}
+    for effect in await service.resume():
+        tables.setdefault(effect.table.id, (effect.table, []))[1].append(effect)
+    for table, effects in tables.values():
+        try:
+            presenter.show(tuple(effects))
+        except Exception as exc:
+            await service.put_aside(table, exc)
     for _, chat_id in service.set_aside:
         if chat_id is not None:
             presenter.outbox.post(chat_id, t(service.defaults.lang, "restart.set_aside"))

@@ -113,6 +113,8 @@ class Scheduler:
         if robot is not None:  # a computer player acts after a pause; it never times out
             data = ("robot", table.id, table.move)
             wait = robot * self.robot_scale
+            if table.ui.retry_at is not None:  # its move was not saved: not before then
+                wait = max(wait, table.ui.retry_at - self.service.clock())
             self.timers[table.id] = [jq.run_once(self._job, wait, data=data, name=name)]
             return
         jobs: list[Job[Any]] = []

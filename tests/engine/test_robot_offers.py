@@ -107,3 +107,28 @@ def test_a_cold_leader_offers_all_mine_and_the_answers_follow_the_value() -> Non
     # every trick to the next seat instead: he would take none, so he refuses
     deal.apply(_all_to(deal, answerer))
     assert not answer_offer(seat_view(deal, answerer), random.Random(1), FAST).accepted
+
+
+def test_a_refused_offer_is_not_made_again_in_the_same_position() -> None:
+    """A refusal leaves the position as it was: the computer player does not offer the same
+    again (a timer refusing for an absent player made it go round for ever); at the next
+    trick's lead it may."""
+    deal = cold_all_pass()
+    play_to_trick(deal, 4)
+    leader = deal.actor
+    assert leader is not None
+    mine = make_offer(seat_view(deal, leader), random.Random(1), FAST)
+    assert mine == _all_to(deal, leader)
+    deal.apply(mine)
+    deal.apply(Accept(leader.next(3), False))
+    assert deal.actor == leader and deal.open_offer is None
+    assert mine not in deal.offer_actions() and mine not in seat_view(deal, leader).offers
+    assert make_offer(seat_view(deal, leader), random.Random(1), FAST) is None
+    again = Deal.from_json(deal.settings, deal.to_json())  # a restart remembers it too
+    assert mine not in again.offer_actions()
+    deal.apply(mine)  # still legal (a record may hold it), only not offered
+    deal.apply(Accept(leader.next(3), False))
+    for _ in range(3):  # the trick is played: a new position
+        deal.apply(deal.legal_actions()[0])
+    assert deal.actor == leader and deal.trick_number == 5
+    assert make_offer(seat_view(deal, leader), random.Random(1), FAST) == _all_to(deal, leader)
