@@ -13,8 +13,9 @@ every limit is ours:
 - the secret, the path, the method and ``Content-Length`` (at most :data:`MAX_BODY`) are
   checked from the headers, before a byte of the body is read;
 - headers and body must arrive within :data:`IDLE` seconds, headers within 16 KiB;
-- at most :data:`MAX_CONNECTIONS` connections are open; one more closes the oldest still
-  waiting for its headers (a slow socket), so a real request always gets in;
+- at most :data:`MAX_CONNECTIONS` connections are open (half the descriptors if fewer);
+  one more closes the oldest still waiting for its headers (a slow socket), so a real
+  request always gets in;
 - one request per connection (``Connection: close``);
 - without ``WEBHOOK_SECRET`` a random secret is made at start and given to ``setWebhook``
   (a forged update without it is refused);
@@ -28,6 +29,7 @@ import asyncio
 import hmac
 import json
 import logging
+import resource
 import secrets
 import time
 from collections import OrderedDict
@@ -95,6 +97,9 @@ class Webhook:
         self.waiting: OrderedDict[asyncio.StreamWriter, None] = OrderedDict()
         """Open connections still waiting for their headers, oldest first."""
         self.open = 0
+        soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        self.cap = min(MAX_CONNECTIONS, max(16, soft // 2))
+        """Connections open at most: the bot's other files keep their descriptors."""
         self.accept_errors = _AcceptErrors()
         self.app: App | None = None
 
@@ -127,7 +132,7 @@ class Webhook:
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.accept_errors.told = False  # accepting works again
         self.open += 1
-        if self.open > MAX_CONNECTIONS and self.waiting:
+        if self.open > self.cap and self.waiting:
             oldest = next(iter(self.waiting))
             del self.waiting[oldest]
             oldest.transport.abort()

@@ -9,8 +9,11 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import resource
 import signal
 import socket
+import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -128,3 +131,194 @@ def test_bad_webhook_url_is_one_clear_line(
     last = err.strip().splitlines()[-1]
     assert last.startswith("error:") and "https" in last
     # (python-telegram-bot logs its own traceback before; the last line is ours)
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+def _head(path: str, secret: str, length: int) -> bytes:
+    return (
+        f"POST /{path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"X-Telegram-Bot-Api-Secret-Token: {secret}\r\nContent-Length: {length}\r\n\r\n"
+    ).encode()
+
+
+def _status_line(sock: socket.socket) -> str:
+    data = b""
+    while b"\r\n" not in data:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    return data.split(b"\r\n", 1)[0].decode()
+
+
+HUGE = 99 * 1024 * 1024
+
+
+def _push_huge_body(port: int, secret: str) -> int:
+    """Headers announcing 99 MB, then as much of the body as the bot takes (1 MB at a time,
+    up to 99 MB): the bytes it took before it refused."""
+    sent = 0
+    chunk = b"x" * (1 << 20)
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(_head("tg-hook", secret, HUGE))
+        try:
+            while sent < HUGE:
+                sock.sendall(chunk)
+                sent += len(chunk)
+        except (ConnectionError, TimeoutError):
+            pass
+    return sent
+
+
+def _listening(port: int, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=10).close()
+            return
+        except OSError:
+            assert time.monotonic() < deadline, "the webhook does not listen"
+            time.sleep(0.1)
+
+
+def _slow_sockets(port: int, count: int) -> list[socket.socket]:
+    """``count`` connections that send half a request's headers and then nothing."""
+    socks = []
+    for _ in range(count):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        sock.sendall(b"POST /tg-hook HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        socks.append(sock)
+    return socks
+
+
+@pytest.mark.waits
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_the_webhook_stays_responsive_under_slow_sockets_and_huge_bodies(tmp_path: Path) -> None:
+    """1,100 connections that never finish their headers (past the bot's 1,024 descriptors),
+    and 99 MB bodies (with a wrong
+    secret, and with the right one): the bot reads none of those bodies, its memory stays
+    flat, it logs no ERROR, and Telegram's update still gets in and is handled."""
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 1400 or _hard < 1400:  # this process holds the sockets (loopback only)
+        pytest.skip(f"ulimit -n is {soft}: too few descriptors for 1,100 slow sockets")
+    count = 1100
+    fake = FakeTelegram()
+    user = fake.add_user("Anna", started=True)
+    group = fake.add_group("Club", [user])
+    server = FakeBotApiServer(fake)
+    server.start_in_thread()
+    port = _free_port()
+    env = bot_env(
+        fake,
+        server,
+        tmp_path,
+        WEBHOOK_URL="https://preferans.example.org/tg-hook",
+        WEBHOOK_LISTEN="127.0.0.1",
+        PORT=str(port),
+        WEBHOOK_SECRET="s3cret-token",
+    )
+    err_file = tmp_path / "stderr.txt"
+    # the real ``python -m bot`` with a common descriptor limit: 1,100 sockets exceed it
+    with err_file.open("w") as err_out:
+        bot = subprocess.Popen(
+            [sys.executable, "-m", "bot"],
+            env=env,
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=err_out,
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (1024, _hard)),
+        )
+    pid = bot.pid
+    socks: list[socket.socket] = []
+    try:
+        fake.wait_until_sync(lambda: fake.webhook_url is not None, timeout=30, what="setWebhook")
+        _listening(port)
+        before = _rss_mb(pid)
+        socks = _slow_sockets(port, count)
+        pushed = [_push_huge_body(port, "wrong") for _ in range(8)]
+        assert all(sent < HUGE for sent in pushed), pushed  # refused unread
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(_head("tg-hook", "s3cret-token", HUGE))  # the right secret
+            assert _status_line(sock) == "HTTP/1.1 413 Content Too Large"
+        fake.send_text(user, group, "/newgame")
+        hook = f"http://127.0.0.1:{port}/tg-hook"
+        assert _post(hook, fake.pending_updates()[-1], "s3cret-token") == 200
+        fake.wait_until_sync(
+            lambda: any("pulka" in m.content.lower() for m in fake.bot_messages(group)),
+            timeout=20,
+            what="lobby",
+        )
+        assert _rss_mb(pid) < before + 40
+    finally:
+        for sock in socks:
+            sock.close()
+        bot.terminate()
+        try:
+            bot.wait(20)
+        except subprocess.TimeoutExpired:
+            bot.kill()
+            bot.wait()
+        server.stop()
+    err = err_file.read_text()
+    assert " ERROR " not in err and " CRITICAL " not in err, err[-3000:]
+    assert len(err) < 20_000
+
+
+@pytest.mark.waits
+def test_without_a_secret_one_is_made_and_a_malformed_update_is_one_line(
+    tmp_path: Path,
+) -> None:
+    """WEBHOOK_SECRET unset: the bot gives Telegram a secret of its own, and a stranger's
+    update without it is refused; a malformed update is one short WARNING, not its body."""
+    fake = FakeTelegram()
+    user = fake.add_user("Anna", started=True)
+    group = fake.add_group("Club", [user])
+    server = FakeBotApiServer(fake)
+    server.start_in_thread()
+    port = _free_port()
+    env = bot_env(
+        fake,
+        server,
+        tmp_path,
+        WEBHOOK_URL="https://preferans.example.org/tg-hook",
+        WEBHOOK_LISTEN="127.0.0.1",
+        PORT=str(port),
+    )
+    env.pop("WEBHOOK_SECRET", None)
+    err_file = tmp_path / "stderr.txt"
+    pid = shared().start(env, tmp_path, err_file)
+    hook = f"http://127.0.0.1:{port}/tg-hook"
+    try:
+        fake.wait_until_sync(lambda: fake.webhook_url is not None, timeout=30, what="setWebhook")
+        secret = fake.webhook_secret
+        assert secret is not None and len(secret) >= 32
+        fake.send_text(user, group, "/newgame")
+        update = fake.pending_updates()[-1]
+        assert _post(hook, update, None) == 403  # a forged update, no secret
+        assert _post(hook, update, "") == 403
+        bad = {"update_id": "private words", "message": {"text": "private words"}}
+        assert _post(hook, bad, secret) == 400
+        assert _post(hook, update, secret) == 200
+        fake.wait_until_sync(
+            lambda: any("pulka" in m.content.lower() for m in fake.bot_messages(group)),
+            timeout=20,
+            what="lobby",
+        )
+    finally:
+        os.kill(pid, signal.SIGTERM)
+        if not gone(pid, 20):
+            os.kill(pid, signal.SIGKILL)
+            gone(pid, 10)
+        server.stop()
+    err = err_file.read_text()
+    assert secret not in err
+    assert "private words" not in err
+    malformed = [line for line in err.splitlines() if "malformed" in line]
+    assert len(malformed) == 1 and " WARNING " in malformed[0], err
+    assert " ERROR " not in err and " CRITICAL " not in err and "Traceback" not in err, err
