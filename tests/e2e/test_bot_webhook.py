@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import resource
 import signal
@@ -22,6 +23,8 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
+from bot.config import Config
+from bot.telegram.webhook import Webhook
 from tests.bot_helpers import bot_env
 from tests.e2e.bot_forks import gone, shared
 from tests.fakes import FakeBotApiServer, FakeTelegram
@@ -322,3 +325,35 @@ def test_without_a_secret_one_is_made_and_a_malformed_update_is_one_line(
     malformed = [line for line in err.splitlines() if "malformed" in line]
     assert len(malformed) == 1 and " WARNING " in malformed[0], err
     assert " ERROR " not in err and " CRITICAL " not in err and "Traceback" not in err, err
+
+
+def test_the_accept_loops_error_is_one_warning_until_accepting_works_again() -> None:
+    """asyncio logs "out of system resource" with a traceback each second while the
+    descriptors are used up: one WARNING line, then nothing until a connection gets in."""
+    hook = Webhook(Config(token="1:a", webhook_url="https://example.org/hook"))
+    keep = hook.accept_errors
+
+    def record() -> logging.LogRecord:
+        try:
+            raise OSError(24, "Too many open files")
+        except OSError:
+            info = sys.exc_info()
+        return logging.LogRecord(
+            "asyncio",
+            logging.ERROR,
+            __file__,
+            1,
+            "socket.accept() out of system resource",
+            (),
+            info,
+        )
+
+    first = record()
+    assert keep.filter(first)
+    assert (first.levelname, first.exc_info) == ("WARNING", None)
+    assert first.getMessage() == (
+        "webhook: cannot accept connections ([Errno 24] Too many open files); waiting"
+    )
+    assert not keep.filter(record()) and not keep.filter(record())
+    keep.told = False  # (what a connection accepted does)
+    assert keep.filter(record())
