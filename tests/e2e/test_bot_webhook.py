@@ -27,7 +27,7 @@ from bot.config import Config
 from bot.telegram.webhook import Webhook
 from tests.bot_helpers import bot_env
 from tests.e2e.bot_forks import gone, shared
-from tests.fakes import FakeBotApiServer, FakeTelegram
+from tests.fakes import FakeBotApiServer, FakeChat, FakeTelegram, FakeUser
 
 
 def _free_port() -> int:
@@ -48,26 +48,51 @@ def _post(url: str, update: dict, secret: str | None) -> int:
         return int(exc.code)
 
 
-@pytest.mark.waits
-def test_webhook_mode_registers_and_handles_posted_updates(tmp_path: Path) -> None:
+def _hooked(
+    tmp_path: Path, **extra: str
+) -> tuple[FakeTelegram, FakeUser, FakeChat, FakeBotApiServer, int, dict[str, str]]:
+    """A fake Telegram with Anna in a group, its server running, a free port for the
+    webhook and the bot's environment for it."""
     fake = FakeTelegram()
     user = fake.add_user("Anna", started=True)
     group = fake.add_group("Club", [user])
     server = FakeBotApiServer(fake)
     server.start_in_thread()
     port = _free_port()
-    # Telegram needs https: the host's proxy terminates TLS and forwards to our port.
-    public = "https://preferans.example.org/tg-hook"
-    hook = f"http://127.0.0.1:{port}/tg-hook"
     env = bot_env(
         fake,
         server,
         tmp_path,
-        WEBHOOK_URL=public,
+        WEBHOOK_URL="https://preferans.example.org/tg-hook",
         WEBHOOK_LISTEN="127.0.0.1",
         PORT=str(port),
-        WEBHOOK_SECRET="s3cret-token",
+        **extra,
     )
+    return fake, user, group, server, port, env
+
+
+def _stop(pid: int, server: FakeBotApiServer, sig: int) -> None:
+    os.kill(pid, sig)
+    if not gone(pid, 20):
+        os.kill(pid, signal.SIGKILL)
+        gone(pid, 10)
+    server.stop()
+
+
+def _lobby_shown(fake: FakeTelegram, group: FakeChat) -> None:
+    fake.wait_until_sync(
+        lambda: any("pulka" in m.content.lower() for m in fake.bot_messages(group)),
+        timeout=20,
+        what="lobby",
+    )
+
+
+@pytest.mark.waits
+def test_webhook_mode_registers_and_handles_posted_updates(tmp_path: Path) -> None:
+    fake, user, group, server, port, env = _hooked(tmp_path, WEBHOOK_SECRET="s3cret-token")
+    # Telegram needs https: the host's proxy terminates TLS and forwards to our port.
+    public = env["WEBHOOK_URL"]
+    hook = f"http://127.0.0.1:{port}/tg-hook"
     out_file, err_file = tmp_path / "stdout.txt", tmp_path / "stderr.txt"
     pid = shared().start(env, tmp_path, err_file, out_file)
     try:
@@ -86,19 +111,11 @@ def test_webhook_mode_registers_and_handles_posted_updates(tmp_path: Path) -> No
                 time.sleep(0.2)  # the webhook server is still starting
         assert status in (401, 403)  # a forged update without the secret is refused
         assert _post(hook, updates[-1], "s3cret-token") == 200
-        fake.wait_until_sync(
-            lambda: any("pulka" in m.content.lower() for m in fake.bot_messages(group)),
-            timeout=20,
-            what="lobby",
-        )
+        _lobby_shown(fake, group)
         lobbies = [m for m in fake.bot_messages(group) if "pulka" in m.content.lower()]
         assert len(lobbies) == 1
     finally:
-        os.kill(pid, signal.SIGINT)
-        if not gone(pid, 20):
-            os.kill(pid, signal.SIGKILL)
-            gone(pid, 10)
-        server.stop()
+        _stop(pid, server, signal.SIGINT)
     out, err = out_file.read_text(), err_file.read_text()
     secret = fake.token.split(":")[1]
     assert secret not in err and secret not in out
@@ -203,29 +220,15 @@ def _slow_sockets(port: int, count: int) -> list[socket.socket]:
 @pytest.mark.waits
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
 def test_the_webhook_stays_responsive_under_slow_sockets_and_huge_bodies(tmp_path: Path) -> None:
-    """1,100 connections that never finish their headers (past the bot's 1,024 descriptors),
-    and 99 MB bodies (with a wrong
-    secret, and with the right one): the bot reads none of those bodies, its memory stays
-    flat, it logs no ERROR, and Telegram's update still gets in and is handled."""
+    """1,100 connections that never finish their headers (past the bot's 1,024
+    descriptors), and 99 MB bodies (with a wrong secret, and with the right one): the bot
+    reads none of those bodies, its memory stays flat, it logs no ERROR, and Telegram's
+    update still gets in and is handled."""
     soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < 1400 or _hard < 1400:  # this process holds the sockets (loopback only)
         pytest.skip(f"ulimit -n is {soft}: too few descriptors for 1,100 slow sockets")
     count = 1100
-    fake = FakeTelegram()
-    user = fake.add_user("Anna", started=True)
-    group = fake.add_group("Club", [user])
-    server = FakeBotApiServer(fake)
-    server.start_in_thread()
-    port = _free_port()
-    env = bot_env(
-        fake,
-        server,
-        tmp_path,
-        WEBHOOK_URL="https://preferans.example.org/tg-hook",
-        WEBHOOK_LISTEN="127.0.0.1",
-        PORT=str(port),
-        WEBHOOK_SECRET="s3cret-token",
-    )
+    fake, user, group, server, port, env = _hooked(tmp_path, WEBHOOK_SECRET="s3cret-token")
     err_file = tmp_path / "stderr.txt"
     # the real ``python -m bot`` with a common descriptor limit: 1,100 sockets exceed it
     with err_file.open("w") as err_out:
@@ -252,11 +255,7 @@ def test_the_webhook_stays_responsive_under_slow_sockets_and_huge_bodies(tmp_pat
         fake.send_text(user, group, "/newgame")
         hook = f"http://127.0.0.1:{port}/tg-hook"
         assert _post(hook, fake.pending_updates()[-1], "s3cret-token") == 200
-        fake.wait_until_sync(
-            lambda: any("pulka" in m.content.lower() for m in fake.bot_messages(group)),
-            timeout=20,
-            what="lobby",
-        )
+        _lobby_shown(fake, group)
         assert _rss_mb(pid) < before + 40
     finally:
         for sock in socks:
@@ -279,20 +278,7 @@ def test_without_a_secret_one_is_made_and_a_malformed_update_is_one_line(
 ) -> None:
     """WEBHOOK_SECRET unset: the bot gives Telegram a secret of its own, and a stranger's
     update without it is refused; a malformed update is one short WARNING, not its body."""
-    fake = FakeTelegram()
-    user = fake.add_user("Anna", started=True)
-    group = fake.add_group("Club", [user])
-    server = FakeBotApiServer(fake)
-    server.start_in_thread()
-    port = _free_port()
-    env = bot_env(
-        fake,
-        server,
-        tmp_path,
-        WEBHOOK_URL="https://preferans.example.org/tg-hook",
-        WEBHOOK_LISTEN="127.0.0.1",
-        PORT=str(port),
-    )
+    fake, user, group, server, port, env = _hooked(tmp_path)
     env.pop("WEBHOOK_SECRET", None)
     err_file = tmp_path / "stderr.txt"
     pid = shared().start(env, tmp_path, err_file)
@@ -308,17 +294,9 @@ def test_without_a_secret_one_is_made_and_a_malformed_update_is_one_line(
         bad = {"update_id": "private words", "message": {"text": "private words"}}
         assert _post(hook, bad, secret) == 400
         assert _post(hook, update, secret) == 200
-        fake.wait_until_sync(
-            lambda: any("pulka" in m.content.lower() for m in fake.bot_messages(group)),
-            timeout=20,
-            what="lobby",
-        )
+        _lobby_shown(fake, group)
     finally:
-        os.kill(pid, signal.SIGTERM)
-        if not gone(pid, 20):
-            os.kill(pid, signal.SIGKILL)
-            gone(pid, 10)
-        server.stop()
+        _stop(pid, server, signal.SIGTERM)
     err = err_file.read_text()
     assert secret not in err
     assert "private words" not in err
