@@ -29,6 +29,7 @@ import asyncio
 import hmac
 import json
 import logging
+import os
 import resource
 import secrets
 import time
@@ -39,7 +40,7 @@ from urllib.parse import urlsplit
 from telegram import Update
 from telegram.ext import Application
 
-from bot.config import Config
+from bot.config import Config, ConfigError
 from bot.telegram.running import ALLOWED_UPDATES
 
 __all__ = ["Webhook", "MAX_BODY", "MAX_CONNECTIONS", "IDLE"]
@@ -107,9 +108,14 @@ class Webhook:
         """Listen, then register the webhook (Telegram may POST at once)."""
         self.app = app
         logging.getLogger("asyncio").addFilter(self.accept_errors)
-        self.server = await asyncio.start_server(
-            self._connection, self.listen, self.port, limit=HEADERS, backlog=128
-        )
+        try:
+            self.server = await asyncio.start_server(
+                self._connection, self.listen, self.port, limit=HEADERS, backlog=128
+            )
+        except OSError as exc:  # the port is taken, say: one line, as a bad setting
+            where = f"{self.listen}:{self.port}"
+            why = os.strerror(exc.errno) if exc.errno else str(exc)
+            raise ConfigError(f"the webhook cannot listen on {where}: {why}") from None
         await app.bot.set_webhook(
             url=self.url,
             allowed_updates=ALLOWED_UPDATES,

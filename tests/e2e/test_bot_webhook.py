@@ -335,3 +335,22 @@ def test_the_accept_loops_error_is_one_warning_until_accepting_works_again() -> 
     assert not keep.filter(record()) and not keep.filter(record())
     keep.told = False  # (what a connection accepted does)
     assert keep.filter(record())
+
+
+def test_a_taken_webhook_port_is_one_clear_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake, _user, _group, server, port, env = _hooked(tmp_path)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.chdir(tmp_path)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", port))
+        taken.listen()
+        try:
+            status = main()
+        finally:
+            server.stop()
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert status == 2
+    assert last == f"error: the webhook cannot listen on 127.0.0.1:{port}: Address already in use"
