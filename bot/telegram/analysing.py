@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import wait
 
 from bot.preferans.analysis import Analysis, analyse
 from bot.preferans.deal import Deal
@@ -72,8 +73,14 @@ def worker() -> ProcessPoolExecutor:
 
 
 def _alive(executor: ProcessPoolExecutor) -> bool:
-    """Whether the worker still runs (none is started before the first analysis)."""
-    return all(process.is_alive() for process in (executor._processes or {}).values())
+    """Whether the worker still runs (none is started before the first analysis). Its
+    sentinel tells without reaping it (the pool's own thread may be reaping it); a pool
+    that saw it die marks itself broken before it forgets the process, so the processes
+    are taken first."""
+    processes = list((executor._processes or {}).values())
+    if executor._broken:
+        return False
+    return not wait([process.sentinel for process in processes], timeout=0)
 
 
 class Analyst:
