@@ -7,9 +7,8 @@ import logging
 import time
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlsplit
 
-from telegram import Bot, BotCommand, Update
+from telegram import Bot, BotCommand
 from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError, TimedOut
 from telegram.ext import (
     AIORateLimiter,
@@ -21,8 +20,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot import health
-from bot.config import Config, ConfigError
+from bot.config import Config
 from bot.core.codec import settings_from_json
 from bot.core.model import TableSettings
 from bot.core.service import LOBBY_TTL, TableService
@@ -30,12 +28,15 @@ from bot.render.i18n import t
 from bot.telegram import buttons, commands, history, membership, personal
 from bot.telegram.outbox import Outbox
 from bot.telegram.recovery import resume
+from bot.telegram.running import ALLOWED_UPDATES, OUTBOX_FLUSH, OutageWatch, serve
 from bot.telegram.runtime import KEY, Runtime
 from bot.telegram.scheduler import FORCED_PAUSE
 from bot.telegram.transport import AiohttpRequest
+from bot.telegram.webhook import Webhook
 from storage import Storage, describe
 
 __all__ = [
+    "ALLOWED_UPDATES",
     "build_application",
     "run",
     "COMMANDS",
@@ -141,7 +142,7 @@ def build_application(
         rt = app.bot_data.get(KEY)
         if rt is not None:
             rt.presenter.close()
-            await rt.outbox.close()
+            await rt.outbox.close(OUTBOX_FLUSH)
 
     async def post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         storage = app.bot_data.pop("storage", None)
@@ -169,9 +170,10 @@ def build_application(
         if config.base_file_url:
             builder = builder.base_file_url(config.base_file_url)
     builder = builder.request(request if request is not None else default_request())
-    # getUpdates has its own single connection, as PTB's default (long polls must not wait)
+    # getUpdates has its own single connection, as PTB's default (long polls must not wait),
+    # watched for outages (one WARNING, one INFO when over)
     builder = builder.get_updates_request(
-        get_updates_request if get_updates_request is not None else default_request(1)
+        OutageWatch(get_updates_request if get_updates_request is not None else default_request(1))
     )
     application = builder.build()
 
@@ -185,23 +187,6 @@ def build_application(
     return application
 
 
-ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
-
-
-class PollingOutage(logging.Filter):
-    """PTB logs every failed poll at ERROR with a traceback; a network failure (an outage,
-    retried by PTB) becomes one WARNING line."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        exc = record.exc_info[1] if record.exc_info else None
-        if isinstance(exc, TimedOut | NetworkError) and not isinstance(exc, BadRequest):
-            record.levelno, record.levelname = logging.WARNING, "WARNING"
-            record.msg, record.args = "polling failed, retrying: %s", (exc,)
-            record.exc_info, record.exc_text = None, None
-        return True
-
-
-logging.getLogger("telegram.ext.Updater").addFilter(PollingOutage())
 START_RETRY_CAP = 60.0
 """The longest pause between attempts to reach Telegram at start-up."""
 
@@ -232,26 +217,12 @@ async def wait_for_telegram(config: Config, *, first_pause: float = 1.0) -> None
 
 
 def run(application: Application[Any, Any, Any, Any, Any, Any], config: Config) -> None:
-    """Long polling, or a webhook when ``WEBHOOK_URL`` is set."""
+    """Long polling, or a webhook when ``WEBHOOK_URL`` is set (:mod:`bot.telegram.webhook`),
+    until a stop signal (:mod:`bot.telegram.running`)."""
     if not config.webhook_url:
         log.info("starting (long polling)")
-        application.run_polling(allowed_updates=ALLOWED_UPDATES)
+        serve(application)
         return
-    try:
-        import tornado  # noqa: F401
-    except ImportError:
-        raise ConfigError(
-            "WEBHOOK_URL is set but webhook support is not installed: "
-            "pip install 'python-telegram-bot[webhooks]'"
-        ) from None
-    path = urlsplit(config.webhook_url).path.lstrip("/")
+    hook = Webhook(config)
     log.info("starting (webhook on %s:%d)", config.webhook_listen, config.webhook_port)
-    health.enable(application)  # GET /healthz on the same port
-    application.run_webhook(
-        listen=config.webhook_listen,
-        port=config.webhook_port,
-        url_path=path,
-        webhook_url=config.webhook_url,
-        secret_token=config.webhook_secret,
-        allowed_updates=ALLOWED_UPDATES,
-    )
+    serve(application, hook.start, hook.stop)

@@ -178,7 +178,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.analyse and args.text:
             raise _Failure("--analyse: only with the JSON output, not with --text")
         game = load_game(_read_input(args.file))
-        if args.png:
+        if args.png is not None:
+            if not args.png.strip():
+                raise _Failure("--png: name the file to write (an empty name was given)")
             _write_png(game, args.png, args.lang)
         if args.text:
             text = sheet_text(game, lang=args.lang) + "\n"

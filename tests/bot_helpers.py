@@ -26,6 +26,7 @@ from bot.core.model import Table, TableSettings
 from bot.core.service import TableService
 from bot.preferans.cards import Card, Suit, parse_card
 from bot.render.text import SUITS
+from bot.telegram.running import start_polling
 from bot.telegram.runtime import Runtime
 from tests.fakes import (
     FakeBotApiServer,
@@ -327,7 +328,7 @@ async def running_bot(
     await app.post_init(app)
     await app.start()
     assert app.updater is not None
-    await app.updater.start_polling(poll_interval=0.0, timeout=1)
+    await start_polling(app, timeout=1)
     try:
         if started and fresh:
             for user in people:  # the bot learns it may write to them

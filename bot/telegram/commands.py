@@ -76,6 +76,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         rt.outbox.answer_command(chat.id, t(await group_lang(rt, update), "help"))
         return
     player = player_of(user)
+    rt.outbox.unblock(chat.id)  # he writes to the bot: it may write to him again
     await rt.service.remember_user(player, private_ok=True)
     payload = context.args[0] if context.args else ""
     text = await _deep_link(rt, player, payload) if payload else t(player.lang, "start.private")

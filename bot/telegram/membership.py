@@ -44,8 +44,10 @@ async def my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if chat.type == ChatType.PRIVATE:
         if status in _GONE:
             log.info("user %s blocked the bot", chat.id)
+            rt.outbox.blocked.add(chat.id)
             await rt.apply(partial(rt.service.blocked, chat.id))
         elif status in _IN:
+            rt.outbox.unblock(chat.id)
             await rt.apply(partial(rt.service.unblocked, player_of(change.from_user)))
         return
     if status in _GONE:

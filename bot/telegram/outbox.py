@@ -4,16 +4,18 @@ Each chat has one worker that sends its messages in order. A kept-up-to-date mes
 (:class:`~bot.core.model.Slot`) waits in the queue at most once: showing it again while it
 waits only replaces the text, so the latest state always shows and bursts of edits
 collapse into one. Private chats get at most one request per ``private_interval``;
-group limits (20 per minute) are also enforced by PTB's ``AIORateLimiter`` in front of the
-bot too, but its leaky bucket allows more than Telegram's sliding minute, so the outbox
-keeps its own window per group (see :meth:`Outbox._wait`); while a group's queue waits,
-its table message coalesces.
+group limits (20 per minute) are also enforced by PTB's ``AIORateLimiter``, but its leaky
+bucket allows more than Telegram's sliding minute, so the outbox keeps its own window per
+group (:meth:`Outbox._wait`); while a group's queue waits, its table message coalesces.
 
 "Message is not modified" is ignored; a message that cannot be edited any more is sent
 anew; ``RetryAfter`` is waited out; timeouts, resets and 5xx are retried with a growing
 pause; ``Forbidden`` (a player blocked the bot, or the bot left a group) is reported to
-``on_forbidden``; ``ChatMigrated`` (the group is a supergroup now) to ``on_migrated``, and
-the posts for the old id go to the new one.
+``on_forbidden``, and nothing more goes to a player who blocked the bot until he writes to
+it again (:meth:`Outbox.unblock`); ``ChatMigrated`` (the group is a supergroup now) to
+``on_migrated``, and the posts for the old id go to the new one. A group that withdrew the
+bot's rights to write keeps its messages (results, sheets) due, tried again with a growing
+pause, with one WARNING for the group.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import warnings
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -40,13 +41,22 @@ from telegram.error import (
 from bot.core.model import Slot
 
 from .edits import edit_text, markup_json, send_text
-from .queue import Call, ChatQueue, Delete, Post, Show, message_gone, not_modified
+from .queue import (
+    Call,
+    ChatQueue,
+    Delete,
+    Post,
+    Show,
+    message_gone,
+    no_rights,
+    not_modified,
+    retried,
+)
 
 __all__ = ["Outbox", "message_gone", "not_modified"]
 
 log = logging.getLogger(__name__)
 
-_MAX_ATTEMPTS = 4
 ANSWER_SHARE = 0.25
 """The share of a group's message budget commands' answers may use."""
 ANSWER_REPEAT = 30.0
@@ -87,11 +97,15 @@ class Outbox:
         self._closed = False
         self.newest: dict[int, int] = {}
         """Chat id -> the highest message id the bot sent there (while running)."""
+        self.blocked: set[int] = set()
+        """Players who blocked the bot: nothing is sent to them until :meth:`unblock`."""
 
     # ------------------------------------------------------------------ API
 
     def show(self, slot: Slot, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
         """Make ``slot`` show ``text`` (send it the first time, edit it later)."""
+        if slot.chat_id in self.blocked:
+            return
         chat = self._chat(slot.chat_id)
         key = id(slot)
         if key not in chat.waiting:
@@ -115,6 +129,8 @@ class Outbox:
         """Answer a command: after the game's messages, and only with what is left of a
         group's budget (:data:`ANSWER_SHARE`); the same answer is not queued twice within
         :data:`ANSWER_REPEAT` seconds, so a flood of one command is answered once."""
+        if chat_id in self.blocked:
+            return
         chat = self._chat(chat_id)
         now = time.monotonic()
         chat.answered = {a: w for a, w in chat.answered.items() if w > now - ANSWER_REPEAT}
@@ -132,7 +148,13 @@ class Outbox:
         it returns whether it made a request. Wrap its Bot API calls in :meth:`retry`."""
         self._enqueue(chat_id, Call(run))
 
+    def unblock(self, chat_id: int) -> None:
+        """The player wrote to the bot again (``/start``, or unblocked it): send to him."""
+        self.blocked.discard(chat_id)
+
     def _enqueue(self, chat_id: int, item: Post | Delete | Call) -> None:
+        if chat_id in self.blocked:
+            return
         chat = self._chat(chat_id)
         chat.queue.append(item)
         self._kick(chat)
@@ -143,8 +165,8 @@ class Outbox:
             self.newest[chat_id] = message_id
 
     async def retry(self, call: Callable[[], Awaitable[Any]]) -> Any:
-        """``call()``, waiting out ``RetryAfter`` and retrying a network error once."""
-        return await self._retry(call)
+        """``call()``, waiting out ``RetryAfter`` and retrying a network error."""
+        return await retried(call, self.retry_base)
 
     async def answer(
         self,
@@ -267,6 +289,9 @@ class Outbox:
                 except Forbidden as exc:
                     sent = True
                     log.info("chat %s: forbidden (%s)", chat.chat_id, exc.message)
+                    if chat.chat_id > 0:  # he blocked the bot: nothing more till he writes
+                        self.blocked.add(chat.chat_id)
+                        chat.drop()
                     if self.on_forbidden is not None:
                         await self.on_forbidden(chat.chat_id)
                 except ChatMigrated as exc:
@@ -279,7 +304,9 @@ class Outbox:
                         self.post(new_id, item.text, item.markup, done=item.done)
                 except (TimedOut, NetworkError, RetryAfter) as exc:
                     sent = True
-                    if isinstance(exc, BadRequest):  # refused: a bug of ours
+                    if isinstance(exc, BadRequest) and no_rights(exc):
+                        self._refused(chat, item, exc)
+                    elif isinstance(exc, BadRequest):  # refused: a bug of ours
                         log.exception("chat %s: sending failed", chat.chat_id)
                     else:  # Telegram kept failing: an outage, not a bug; it stays due
                         self._again(chat, item, exc)
@@ -288,6 +315,9 @@ class Outbox:
                     log.exception("chat %s: sending failed", chat.chat_id)
                 else:
                     chat.backoff = 0.0
+                    if chat.refused:
+                        chat.refused = False
+                        log.info("chat %s: the bot may write there again", chat.chat_id)
                 chat.sending = None
                 if sent:
                     chat.last = time.monotonic()
@@ -296,20 +326,27 @@ class Outbox:
         finally:
             chat.task = None
 
+    def _refused(self, chat: ChatQueue, item: Post | Delete | Show | Call, exc: Exception) -> None:
+        """The group withdrew the bot's rights to write: ``item`` stays due (a refused
+        request changed nothing, so a call is made again too), one WARNING per group."""
+        if not chat.refused:
+            chat.refused = True
+            what = "chat %s: the bot may not write there (%s); its messages wait until it may"
+            log.warning(what, chat.chat_id, exc)
+        self._pause(chat)
+        chat.keep(item, calls=True)
+
     def _again(self, chat: ChatQueue, item: Post | Delete | Show | Call, exc: Exception) -> None:
         """Telegram did not take ``item``: it stays due and goes first after a pause that
-        grows while the failures last (a message is never dropped for an outage). A slot
-        is sent with its latest content (one queued meanwhile wins)."""
-        chat.backoff = min(self.retry_cap, max(self.retry_base, chat.backoff * 2))
-        chat.pause_until = time.monotonic() + chat.backoff
+        grows while the failures last (a message is never dropped for an outage)."""
+        self._pause(chat)
         what = "chat %s: Telegram did not take a message (%s); trying again in %.0f s"
         log.warning(what, chat.chat_id, exc, chat.backoff)
-        if isinstance(item, Post):
-            chat.queue.appendleft(item)
-        elif isinstance(item, Show) and item.content is not None:
-            if (key := id(item.slot)) not in chat.waiting:  # else a newer state is queued
-                chat.waiting[key] = item.content
-                chat.queue.appendleft(Show(item.slot))
+        chat.keep(item)
+
+    def _pause(self, chat: ChatQueue) -> None:
+        chat.backoff = min(self.retry_cap, max(self.retry_base, chat.backoff * 2))
+        chat.pause_until = time.monotonic() + chat.backoff
 
     async def _do(self, chat: ChatQueue, item: Post | Delete | Show | Call) -> bool:
         """Perform one queued item; ``False`` if nothing was sent."""
@@ -317,7 +354,7 @@ class Outbox:
             return await item.run()
         if isinstance(item, Post):  # (the answer is not parsed either: see edits.py)
             keyboard = markup_json(item.markup)
-            message_id = await self._retry(
+            message_id = await self.retry(
                 lambda: send_text(self.bot, chat.chat_id, item.text, keyboard)
             )
             self.note_sent(chat.chat_id, message_id)
@@ -326,7 +363,7 @@ class Outbox:
             return True
         if isinstance(item, Delete):
             try:
-                await self._retry(lambda: self.bot.delete_message(chat.chat_id, item.message_id))
+                await self.retry(lambda: self.bot.delete_message(chat.chat_id, item.message_id))
             except BadRequest as exc:
                 log.debug("chat %s: delete failed: %s", chat.chat_id, exc.message)
             return True
@@ -342,7 +379,7 @@ class Outbox:
             if self._shown.get(key) == fingerprint:
                 return False
             try:  # (the edited message Telegram answers is not read: see edits.py)
-                await self._retry(
+                await self.retry(
                     lambda: edit_text(self.bot, slot.chat_id, slot.message_id, text, keyboard)
                 )
             except BadRequest as exc:
@@ -356,7 +393,7 @@ class Outbox:
             else:
                 self._remember(key, fingerprint)
                 return True
-        message_id = await self._retry(
+        message_id = await self.retry(
             lambda: send_text(self.bot, slot.chat_id, text, keyboard, silent=slot.silent)
         )
         slot.message_id = message_id
@@ -371,22 +408,3 @@ class Outbox:
         self._shown.move_to_end(key)
         while len(self._shown) > 5000:
             self._shown.popitem(last=False)
-
-    async def _retry(self, call: Callable[[], Awaitable[Any]]) -> Any:
-        for attempt in range(1, _MAX_ATTEMPTS + 1):
-            try:
-                return await call()
-            except RetryAfter as exc:
-                if attempt == _MAX_ATTEMPTS:
-                    raise
-                with warnings.catch_warnings():  # PTB warns about the int/timedelta switch
-                    warnings.simplefilter("ignore")
-                    delay = exc.retry_after
-                seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else delay
-                log.info("flood control: waiting %.1f s", seconds)
-                await asyncio.sleep(float(seconds) + 0.1)
-            except (TimedOut, NetworkError) as exc:  # 5xx, timeouts, connection resets
-                if isinstance(exc, BadRequest | Forbidden) or attempt >= _MAX_ATTEMPTS:
-                    raise
-                await asyncio.sleep(0.5 * self.retry_base * attempt)
-        raise AssertionError("unreachable")

@@ -4,18 +4,34 @@ refusals of an edit are told apart."""
 from __future__ import annotations
 
 import asyncio
+import logging
+import warnings
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from telegram import InlineKeyboardMarkup
-from telegram.error import BadRequest
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
 from bot.core.model import Slot
 
-__all__ = ["Post", "Delete", "Show", "Call", "ChatQueue", "message_gone", "not_modified"]
+__all__ = [
+    "Post",
+    "Delete",
+    "Show",
+    "Call",
+    "ChatQueue",
+    "message_gone",
+    "not_modified",
+    "no_rights",
+    "retried",
+]
+
+log = logging.getLogger("bot.telegram.outbox")  # the outbox's lines, under its name
 
 _GONE = ("not found", "can't be edited", "cant be edited")
+_NO_RIGHTS = ("not enough rights", "have no rights", "chat_write_forbidden", "chat_restricted")
 
 
 def not_modified(exc: BadRequest) -> bool:
@@ -28,6 +44,13 @@ def message_gone(exc: BadRequest, *more: str) -> bool:
     old; or for one of ``more`` reasons): it must be sent anew."""
     low = exc.message.lower()
     return any(s in low for s in (*_GONE, *more))
+
+
+def no_rights(exc: BadRequest) -> bool:
+    """Telegram refused because the bot may not write in the group now (its rights were
+    withdrawn, or the group was made read-only); it is still a member."""
+    low = exc.message.lower()
+    return any(s in low for s in _NO_RIGHTS)
 
 
 @dataclass(slots=True)
@@ -70,6 +93,7 @@ class ChatQueue:
         "backoff",
         "pause_until",
         "sending",
+        "refused",
     )
 
     def __init__(self, chat_id: int) -> None:
@@ -91,3 +115,46 @@ class ChatQueue:
         """The slot (its id) whose content is being sent now, tries included."""
         self.pause_until = -1e9
         """Nothing is sent to this chat before (Telegram kept failing)."""
+        self.refused = False
+        """The bot may not write in this group now (logged once; sent when it may)."""
+
+    def keep(self, item: Post | Delete | Show | Call, *, calls: bool = False) -> None:
+        """``item`` was not taken: it goes first again (a slot with its latest content, one
+        queued meanwhile wins); a call only with ``calls`` (it may have sent something)."""
+        if isinstance(item, Post) or (calls and isinstance(item, Call)):
+            self.queue.appendleft(item)
+        elif isinstance(item, Show) and item.content is not None:
+            if (key := id(item.slot)) not in self.waiting:  # else a newer state is queued
+                self.waiting[key] = item.content
+                self.queue.appendleft(Show(item.slot))
+
+    def drop(self) -> None:
+        """Forget everything queued (nobody can receive it)."""
+        self.queue.clear()
+        self.answers.clear()
+        self.waiting.clear()
+
+
+MAX_ATTEMPTS = 4
+
+
+async def retried(call: Callable[[], Awaitable[Any]], base: float) -> Any:
+    """``call()``, waiting out ``RetryAfter`` and trying a network error (5xx, a timeout,
+    a reset) again after ``base``-scaled pauses, :data:`MAX_ATTEMPTS` times in all."""
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        try:
+            return await call()
+        except RetryAfter as exc:
+            if attempt == MAX_ATTEMPTS:
+                raise
+            with warnings.catch_warnings():  # PTB warns about the int/timedelta switch
+                warnings.simplefilter("ignore")
+                delay = exc.retry_after
+            seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else delay
+            log.info("flood control: waiting %.1f s", seconds)
+            await asyncio.sleep(float(seconds) + 0.1)
+        except (TimedOut, NetworkError) as exc:
+            if isinstance(exc, BadRequest | Forbidden) or attempt >= MAX_ATTEMPTS:
+                raise
+            await asyncio.sleep(0.5 * base * attempt)
+    raise AssertionError("unreachable")

@@ -107,3 +107,54 @@ def _holder_pid(url: str) -> str:
     """The process id in the name of the connection holding the bot's lock ("" if none)."""
     rows = query(url, HOLDER.replace("$1", str(LOCK_KEY & 0xFFFFFFFF)))
     return str(rows[0][0]).removeprefix(APP_NAME).strip() if rows else ""
+
+
+@pytest.mark.parametrize("link", ["symlink", "hard link"])
+def test_a_second_process_through_a_link_refuses_to_start(tmp_path: Path, link: str) -> None:
+    """The lock belongs to the database file: another path to the same file (a symlink, a
+    hard link) meets it, and the second ``python -m bot`` refuses with one line."""
+    fake = FakeTelegram(flood=FloodLimits(enabled=False))
+    server = FakeBotApiServer(fake)
+    server.start_in_thread()
+    env = bot_env(fake, server, tmp_path)
+    log = tmp_path / "bot.log"
+    first = shared().start(env, Path.cwd(), log)
+    try:
+        _holder(Path(env["DATABASE_PATH"] + ".lock"), first)
+        other = tmp_path / "elsewhere"
+        other.mkdir()
+        linked = other / "same.sqlite3"
+        if link == "symlink":
+            linked.symlink_to(env["DATABASE_PATH"])
+        else:
+            os.link(env["DATABASE_PATH"], linked)
+        second = start_bot_process({**env, "DATABASE_PATH": str(linked)}, Path.cwd())
+        try:
+            out, err = second.communicate(timeout=30)
+        finally:
+            second.kill()  # (it ran before the lock was taken on the file)
+            second.wait()
+        assert second.returncode == 2
+        lines = err.strip().splitlines()
+        assert len(lines) == 1, err
+        assert lines[0].startswith(f"error: the database {linked} is in use by another bot")
+        if link == "symlink":  # the side file at the real path names the holder
+            assert f"(pid {first})" in lines[0]
+        assert alive(first)
+    finally:
+        os.kill(first, signal.SIGKILL)
+        gone(first, 10)
+        server.stop()
+
+
+def test_the_lock_holds_through_links_in_process(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    held = lock_database(str(path))
+    assert path.exists() and path.stat().st_size == 0  # created empty: a new database
+    (tmp_path / "sym.sqlite3").symlink_to(path)
+    os.link(path, tmp_path / "hard.sqlite3")
+    for other in ("sym.sqlite3", "hard.sqlite3"):
+        with pytest.raises(StorageError, match="in use by another bot process"):
+            lock_database(str(tmp_path / other))
+    held.release()
+    lock_database(str(tmp_path / "hard.sqlite3")).release()

@@ -158,6 +158,12 @@ def test_png_to_a_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert line == f"--png: cannot write {tmp_path}: Is a directory"
 
 
+@pytest.mark.parametrize("name", ["", "  "])
+def test_png_to_an_empty_name(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    line = call([str(EXAMPLE), "--png", name], capsys)
+    assert line == "--png: name the file to write (an empty name was given)"
+
+
 def test_png_to_a_full_device(capsys: pytest.CaptureFixture[str]) -> None:
     line = call([str(EXAMPLE), "--png", "/dev/full"], capsys)
     assert line == "--png: cannot write /dev/full: No space left on device"

@@ -1313,6 +1313,12 @@ class FakeTelegram:
         with self._lock:
             return self._webhook["url"] if self._webhook else None
 
+    @property
+    def webhook_secret(self) -> str | None:
+        """The secret token given with the webhook (Telegram sends it in every POST)."""
+        with self._lock:
+            return self._webhook["secret_token"] if self._webhook else None
+
     # ------------------------------------------------------------------ waiting
 
     async def wait_until(
@@ -2163,7 +2169,11 @@ class FakeTelegram:
         if isinstance(allowed, list):
             self._allowed_updates = frozenset(allowed) if allowed else None
         already = self._webhook is not None and self._webhook["url"] == url
-        self._webhook = {"url": url, "max_connections": p.integer("max_connections", 40) or 40}
+        self._webhook = {
+            "url": url,
+            "max_connections": p.integer("max_connections", 40) or 40,
+            "secret_token": p.text("secret_token"),
+        }
         return _Described(True, "Webhook is already set" if already else "Webhook was set")
 
     def _m_get_webhook_info(self, p: _Params) -> JSONDict:

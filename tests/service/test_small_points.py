@@ -4,13 +4,8 @@ during an outage is one WARNING line."""
 
 from __future__ import annotations
 
-import logging
-import sys
 from pathlib import Path
 
-from telegram.error import NetworkError
-
-from bot.app import PollingOutage
 from bot.core import effects as fx
 from bot.core.model import Status
 from bot.render.sheet_text import short_name
@@ -38,19 +33,6 @@ async def test_votes_and_auto_notes_do_not_outlive_their_deal() -> None:
 def test_a_cut_name_holds_no_bidi_control() -> None:
     cut = short_name("\u202eАнна\u2067 Каренина-Вронская\u2069", 10)
     assert cut == "Анна Каре…"
-
-
-def test_a_failed_poll_is_one_warning_line() -> None:
-    try:
-        raise NetworkError("httpx.ConnectError: connection refused")
-    except NetworkError:
-        info = sys.exc_info()
-    record = logging.LogRecord(
-        "telegram.ext.Updater", logging.ERROR, __file__, 1, "Exception happened", (), info
-    )
-    assert PollingOutage().filter(record)
-    assert record.levelno == logging.WARNING and record.exc_info is None
-    assert "\n" not in record.getMessage() and "connection refused" in record.getMessage()
 
 
 async def test_a_deals_vote_is_one_message_that_is_told_when_it_lapses(tmp_path: Path) -> None:

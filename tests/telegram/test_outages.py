@@ -9,6 +9,9 @@ production) start at 0.01 s and stop growing at 0.3 s.
 from __future__ import annotations
 
 import asyncio
+import logging
+import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -86,3 +89,44 @@ async def test_no_turn_times_out_while_its_buttons_cannot_be_delivered(tmp_path:
         assert nxt is not None and nxt is not user
         new_hand = h.hand_message(nxt)
         assert new_hand is not None and new_hand.buttons  # and now his time runs
+
+
+async def _until(condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, what
+        await asyncio.sleep(0.02)
+
+
+@pytest.mark.waits
+async def test_a_polling_outage_is_one_warning_and_one_info(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """getUpdates failing three times in a row (PTB retries after 1 s, then 1.5 s) is one
+    WARNING when it begins and one INFO when Telegram answers again: no ERROR, no traceback."""
+    async with running_bot(tmp_path) as h:
+        caplog.set_level(logging.INFO)
+        caplog.clear()
+        h.fake.fail_when(lambda method, params: method == "getUpdates", (502, "Bad Gateway"))
+
+        def failed() -> int:
+            return sum(1 for c in h.fake.calls_to("getUpdates") if not c.ok)
+
+        await _until(lambda: failed() >= 3, "getUpdates did not fail three times")
+        h.fake.clear_failures()
+        back = "Telegram answers again"
+        await _until(lambda: back in caplog.text, "the end of the outage was not logged")
+        await h.say(h.users[0], "/newgame")  # and updates come in again
+        assert any("pulka" in text.lower() for text in h.group_texts())
+    told = [(r.levelname, r.getMessage(), r.exc_info) for r in caplog.records]
+    loud = [entry for entry in told if entry[0] != "INFO" and entry[0] != "DEBUG"]
+    assert loud == [
+        (
+            "WARNING",
+            "Telegram cannot be reached for updates (HTTP 502); trying again",
+            None,
+        )
+    ]
+    [(level, over)] = [(level, m) for level, m, _ in told if m.startswith(back)]
+    assert level == "INFO"
+    assert re.fullmatch(r"Telegram answers again \(updates were out for \d+ s\)", over)
