@@ -11,14 +11,11 @@ port.
 from __future__ import annotations
 
 import asyncio
-import logging
 from typing import Any
 
 from telegram.ext import Application
 
 __all__ = ["check", "TIMEOUT", "PATH"]
-
-log = logging.getLogger(__name__)
 
 TIMEOUT = 5.0
 PATH = "/healthz"

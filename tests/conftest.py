@@ -1,4 +1,4 @@
-"""How the suite is spread over pytest-xdist's workers (issue 12: the whole suite in ≤ 100 s).
+"""How the suite is spread over pytest-xdist's workers (the goal: the whole suite in ≤ 100 s).
 
 ``python -m pytest -n auto`` is the suite's command. The longest tests (marked ``slow``) are
 sent first and one test at a time, so that no worker is left with a long test at the end

@@ -1,4 +1,4 @@
-"""A forced card plays itself (issue 15): when the player to act has exactly one legal
+"""A forced card plays itself: when the player to act has exactly one legal
 card (the engine's :func:`~bot.preferans.policy.forced_card`), it is played for him after
 a short pause, if his setting allows; on the last trick every remaining card follows.
 

@@ -269,7 +269,7 @@ class TableUi:
     """When each seat last pressed a button (the service's clock; not stored): a player
     who acted moments ago is still looking and needs no turn notification."""
     offer_sure: tuple[int, dict[Seat, frozenset[Offer]]] = (-1, {})
-    """At move N, the offers the solver proved guaranteed for each seat (issue 15, "✅
+    """At move N, the offers the solver proved guaranteed for each seat ("✅
     гарантировано"; not stored: only for the move it was found at)."""
     offer_note: OfferNote | None = None
     """The offer refused by the last move, for the table message (not stored)."""

@@ -202,7 +202,7 @@ class TableRegistry:
         self._notify[player.user_id] = mode
 
     async def autoplay(self, user_id: int) -> bool:
-        """Whether the player's forced cards play themselves (issue 15), cached."""
+        """Whether the player's forced cards play themselves, cached."""
         on = self._autoplay.get(user_id)
         if on is None:
             on = self._autoplay[user_id] = await self.storage.autoplay(user_id)

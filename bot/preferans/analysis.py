@@ -1,5 +1,5 @@
 """A played deal's analysis: what best play from the start was worth, all cards open, and
-the cards that changed that value (issue 15; docs/record-format.md, "--analyse").
+the cards that changed that value (docs/record-format.md, "--analyse").
 
 The value is the exact solver's (:mod:`bot.preferans.solver`): in a trick game the
 declarer's tricks (he maximises, the defenders minimise), in misère the tricks the

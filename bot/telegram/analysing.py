@@ -1,4 +1,4 @@
-"""The worker process that analyses ended deals (issue 15), apart from the bot's event loop.
+"""The worker process that analyses ended deals, apart from the bot's event loop.
 
 A deal's analysis is seconds of pure-Python CPU at worst: in a thread it would hold the
 GIL against the event loop, so it runs in one child process at a lower priority, and the

@@ -33,7 +33,7 @@ COMMANDS = ("settings",)
 _CODES = {mode: mode[0] for mode in NOTIFY_MODES}  # always → a, slow → s, never → n
 _RANK_CODES = {ranks: ranks[0] for ranks in RANK_STYLES}  # latin → l, russian → r
 AUTOPLAY_PATTERN = r"^0:0:F[01]$"
-"""Callback data of the forced-card setting's buttons (issue 15): F1 on, F0 off."""
+"""Callback data of the forced-card setting's buttons: F1 on, F0 off."""
 PATTERN = (
     r"^0:0:(N[" + "".join(_CODES.values()) + "]|C[" + "".join(_RANK_CODES.values()) + "]|F[01])$"
 )

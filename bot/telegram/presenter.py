@@ -241,7 +241,7 @@ class Presenter:
         before = sheet_before(table.game, e.finished) if table.game is not None else None
         result = result_text(table, e.finished, e.deal_no, lang, before)
         claim = offer_end_line(table, deal, lang) if deal is not None else None
-        if claim is not None:  # the deal ended by an accepted offer (issue 15)
+        if claim is not None:  # the deal ended by an accepted offer
             result = claim + "\n\n" + result
         if deal is not None:
             if e.table_slot is not None:

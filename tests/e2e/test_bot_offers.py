@@ -1,4 +1,4 @@
-"""Done-when of issue 15 through the fake Bot API: a declarer with a cold hand offers "the
+"""Offers through the fake Bot API: a declarer with a cold hand offers "the
 rest are mine" (the solver marks it guaranteed), the whisters see his cards and accept,
 the deal is scored from the offer, and the exported record replays to the same sheet."""
 

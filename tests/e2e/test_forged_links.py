@@ -1,5 +1,5 @@
 """Forged deep links (``/start <payload>``) never crash a handler: every payload gets an
-answer and nothing is logged at ERROR (issue 17, item 2)."""
+answer and nothing is logged at ERROR."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """One process per database: a second ``python -m bot`` on the same file refuses to start
-with one line, and the lock goes with its process, even killed (issue 17, item 5)."""
+with one line, and the lock goes with its process, even killed."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A deal's analysis (issue 15): best play from the start and the cards that changed its
+"""A deal's analysis: best play from the start and the cards that changed its
 value, checked against a plain minimax over the engine on short endings and on a hand
 built so that one known card throws tricks away."""
 

@@ -1,5 +1,5 @@
-"""``policy.forced_card``: the card a player must play when he has no choice (issue 15:
-such a card plays itself)."""
+"""``policy.forced_card``: the card a player must play when he has no choice (such
+a card plays itself)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Benchmark of a deal's analysis (issue 15; run by hand, prints its figures).
+"""Benchmark of a deal's analysis (run by hand, prints its figures).
 
     python tests/perf/analysis.py --deals 30 --seed 1 [--fresh]
 

@@ -1300,7 +1300,7 @@ def report(results: list[dict[str, Any]]) -> str:
 
 
 def targets(results: list[dict[str, Any]]) -> list[str]:
-    """Issue 7's targets (set at N = 200), checked for every N. The bar is the baseline on
+    """The load targets (set at N = 200), checked for every N. The bar is the baseline on
     the same transport as ours; PTB's default (httpx, no pacing) is shown for reference."""
     out = []
     for r in results:

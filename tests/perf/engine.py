@@ -4,7 +4,7 @@
 
 Plays complete deals choosing uniformly among the legal actions, for 3 and 4
 players under each convention, and prints deals per second and card plays per
-second. Target (issue 2): at least 1,000 complete random deals per second.
+second. Target: at least 1,000 complete random deals per second.
 """
 
 from __future__ import annotations

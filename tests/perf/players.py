@@ -1,4 +1,4 @@
-"""Computer players benchmark (issue 14): speed, strength and behaviour. Run by hand.
+"""Computer players benchmark: speed, strength and behaviour. Run by hand.
 
     python tests/perf/players.py                     # the figures of tests/perf/README.md
     python tests/perf/players.py --quick             # a smoke run

@@ -1,4 +1,4 @@
-"""Offers on screen (issue 15): the leader's few offer buttons under his cards, the answer
+"""Offers on screen: the leader's few offer buttons under his cards, the answer
 buttons with the offerer's hand for those who answer only, the group told what happens."""
 
 from __future__ import annotations

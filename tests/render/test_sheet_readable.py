@@ -1,4 +1,4 @@
-"""The sheet picture read on a phone (issue 13, item 7).
+"""The sheet picture read on a phone.
 
 Telegram previews a picture about 400 pixels wide, so every size in the picture is seen
 at 400 / width of it. The digits of the running entries and the "→ name" labels are

@@ -1,4 +1,4 @@
-"""The monospace sheet fits a phone's line (issue 13, item 8: it was 47 characters wide)."""
+"""The monospace sheet fits a phone's line (it was 47 characters wide)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A change whose save fails is undone: the game goes on once the database recovers and
-ends exactly as a run that never failed (issue 17, item 1)."""
+ends exactly as a run that never failed."""
 
 from __future__ import annotations
 

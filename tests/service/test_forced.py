@@ -1,4 +1,4 @@
-"""A forced card plays itself (issue 15): the service plays a player's only legal card
+"""A forced card plays itself: the service plays a player's only legal card
 when the scheduler's pause is over, if his setting allows; a stale job does nothing; the
 last trick plays itself to the end of the deal."""
 

@@ -1,5 +1,5 @@
 """Names that show nothing get a stand-in naming the seat, in the record as well; bidi
-controls are removed (issue 17, item 3)."""
+controls are removed."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Offers through the core service (issue 15): refused, accepted, timed out, pressed stale
+"""Offers through the core service: refused, accepted, timed out, pressed stale
 or by a player who does not answer, answered by a computer player, checked by the solver."""
 
 from __future__ import annotations

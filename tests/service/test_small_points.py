@@ -1,4 +1,4 @@
-"""The smaller findings of issue 17: stop votes belong to their deal, an automatic last card
+"""Smaller points: stop votes belong to their deal, an automatic last card
 is not shown in the next deal, a cut name cannot turn a line around, and a failed poll
 during an outage is one WARNING line."""
 

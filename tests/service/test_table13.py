@@ -1,4 +1,4 @@
-"""The smaller points of issue 13 through the core service: a person's press is remembered
+"""Smaller points through the core service: a person's press is remembered
 however many moves the computer players make, /rules states the chat's table, a misère is
 declared for the declarer, and what must be cleaned up survives a restart."""
 

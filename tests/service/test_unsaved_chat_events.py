@@ -1,4 +1,4 @@
-"""A chat's event that cannot be saved (issue 17, item 11): the bot removed from or added
+"""A chat's event that cannot be saved: the bot removed from or added
 to a group, a group migrated, a player who blocks the bot. Each table is changed on its
 own; one that cannot be saved is left as it was, logged in one line, and redone later."""
 

@@ -1,4 +1,4 @@
-"""The forced card (issue 15) in Telegram: the setting in private /settings, and the
+"""The forced card in Telegram: the setting in private /settings, and the
 scheduler's job that fires after the pause and plays the card."""
 
 from __future__ import annotations

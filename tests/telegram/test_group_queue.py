@@ -1,5 +1,5 @@
 """The group queue stays for the game: a flood of commands by one member is answered once
-and cannot hold the table message back (issue 17, item 6; Telegram's 20 messages a minute
+and cannot hold the table message back (Telegram's 20 messages a minute
 per group scaled to 20 per 6 s to keep the test short)."""
 
 from __future__ import annotations

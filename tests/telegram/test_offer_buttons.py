@@ -1,4 +1,4 @@
-"""Offer and answer buttons (issue 15): their codes fit the callback data and the route."""
+"""Offer and answer buttons: their codes fit the callback data and the route."""
 
 from __future__ import annotations
 

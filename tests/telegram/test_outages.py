@@ -1,5 +1,5 @@
 """What a move must show is shown eventually, whatever Telegram does: messages Telegram did
-not take stay due and are sent, in their latest state, once it is back (issue 17, item 8).
+not take stay due and are sent, in their latest state, once it is back.
 
 Time is scaled by 1/100 to keep the test short: outages of 10 s, 60 s and 5 min last 0.1,
 0.6 and 3 s, and the outbox's pauses between attempts (1 s doubling up to 60 s in

@@ -1,5 +1,5 @@
 """The lock holds only the change: a slow answer to a press never holds back what the press
-changed, e.g. the next player's buttons (issue 17, item 7)."""
+changed, e.g. the next player's buttons."""
 
 from __future__ import annotations
 

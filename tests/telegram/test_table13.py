@@ -1,4 +1,4 @@
-"""Issue 13's smaller points where the presenter shows them: a declaration made for the
+"""Smaller points where the presenter shows them: a declaration made for the
 declarer is noted for everybody; the time to move; the 4-player dealer's silent hand."""
 
 from __future__ import annotations

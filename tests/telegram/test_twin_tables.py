@@ -1,4 +1,4 @@
-"""Two groups of the same title (issue 17, item 11): a player at both tables can tell his
+"""Two groups of the same title: a player at both tables can tell his
 hand messages apart, and ``/export`` in private gives him the record of each game."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""A membership update whose change cannot be saved never reaches PTB's error handler
-(issue 17, item 11): one ERROR line, the state unchanged, and the change applied again
+"""A membership update whose change cannot be saved never reaches PTB's error handler:
+one ERROR line, the state unchanged, and the change applied again
 from the job queue, waiting longer each time, until the database takes it."""
 
 from __future__ import annotations
