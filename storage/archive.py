@@ -112,11 +112,18 @@ class Totals:
     whists_written: float = 0.0
 
 
-_TITLE = (
-    "(SELECT CASE WHEN json_valid(t.state) THEN json_extract(t.state, '$.title') END "
-    "FROM tables AS t WHERE t.id = g.table_id)"
-)
-"""The group's title kept in the table's state (the bot's JSON; unreadable: none)."""
+_STATE = "(SELECT t.state FROM tables AS t WHERE t.id = g.table_id)"
+"""The table's state, for the group's title it keeps (read in Python: the same query on
+both dialects)."""
+
+
+def _title(state: Any) -> str:
+    """The group's title kept in the table's state (the bot's JSON; unreadable: none)."""
+    try:
+        title = json.loads(state).get("title") if isinstance(state, str) else None
+    except (ValueError, AttributeError):
+        return ""
+    return title if isinstance(title, str) else ""
 
 
 async def history(
@@ -133,7 +140,7 @@ async def history(
         raise ValueError("give chat_id or user_id")
     games = await storage.fetchall(
         "SELECT g.table_id, g.chat_id, g.status, g.convention, g.pulka, g.players, g.deals, "
-        f"g.ended_at, {_TITLE} FROM games AS g WHERE {where} "
+        f"g.ended_at, {_STATE} FROM games AS g WHERE {where} "
         "ORDER BY g.ended_at DESC, g.table_id DESC LIMIT ?",
         (args, limit),
     )
@@ -155,7 +162,7 @@ async def history(
                 deals=int(g[6]),
                 ended_at=float(g[7]),
                 results=[(int(r[0]), str(r[1]), float(r[2])) for r in rows],
-                title=str(g[8] or ""),
+                title=_title(g[8]),
             )
         )
     return out
