@@ -22,6 +22,7 @@ from bot.core.model import Player, Slot, Status, Table
 from bot.core.play import stop_need
 from bot.core.robots import is_robot
 from bot.core.service import Shown, TableService
+from bot.preferans.actions import Discard
 from bot.preferans.analysis import Analysis, reached_play
 from bot.preferans.cards import Seat
 from bot.preferans.deal import Deal
@@ -213,6 +214,8 @@ class Presenter:
         ranks = self.service.card_ranks(player.user_id)
         notes = []
         mine = table.ui.hand_auto.get(seat)
+        if isinstance(mine, Discard) and not sv.discard:
+            mine = None  # Кодекс 3.4.9: after the first lead he may not look at his discard
         if mine is not None:
             what = action_text(mine, player.lang, private=True, ranks=ranks)
             notes.append(t(player.lang, "hand.auto", what=what))

@@ -238,3 +238,34 @@ async def test_a_held_bid_reads_naturally_in_both_languages() -> None:
         assert f"{name(table, first)} здесь {contract(six_c, 'ru')}" in table_text(table, pv, 1)
         table.settings.lang = "en"
         assert f"{name(table, first)} holds {contract(six_c, 'en')}" in table_text(table, pv, 1)
+
+
+async def test_a_discard_made_for_the_declarer_is_not_shown_to_him_after_the_first_lead() -> None:
+    """Кодекс 3.4.9: after the first lead the declarer may not look at his discard, so the
+    note of a discard made for him when his time ran out goes with the first card."""
+    clock = Clock()
+    async with service_on(clock=clock) as service:
+        table = await started(service)
+        presenter, outbox, _, _ = _presenter(service)
+        await press(service, table, lambda a: isinstance(a, Bid) and a.contract is None)
+        declarer, player = actor(table)  # second hand: first hand leads, not he
+        await press(service, table, lambda a: isinstance(a, Bid) and a.contract == MISERE)
+        while not any(isinstance(a, Discard) for a in legal(table)):
+            await press(service, table, lambda a: isinstance(a, Bid) and a.contract is None)
+        assert table.deadline is not None
+        clock.now = table.deadline + 1
+        presenter.show(await service.timeout(table.id, table.move))
+        deal = table.game.current  # type: ignore[union-attr]
+        assert deal is not None and deal.phase is Phase.PLAY and deal.declarer == declarer
+        note = "⏰ Время вышло, за вас: снос"
+
+        def mine() -> str:
+            return [text for slot, text, _ in outbox.shown if slot.chat_id == player.user_id][-1]
+
+        presenter.show_hand(table, declarer)
+        assert note in mine()  # before the first lead he may still look at it
+        assert actor(table)[0] != declarer
+        await press(service, table, lambda a: isinstance(a, Play))
+        presenter.show_hand(table, declarer)
+        assert note not in mine()
+        assert table.ui.hand_auto.get(declarer) is not None  # kept: he has not moved yet
