@@ -30,7 +30,7 @@ from bot.telegram import buttons, commands, history, membership, personal
 from bot.telegram.outbox import Outbox
 from bot.telegram.recovery import resume
 from bot.telegram.runtime import KEY, Runtime
-from bot.telegram.scheduler import FORCED_PAUSE
+from bot.telegram.scheduler import FORCED_PAUSE, configure_jobs
 from bot.telegram.transport import AiohttpRequest
 from storage import Storage
 
@@ -172,6 +172,7 @@ def build_application(
         get_updates_request if get_updates_request is not None else default_request(1)
     )
     application = builder.build()
+    configure_jobs(application.job_queue)
 
     commands.add_handlers(application)
     history.add_handlers(application)
