@@ -40,9 +40,9 @@ from telegram.error import (
 from bot.core.model import Slot
 
 from .edits import edit_text, markup_json, send_text
-from .queue import Call, ChatQueue, Delete, Post, Show, message_gone, not_modified
+from .queue import Call, ChatQueue, Delete, Post, Show, Sound, message_gone, not_modified
 
-__all__ = ["Outbox", "message_gone", "not_modified"]
+__all__ = ["Outbox", "Sound", "message_gone", "not_modified"]
 
 log = logging.getLogger(__name__)
 
@@ -90,12 +90,23 @@ class Outbox:
 
     # ------------------------------------------------------------------ API
 
-    def show(self, slot: Slot, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
-        """Make ``slot`` show ``text`` (send it the first time, edit it later)."""
+    def show(
+        self,
+        slot: Slot,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        sound: Sound | None = None,
+    ) -> None:
+        """Make ``slot`` show ``text`` (send it the first time, edit it later); ``sound``:
+        how it rings if it is sent (default: :meth:`Sound.default`, quiet for a silent
+        slot)."""
         chat = self._chat(slot.chat_id)
         key = id(slot)
         if key not in chat.waiting:
-            chat.queue.append(Show(slot))
+            if sound is None:
+                sound = Sound.QUIET if slot.silent else Sound.default(slot.chat_id)
+            chat.queue.append(Show(slot, sound))
         chat.waiting[key] = (text, markup)
         self._kick(chat)
 
@@ -106,10 +117,11 @@ class Outbox:
         markup: InlineKeyboardMarkup | None = None,
         *,
         done: Callable[[int], Awaitable[None]] | None = None,
+        sound: Sound | None = None,
     ) -> None:
         """Send a new message (in order with everything else for that chat); ``done`` gets its
-        message id once it is sent."""
-        self._enqueue(chat_id, Post(text, markup, done))
+        message id once it is sent; ``sound``: default :meth:`Sound.default`."""
+        self._enqueue(chat_id, Post(text, markup, done, sound or Sound.default(chat_id)))
 
     def answer_command(self, chat_id: int, text: str) -> None:
         """Answer a command: after the game's messages, and only with what is left of a
@@ -121,7 +133,7 @@ class Outbox:
         if text in chat.answered:
             return
         chat.answered[text] = now
-        chat.answers.append(Post(text, None))
+        chat.answers.append(Post(text, None, sound=Sound.default(chat_id)))
         self._kick(chat)
 
     def delete(self, chat_id: int, message_id: int) -> None:
@@ -129,7 +141,8 @@ class Outbox:
 
     def call(self, chat_id: int, run: Callable[[], Awaitable[bool]]) -> None:
         """Run ``run`` in ``chat_id``'s worker, in order with its messages and paced like one;
-        it returns whether it made a request. Wrap its Bot API calls in :meth:`retry`."""
+        it returns whether it made a request. Wrap its Bot API calls in :meth:`retry`; it
+        runs again if Telegram keeps failing, so it must be safe to repeat."""
         self._enqueue(chat_id, Call(run))
 
     def _enqueue(self, chat_id: int, item: Post | Delete | Call) -> None:
@@ -276,7 +289,7 @@ class Outbox:
                     if self.on_migrated is not None:
                         await self.on_migrated(chat.chat_id, new_id)
                     if isinstance(item, Post):  # slots are shown again by on_migrated
-                        self.post(new_id, item.text, item.markup, done=item.done)
+                        self.post(new_id, item.text, item.markup, done=item.done, sound=item.sound)
                 except (TimedOut, NetworkError, RetryAfter) as exc:
                     sent = True
                     if isinstance(exc, BadRequest):  # refused: a bug of ours
@@ -299,26 +312,27 @@ class Outbox:
     def _again(self, chat: ChatQueue, item: Post | Delete | Show | Call, exc: Exception) -> None:
         """Telegram did not take ``item``: it stays due and goes first after a pause that
         grows while the failures last (a message is never dropped for an outage). A slot
-        is sent with its latest content (one queued meanwhile wins)."""
+        is sent with its latest content (one queued meanwhile wins); a call (a sheet, say)
+        runs again, so nothing queued behind it overtakes it."""
         chat.backoff = min(self.retry_cap, max(self.retry_base, chat.backoff * 2))
         chat.pause_until = time.monotonic() + chat.backoff
         what = "chat %s: Telegram did not take a message (%s); trying again in %.0f s"
         log.warning(what, chat.chat_id, exc, chat.backoff)
-        if isinstance(item, Post):
+        if isinstance(item, Post | Call):
             chat.queue.appendleft(item)
         elif isinstance(item, Show) and item.content is not None:
             if (key := id(item.slot)) not in chat.waiting:  # else a newer state is queued
                 chat.waiting[key] = item.content
-                chat.queue.appendleft(Show(item.slot))
+                chat.queue.appendleft(Show(item.slot, item.sound))
 
     async def _do(self, chat: ChatQueue, item: Post | Delete | Show | Call) -> bool:
         """Perform one queued item; ``False`` if nothing was sent."""
         if isinstance(item, Call):
             return await item.run()
         if isinstance(item, Post):  # (the answer is not parsed either: see edits.py)
-            keyboard = markup_json(item.markup)
+            keyboard, quiet = markup_json(item.markup), item.sound.disable_notification
             message_id = await self._retry(
-                lambda: send_text(self.bot, chat.chat_id, item.text, keyboard)
+                lambda: send_text(self.bot, chat.chat_id, item.text, keyboard, silent=quiet)
             )
             self.note_sent(chat.chat_id, message_id)
             if item.done is not None:
@@ -356,8 +370,9 @@ class Outbox:
             else:
                 self._remember(key, fingerprint)
                 return True
+        quiet = item.sound.disable_notification
         message_id = await self._retry(
-            lambda: send_text(self.bot, slot.chat_id, text, keyboard, silent=slot.silent)
+            lambda: send_text(self.bot, slot.chat_id, text, keyboard, silent=quiet)
         )
         slot.message_id = message_id
         self.note_sent(slot.chat_id, message_id)

@@ -7,13 +7,14 @@ import asyncio
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from enum import Enum
 
 from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest
 
 from bot.core.model import Slot
 
-__all__ = ["Post", "Delete", "Show", "Call", "ChatQueue", "message_gone", "not_modified"]
+__all__ = ["Sound", "Post", "Delete", "Show", "Call", "ChatQueue", "message_gone", "not_modified"]
 
 _GONE = ("not found", "can't be edited", "cant be edited")
 
@@ -30,12 +31,37 @@ def message_gone(exc: BadRequest, *more: str) -> bool:
     return any(s in low for s in (*_GONE, *more))
 
 
+class Sound(Enum):
+    """Whether a new message rings its chat (an edit never does).
+
+    Private messages ring: each is for one person (the 4-player dealer's hand of a deal he
+    sits out does not: ``Slot.silent``). A group rings only for the lobby, a game's start
+    (its first table message) and its end (the settlement): deal results, sheets, table
+    messages, answers to commands and the rest come quietly, or a pulka would ring the
+    group ~70 times.
+    """
+
+    RING = "ring"
+    QUIET = "quiet"
+
+    @property
+    def disable_notification(self) -> bool:
+        """The value of the Bot API's ``disable_notification``."""
+        return self is Sound.QUIET
+
+    @classmethod
+    def default(cls, chat_id: int) -> Sound:
+        """A chat's routine message: a private chat (positive id) rings, a group does not."""
+        return cls.RING if chat_id > 0 else cls.QUIET
+
+
 @dataclass(slots=True)
 class Post:
     text: str
     markup: InlineKeyboardMarkup | None
     done: Callable[[int], Awaitable[None]] | None = None
     """Called with the sent message's id."""
+    sound: Sound = Sound.RING
 
 
 @dataclass(slots=True)
@@ -46,6 +72,8 @@ class Delete:
 @dataclass(slots=True, eq=False)
 class Show:
     slot: Slot
+    sound: Sound = Sound.RING
+    """How the slot's message rings if it is sent (not edited)."""
     content: tuple[str, InlineKeyboardMarkup | None] | None = None
     """What is being sent (taken from the chat's ``waiting`` when its turn comes)."""
 
