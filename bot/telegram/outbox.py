@@ -3,11 +3,9 @@
 Each chat has one worker that sends its messages in order. A kept-up-to-date message
 (:class:`~bot.core.model.Slot`) waits in the queue at most once: showing it again while it
 waits only replaces the text, so the latest state always shows and bursts of edits
-collapse into one. Private chats get at most one request per ``private_interval``;
-group limits (20 per minute) are also enforced by PTB's ``AIORateLimiter`` in front of the
-bot too, but its leaky bucket allows more than Telegram's sliding minute, so the outbox
-keeps its own window per group (see :meth:`Outbox._wait`); while a group's queue waits,
-its table message coalesces.
+collapse into one. Telegram's limits (per private chat, per group, for the whole bot) are
+kept by :mod:`.pacing`, the only pacing and retry layer (no ``AIORateLimiter`` under it);
+while a group's queue waits, its table message coalesces.
 
 "Message is not modified" is ignored; a message that cannot be edited any more is sent
 anew; ``RetryAfter`` is waited out; timeouts, resets and 5xx are retried with a growing
@@ -21,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import warnings
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -40,15 +37,13 @@ from telegram.error import (
 from bot.core.model import Slot
 
 from .edits import edit_text, markup_json, send_text
+from .pacing import Pacing
 from .queue import Call, ChatQueue, Delete, Post, Show, Sound, message_gone, not_modified
 
 __all__ = ["Outbox", "Sound", "message_gone", "not_modified"]
 
 log = logging.getLogger(__name__)
 
-_MAX_ATTEMPTS = 4
-ANSWER_SHARE = 0.25
-"""The share of a group's message budget commands' answers may use."""
 ANSWER_REPEAT = 30.0
 """Seconds within which the same answer to a command is not sent again to a chat."""
 
@@ -68,16 +63,21 @@ class Outbox:
         on_forbidden: Callable[[int], Awaitable[None]] | None = None,
         retry_base: float = 1.0,
         retry_cap: float = 60.0,
+        overall_rate: float = 0.0,
     ) -> None:
         self.bot = bot
         self.retry_base = retry_base
         """The first pause after Telegram failed to take a message; it doubles up to
         ``retry_cap`` while the failures last."""
         self.retry_cap = retry_cap
-        self.private_interval = private_interval
-        self.group_limit = group_limit
-        self.group_window = group_window
-        self.group_fast_interval = group_fast_interval
+        self.pacing = Pacing(
+            private_interval=private_interval,
+            group_limit=group_limit,
+            group_window=group_window,
+            group_fast_interval=group_fast_interval,
+            overall_rate=overall_rate,
+            retry_base=retry_base,
+        )
         self.on_sent = on_sent
         self.on_forbidden = on_forbidden
         self.on_migrated: Callable[[int, int], Awaitable[None]] | None = None
@@ -156,8 +156,9 @@ class Outbox:
             self.newest[chat_id] = message_id
 
     async def retry(self, call: Callable[[], Awaitable[Any]]) -> Any:
-        """``call()``, waiting out ``RetryAfter`` and retrying a network error once."""
-        return await self._retry(call)
+        """``call()`` (one Bot API request) paced and retried as the outbox's own
+        (:meth:`Pacing.request`)."""
+        return await self.pacing.request(call)
 
     async def answer(
         self,
@@ -233,43 +234,10 @@ class Outbox:
         if chat.task is None and not self._closed:
             chat.task = asyncio.create_task(self._run(chat), name=f"outbox:{chat.chat_id}")
 
-    def _wait_answer(self, chat: ChatQueue) -> float:
-        """Seconds before a command's answer may go: in a group only while less than
-        :data:`ANSWER_SHARE` of the window is used, so the game keeps the rest."""
-        wait = self._wait(chat)
-        if chat.chat_id > 0 or len(chat.window) < self.group_limit * ANSWER_SHARE:
-            return wait
-        return max(wait, chat.window[0] + self.group_window - time.monotonic(), 0.01)
-
-    def _wait(self, chat: ChatQueue) -> float:
-        """Seconds to wait before the next request to ``chat``.
-
-        Private chats: one request per ``private_interval``. Groups: never more than
-        ``group_limit`` in any ``group_window`` (Telegram's 20 per minute); while less than
-        half of it is used, requests may follow each other every ``group_fast_interval``,
-        then they are spread evenly over the window — and coalescing keeps the latest state.
-        """
-        now = time.monotonic()
-        paused = chat.pause_until - now
-        if paused > 0:
-            return paused
-        if chat.chat_id > 0:
-            return chat.last + self.private_interval - now
-        window = chat.window
-        while window and window[0] <= now - self.group_window:
-            window.popleft()
-        if len(window) >= self.group_limit:
-            return window[0] + self.group_window - now
-        if len(window) < self.group_limit // 2:
-            interval = self.group_fast_interval
-        else:
-            interval = self.group_window / max(1, self.group_limit - self.group_limit // 2)
-        return chat.last + interval - now
-
     async def _run(self, chat: ChatQueue) -> None:
         try:
             while chat.queue or chat.answers:
-                wait = self._wait(chat) if chat.queue else self._wait_answer(chat)
+                wait = self.pacing.wait(chat) if chat.queue else self.pacing.wait_answer(chat)
                 if wait > 0:  # a game message may arrive meanwhile: it goes first
                     await asyncio.sleep(min(wait, 0.5) if not chat.queue else wait)
                     continue
@@ -331,7 +299,7 @@ class Outbox:
             return await item.run()
         if isinstance(item, Post):  # (the answer is not parsed either: see edits.py)
             keyboard, quiet = markup_json(item.markup), item.sound.disable_notification
-            message_id = await self._retry(
+            message_id = await self.pacing.request(
                 lambda: send_text(self.bot, chat.chat_id, item.text, keyboard, silent=quiet)
             )
             self.note_sent(chat.chat_id, message_id)
@@ -340,7 +308,8 @@ class Outbox:
             return True
         if isinstance(item, Delete):
             try:
-                await self._retry(lambda: self.bot.delete_message(chat.chat_id, item.message_id))
+                bot, chat_id, message_id = self.bot, chat.chat_id, item.message_id
+                await self.pacing.request(lambda: bot.delete_message(chat_id, message_id))
             except BadRequest as exc:
                 log.debug("chat %s: delete failed: %s", chat.chat_id, exc.message)
             return True
@@ -356,7 +325,7 @@ class Outbox:
             if self._shown.get(key) == fingerprint:
                 return False
             try:  # (the edited message Telegram answers is not read: see edits.py)
-                await self._retry(
+                await self.pacing.request(
                     lambda: edit_text(self.bot, slot.chat_id, slot.message_id, text, keyboard)
                 )
             except BadRequest as exc:
@@ -371,7 +340,7 @@ class Outbox:
                 self._remember(key, fingerprint)
                 return True
         quiet = item.sound.disable_notification
-        message_id = await self._retry(
+        message_id = await self.pacing.request(
             lambda: send_text(self.bot, slot.chat_id, text, keyboard, silent=quiet)
         )
         slot.message_id = message_id
@@ -386,22 +355,3 @@ class Outbox:
         self._shown.move_to_end(key)
         while len(self._shown) > 5000:
             self._shown.popitem(last=False)
-
-    async def _retry(self, call: Callable[[], Awaitable[Any]]) -> Any:
-        for attempt in range(1, _MAX_ATTEMPTS + 1):
-            try:
-                return await call()
-            except RetryAfter as exc:
-                if attempt == _MAX_ATTEMPTS:
-                    raise
-                with warnings.catch_warnings():  # PTB warns about the int/timedelta switch
-                    warnings.simplefilter("ignore")
-                    delay = exc.retry_after
-                seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else delay
-                log.info("flood control: waiting %.1f s", seconds)
-                await asyncio.sleep(float(seconds) + 0.1)
-            except (TimedOut, NetworkError) as exc:  # 5xx, timeouts, connection resets
-                if isinstance(exc, BadRequest | Forbidden) or attempt >= _MAX_ATTEMPTS:
-                    raise
-                await asyncio.sleep(0.5 * self.retry_base * attempt)
-        raise AssertionError("unreachable")
