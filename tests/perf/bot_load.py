@@ -1269,6 +1269,9 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
             if side.key != "ours_default" or stats["tables_done"] == n:
                 db_path = os.path.join(workdir, f"{side.key}.sqlite3")
                 stats["verify"] = verify(db_path, side.players, args.deals)
+            # APScheduler's warning for a timer it dropped (none since every job runs late)
+            with open(os.path.join(workdir, f"{side.key}.log"), errors="replace") as fh:
+                stats["dropped_timers"] = sum(1 for line in fh if "was missed by" in line)
             # (refused presses are counted apart, "refused_presses": a stale button)
             errors = [e for e in side.players.errors if " refused: " not in e]
             stats["sim_errors"] = errors[:5]
@@ -1381,7 +1384,8 @@ def report(results: list[dict[str, Any]]) -> str:
 
 def failures(results: list[dict[str, Any]]) -> list[str]:
     """Why the figures mean nothing: a game that did not run to its end, the fake Bot API
-    failing the bot's requests, a bot that exited badly, a player who hit a bug."""
+    failing the bot's requests, a bot that exited badly, a timer the bot dropped, a player
+    who hit a bug."""
     out = []
     for r in results:
         n = r["tables"]
@@ -1398,6 +1402,8 @@ def failures(results: list[dict[str, Any]]) -> list[str]:
                 out.append(f"N={n}: {name} handled no update")
             if "tables_done" in s and s["tables_done"] != n:
                 out.append(f"N={n}: {name}: {s['tables_done']} of {n} games over")
+            if s.get("dropped_timers"):
+                out.append(f"N={n}: {name}: {s['dropped_timers']} timers dropped (missed)")
             if s.get("sim_errors"):
                 out.append(f"N={n}: {name}: players' errors: {s['sim_errors']}")
     return out
