@@ -11,7 +11,6 @@ from typing import Any
 from telegram import Bot, BotCommand
 from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError, TimedOut
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     ChatMemberHandler,
@@ -30,7 +29,7 @@ from bot.telegram.outbox import Outbox
 from bot.telegram.recovery import resume
 from bot.telegram.running import ALLOWED_UPDATES, OUTBOX_FLUSH, OutageWatch, serve
 from bot.telegram.runtime import KEY, Runtime
-from bot.telegram.scheduler import FORCED_PAUSE
+from bot.telegram.scheduler import FORCED_PAUSE, configure_jobs
 from bot.telegram.transport import AiohttpRequest
 from bot.telegram.webhook import Webhook
 from storage import Storage, describe
@@ -42,7 +41,6 @@ __all__ = [
     "COMMANDS",
     "set_commands",
     "default_request",
-    "overall_limit",
 ]
 
 log = logging.getLogger(__name__)
@@ -52,17 +50,6 @@ COMMANDS = (*commands.COMMANDS, *history.COMMANDS, *personal.COMMANDS)
 
 HTTP_CONNECTIONS = 32
 """Bot API requests in flight at most (kept-alive connections); more wait in turn."""
-
-
-def overall_limit(rate: float) -> tuple[float, float]:
-    """PTB's ``overall_max_rate`` and ``overall_time_period`` for ``rate`` requests a second.
-
-    One request per ``1 / rate`` seconds rather than ``rate`` per second: aiolimiter's bucket
-    holds ``max_rate`` requests, so ``(30, 1)`` lets a whole second's worth through at once on
-    top of the steady rate, and the load benchmark's fake Bot API counted ~2,000 flood errors
-    at 50 busy tables that way. ``0`` switches the limit off.
-    """
-    return (1.0, 1.0 / rate) if rate > 0 else (0.0, 1.0)
 
 
 def default_request(connections: int = HTTP_CONNECTIONS) -> BaseRequest:
@@ -89,7 +76,6 @@ def build_application(
     defaults: TableSettings | None = None,
     lobby_ttl: float = LOBBY_TTL,
     private_interval: float = 1.0,
-    group_max_rate: float = 20,
     outbox_options: dict[str, Any] | None = None,
     request: BaseRequest | None = None,
     get_updates_request: BaseRequest | None = None,
@@ -109,12 +95,12 @@ def build_application(
         seed = config.seed
     if defaults is None and config.table_defaults:
         defaults = settings_from_json(config.table_defaults)
-    # Telegram's limit for all chats together (PTB's limiter: 0 switches it off)
-    overall_max_rate, overall_period = overall_limit(config.overall_rate)
+    # Telegram's limit for all chats together (0 switches it off); the outbox keeps every
+    # limit (bot/telegram/pacing.py)
+    overall_rate = config.overall_rate
     analysis = analysis and config.analysis
     if not config.pacing:
-        private_interval = 0.0
-        group_max_rate = overall_max_rate = 1_000_000
+        private_interval = overall_rate = 0.0
         outbox_options = {"group_limit": 1_000_000, "group_fast_interval": 0.0}
 
     async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -127,7 +113,12 @@ def build_application(
             lobby_ttl=lobby_ttl,
             stand_in=lambda lang, number: t(lang, "name.stand_in", n=number),
         )
-        outbox = Outbox(app.bot, private_interval=private_interval, **(outbox_options or {}))
+        outbox = Outbox(
+            app.bot,
+            private_interval=private_interval,
+            overall_rate=overall_rate,
+            **(outbox_options or {}),
+        )
         rt = app.bot_data[KEY] = Runtime.build(app, service, outbox)
         rt.scheduler.forced_pause = forced_pause
         rt.presenter.autoplay = forced_pause is not None
@@ -153,14 +144,6 @@ def build_application(
         ApplicationBuilder()
         .token(config.token)
         .concurrent_updates(True)
-        .rate_limiter(
-            AIORateLimiter(
-                max_retries=3,
-                group_max_rate=group_max_rate,
-                overall_max_rate=overall_max_rate,
-                overall_time_period=overall_period,
-            )
-        )
         .post_init(post_init)
         .post_stop(post_stop)
         .post_shutdown(post_shutdown)
@@ -176,6 +159,7 @@ def build_application(
         OutageWatch(get_updates_request if get_updates_request is not None else default_request(1))
     )
     application = builder.build()
+    configure_jobs(application.job_queue)
 
     commands.add_handlers(application)
     history.add_handlers(application)

@@ -47,6 +47,7 @@ __all__ = [
     "NO_FLOOD",
     "is_alert",
     "waits_after_429",
+    "flood_waits",
     "bot_env",
     "start_bot_process",
 ]
@@ -101,6 +102,16 @@ def waits_after_429(fake: FakeTelegram) -> list[tuple[float, float]]:
         assert again is not None, f"{call.method} to {chat} was not tried again after a 429"
         out.append((call.response["parameters"]["retry_after"], again.time - call.time))
     return out
+
+
+def flood_waits(caplog: Any) -> int:
+    """How many times the bot waited out flood control: the outbox logs each wait once (its
+    logger at INFO: ``caplog.set_level(logging.INFO, "bot.telegram.pacing")``)."""
+    return sum(
+        1
+        for r in caplog.records
+        if r.name == "bot.telegram.pacing" and r.getMessage().startswith("flood control")
+    )
 
 
 def is_alert(answer: dict[str, Any]) -> bool:
@@ -257,7 +268,6 @@ async def running_bot(
     clock: Callable[[], float] = time.time,
     flood: FloodLimits | None = NO_FLOOD,
     private_interval: float = 0.0,
-    group_max_rate: float = 100_000,
     outbox_options: dict[str, Any] | None = None,
     lobby_ttl: float = 1800,
     db_name: str = "bot.sqlite3",
@@ -314,7 +324,6 @@ async def running_bot(
         defaults=defaults,
         lobby_ttl=lobby_ttl,
         private_interval=private_interval,
-        group_max_rate=group_max_rate,
         outbox_options=outbox_options
         if outbox_options is not None
         else {"group_limit": 100_000, "group_fast_interval": 0.0},

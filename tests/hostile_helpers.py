@@ -134,9 +134,9 @@ class PrivacyWatch:
         outbox = self.h.rt.outbox
         show, post = outbox.show, outbox.post
 
-        def watched_show(slot: Any, text: str, markup: Any = None) -> None:
+        def watched_show(slot: Any, text: str, markup: Any = None, **kw: Any) -> None:
             self.check(slot.chat_id, text, markup)
-            show(slot, text, markup)
+            show(slot, text, markup, **kw)
 
         def watched_post(chat_id: int, text: str, markup: Any = None, **kw: Any) -> None:
             self.check(chat_id, text, markup)
@@ -402,11 +402,9 @@ async def quick_turn(h: Harness, table: Table, choose: Any = None) -> str:
 
 
 def unthrottle(h: Harness) -> None:
-    """Lift PTB's overall 30 requests per second (the fake has no such limit unless asked):
-    thousands of presses must fit in the test's time."""
-    limiter = h.app.bot.rate_limiter
-    if limiter is not None:
-        limiter._base_limiter = None
+    """Lift the outbox's overall 30 requests per second (the fake has no such limit unless
+    asked): thousands of presses must fit in the test's time."""
+    h.rt.outbox.pacing.overall_interval = 0.0
 
 
 def assert_replays(game: Game) -> None:

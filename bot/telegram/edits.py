@@ -6,7 +6,7 @@ sheet read at most its ``message_id``. For an edit that was ~10% of the bot's CP
 in the end-to-end tests, as edits are most of its requests; for a sent hand message it is
 ~0.9 ms of CPU (``Message.de_json`` of a hand message with its keyboard, timed alone). So
 they send the same requests through python-telegram-bot's public ``Bot.do_api_request``
-(defaults, the rate limiter and the errors as usual), which returns the answer as it came.
+(defaults and the errors as usual), which returns the answer as it came.
 With the keyboards below, the end-to-end tests of the hostile fuzz, privacy, e2e, robots
 and turn-notify files make 7.6% fewer Python function calls than with the typed sends
 (cProfile, 37.5M -> 34.7M).

@@ -24,6 +24,7 @@ from bot.render.sheet_text import short_name
 from bot.render.text import title_of
 from storage import archive
 
+from .queue import Sound
 from .runtime import Runtime, group_lang, is_group, runtime
 
 __all__ = [
@@ -283,6 +284,7 @@ def _send_record(
                 InputFile(data, filename=file_name),
                 caption=caption,
                 parse_mode=ParseMode.HTML,
+                disable_notification=Sound.default(chat_id).disable_notification,
             )
         )
         return True

@@ -3,10 +3,9 @@
 Each chat has one worker that sends its messages in order. A kept-up-to-date message
 (:class:`~bot.core.model.Slot`) waits in the queue at most once: showing it again while it
 waits only replaces the text, so the latest state always shows and bursts of edits
-collapse into one. Private chats get at most one request per ``private_interval``;
-group limits (20 per minute) are also enforced by PTB's ``AIORateLimiter``, but its leaky
-bucket allows more than Telegram's sliding minute, so the outbox keeps its own window per
-group (:meth:`Outbox._wait`); while a group's queue waits, its table message coalesces.
+collapse into one. Telegram's limits (per private chat, per group, for the whole bot) are
+kept by :mod:`.pacing`, the only pacing and retry layer (no ``AIORateLimiter`` under it);
+while a group's queue waits, its table message coalesces.
 
 "Message is not modified" is ignored; a message that cannot be edited any more is sent
 anew; ``RetryAfter`` is waited out; timeouts, resets and 5xx are retried with a growing
@@ -41,24 +40,23 @@ from telegram.error import (
 from bot.core.model import Slot
 
 from .edits import edit_text, markup_json, send_text
+from .pacing import Pacing
 from .queue import (
     Call,
     ChatQueue,
     Delete,
     Post,
     Show,
+    Sound,
     message_gone,
     no_rights,
     not_modified,
-    retried,
 )
 
-__all__ = ["Outbox", "message_gone", "not_modified"]
+__all__ = ["Outbox", "Sound", "message_gone", "not_modified"]
 
 log = logging.getLogger(__name__)
 
-ANSWER_SHARE = 0.25
-"""The share of a group's message budget commands' answers may use."""
 ANSWER_REPEAT = 30.0
 """Seconds within which the same answer to a command is not sent again to a chat."""
 
@@ -78,16 +76,21 @@ class Outbox:
         on_forbidden: Callable[[int], Awaitable[None]] | None = None,
         retry_base: float = 1.0,
         retry_cap: float = 60.0,
+        overall_rate: float = 0.0,
     ) -> None:
         self.bot = bot
         self.retry_base = retry_base
         """The first pause after Telegram failed to take a message; it doubles up to
         ``retry_cap`` while the failures last."""
         self.retry_cap = retry_cap
-        self.private_interval = private_interval
-        self.group_limit = group_limit
-        self.group_window = group_window
-        self.group_fast_interval = group_fast_interval
+        self.pacing = Pacing(
+            private_interval=private_interval,
+            group_limit=group_limit,
+            group_window=group_window,
+            group_fast_interval=group_fast_interval,
+            overall_rate=overall_rate,
+            retry_base=retry_base,
+        )
         self.on_sent = on_sent
         self.on_forbidden = on_forbidden
         self.on_migrated: Callable[[int, int], Awaitable[None]] | None = None
@@ -102,14 +105,25 @@ class Outbox:
 
     # ------------------------------------------------------------------ API
 
-    def show(self, slot: Slot, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
-        """Make ``slot`` show ``text`` (send it the first time, edit it later)."""
+    def show(
+        self,
+        slot: Slot,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        sound: Sound | None = None,
+    ) -> None:
+        """Make ``slot`` show ``text`` (send it the first time, edit it later); ``sound``:
+        how it rings if it is sent (default: :meth:`Sound.default`, quiet for a silent
+        slot)."""
         if slot.chat_id in self.blocked:
             return
         chat = self._chat(slot.chat_id)
         key = id(slot)
         if key not in chat.waiting:
-            chat.queue.append(Show(slot))
+            if sound is None:
+                sound = Sound.QUIET if slot.silent else Sound.default(slot.chat_id)
+            chat.queue.append(Show(slot, sound))
         chat.waiting[key] = (text, markup)
         self._kick(chat)
 
@@ -120,14 +134,15 @@ class Outbox:
         markup: InlineKeyboardMarkup | None = None,
         *,
         done: Callable[[int], Awaitable[None]] | None = None,
+        sound: Sound | None = None,
     ) -> None:
         """Send a new message (in order with everything else for that chat); ``done`` gets its
-        message id once it is sent."""
-        self._enqueue(chat_id, Post(text, markup, done))
+        message id once it is sent; ``sound``: default :meth:`Sound.default`."""
+        self._enqueue(chat_id, Post(text, markup, done, sound or Sound.default(chat_id)))
 
     def answer_command(self, chat_id: int, text: str) -> None:
         """Answer a command: after the game's messages, and only with what is left of a
-        group's budget (:data:`ANSWER_SHARE`); the same answer is not queued twice within
+        group's budget (:data:`.pacing.ANSWER_SHARE`); the same answer is not queued twice within
         :data:`ANSWER_REPEAT` seconds, so a flood of one command is answered once."""
         if chat_id in self.blocked:
             return
@@ -137,7 +152,7 @@ class Outbox:
         if text in chat.answered:
             return
         chat.answered[text] = now
-        chat.answers.append(Post(text, None))
+        chat.answers.append(Post(text, None, sound=Sound.default(chat_id)))
         self._kick(chat)
 
     def delete(self, chat_id: int, message_id: int) -> None:
@@ -145,7 +160,8 @@ class Outbox:
 
     def call(self, chat_id: int, run: Callable[[], Awaitable[bool]]) -> None:
         """Run ``run`` in ``chat_id``'s worker, in order with its messages and paced like one;
-        it returns whether it made a request. Wrap its Bot API calls in :meth:`retry`."""
+        it returns whether it made a request. Wrap its Bot API calls in :meth:`retry`; it
+        runs again if Telegram keeps failing, so it must be safe to repeat."""
         self._enqueue(chat_id, Call(run))
 
     def unblock(self, chat_id: int) -> None:
@@ -165,8 +181,9 @@ class Outbox:
             self.newest[chat_id] = message_id
 
     async def retry(self, call: Callable[[], Awaitable[Any]]) -> Any:
-        """``call()``, waiting out ``RetryAfter`` and retrying a network error."""
-        return await retried(call, self.retry_base)
+        """``call()`` (one Bot API request) paced and retried as the outbox's own
+        (:meth:`Pacing.request`)."""
+        return await self.pacing.request(call)
 
     async def answer(
         self,
@@ -242,43 +259,10 @@ class Outbox:
         if chat.task is None and not self._closed:
             chat.task = asyncio.create_task(self._run(chat), name=f"outbox:{chat.chat_id}")
 
-    def _wait_answer(self, chat: ChatQueue) -> float:
-        """Seconds before a command's answer may go: in a group only while less than
-        :data:`ANSWER_SHARE` of the window is used, so the game keeps the rest."""
-        wait = self._wait(chat)
-        if chat.chat_id > 0 or len(chat.window) < self.group_limit * ANSWER_SHARE:
-            return wait
-        return max(wait, chat.window[0] + self.group_window - time.monotonic(), 0.01)
-
-    def _wait(self, chat: ChatQueue) -> float:
-        """Seconds to wait before the next request to ``chat``.
-
-        Private chats: one request per ``private_interval``. Groups: never more than
-        ``group_limit`` in any ``group_window`` (Telegram's 20 per minute); while less than
-        half of it is used, requests may follow each other every ``group_fast_interval``,
-        then they are spread evenly over the window — and coalescing keeps the latest state.
-        """
-        now = time.monotonic()
-        paused = chat.pause_until - now
-        if paused > 0:
-            return paused
-        if chat.chat_id > 0:
-            return chat.last + self.private_interval - now
-        window = chat.window
-        while window and window[0] <= now - self.group_window:
-            window.popleft()
-        if len(window) >= self.group_limit:
-            return window[0] + self.group_window - now
-        if len(window) < self.group_limit // 2:
-            interval = self.group_fast_interval
-        else:
-            interval = self.group_window / max(1, self.group_limit - self.group_limit // 2)
-        return chat.last + interval - now
-
     async def _run(self, chat: ChatQueue) -> None:
         try:
             while chat.queue or chat.answers:
-                wait = self._wait(chat) if chat.queue else self._wait_answer(chat)
+                wait = self.pacing.wait(chat) if chat.queue else self.pacing.wait_answer(chat)
                 if wait > 0:  # a game message may arrive meanwhile: it goes first
                     await asyncio.sleep(min(wait, 0.5) if not chat.queue else wait)
                     continue
@@ -301,7 +285,7 @@ class Outbox:
                     if self.on_migrated is not None:
                         await self.on_migrated(chat.chat_id, new_id)
                     if isinstance(item, Post):  # slots are shown again by on_migrated
-                        self.post(new_id, item.text, item.markup, done=item.done)
+                        self.post(new_id, item.text, item.markup, done=item.done, sound=item.sound)
                 except (TimedOut, NetworkError, RetryAfter) as exc:
                     sent = True
                     if isinstance(exc, BadRequest) and no_rights(exc):
@@ -328,13 +312,13 @@ class Outbox:
 
     def _refused(self, chat: ChatQueue, item: Post | Delete | Show | Call, exc: Exception) -> None:
         """The group withdrew the bot's rights to write: ``item`` stays due (a refused
-        request changed nothing, so a call is made again too), one WARNING per group."""
+        request changed nothing), one WARNING per group."""
         if not chat.refused:
             chat.refused = True
             what = "chat %s: the bot may not write there (%s); its messages wait until it may"
             log.warning(what, chat.chat_id, exc)
         self._pause(chat)
-        chat.keep(item, calls=True)
+        chat.keep(item)
 
     def _again(self, chat: ChatQueue, item: Post | Delete | Show | Call, exc: Exception) -> None:
         """Telegram did not take ``item``: it stays due and goes first after a pause that
@@ -353,9 +337,9 @@ class Outbox:
         if isinstance(item, Call):
             return await item.run()
         if isinstance(item, Post):  # (the answer is not parsed either: see edits.py)
-            keyboard = markup_json(item.markup)
-            message_id = await self.retry(
-                lambda: send_text(self.bot, chat.chat_id, item.text, keyboard)
+            keyboard, quiet = markup_json(item.markup), item.sound.disable_notification
+            message_id = await self.pacing.request(
+                lambda: send_text(self.bot, chat.chat_id, item.text, keyboard, silent=quiet)
             )
             self.note_sent(chat.chat_id, message_id)
             if item.done is not None:
@@ -363,7 +347,8 @@ class Outbox:
             return True
         if isinstance(item, Delete):
             try:
-                await self.retry(lambda: self.bot.delete_message(chat.chat_id, item.message_id))
+                bot, chat_id, message_id = self.bot, chat.chat_id, item.message_id
+                await self.pacing.request(lambda: bot.delete_message(chat_id, message_id))
             except BadRequest as exc:
                 log.debug("chat %s: delete failed: %s", chat.chat_id, exc.message)
             return True
@@ -379,7 +364,7 @@ class Outbox:
             if self._shown.get(key) == fingerprint:
                 return False
             try:  # (the edited message Telegram answers is not read: see edits.py)
-                await self.retry(
+                await self.pacing.request(
                     lambda: edit_text(self.bot, slot.chat_id, slot.message_id, text, keyboard)
                 )
             except BadRequest as exc:
@@ -393,8 +378,9 @@ class Outbox:
             else:
                 self._remember(key, fingerprint)
                 return True
-        message_id = await self.retry(
-            lambda: send_text(self.bot, slot.chat_id, text, keyboard, silent=slot.silent)
+        quiet = item.sound.disable_notification
+        message_id = await self.pacing.request(
+            lambda: send_text(self.bot, slot.chat_id, text, keyboard, silent=quiet)
         )
         slot.message_id = message_id
         self.note_sent(slot.chat_id, message_id)

@@ -45,7 +45,7 @@ from bot.render.text import (
 )
 
 from .analysing import Analyst
-from .outbox import Outbox
+from .outbox import Outbox, Sound
 from .pings import Pings
 from .sheet import SheetMessages
 
@@ -113,7 +113,9 @@ class Presenter:
             self.pings.clear(table)
             game = table.game
             if game is not None and game.settlement() is not None:
-                self.outbox.post(table.chat_id, settlement_text(table, game, lang))
+                # the game's end rings the group (Sound)
+                text = settlement_text(table, game, lang)
+                self.outbox.post(table.chat_id, text, sound=Sound.RING)
             self._confirm(table, Shown("settlement"))
             self._game_ended(table)
         elif isinstance(e, fx.SeatReplaceable):
@@ -182,7 +184,7 @@ class Presenter:
             return
         shown = table.ui.settings_open
         markup = keyboards.settings_keyboard(table) if shown else keyboards.lobby_keyboard(table)
-        self.outbox.show(slot, lobby_text(table), markup)
+        self.outbox.show(slot, lobby_text(table), markup, sound=Sound.RING)
 
     def show_deal(self, table: Table) -> None:
         """Refresh the group's table message and every hand message of the current deal."""
@@ -199,7 +201,9 @@ class Presenter:
             note = t(lang, "timeout.note", name=name(table, auto.seat), what=what)
         elif table.ui.forced is not None:
             note = forced_note(table, lang)
-        self.outbox.show(slot, table_text(table, public_view(deal), table.deal_no, note=note))
+        text = table_text(table, public_view(deal), table.deal_no, note=note)
+        # the first deal's table message is the game's start: it rings the group (Sound)
+        self.outbox.show(slot, text, sound=Sound.RING if table.deal_no == 1 else Sound.QUIET)
         for seat in range(len(table.seats)):
             self.show_hand(table, Seat(seat))
 

@@ -4,19 +4,18 @@ refusals of an edit are told apart."""
 from __future__ import annotations
 
 import asyncio
-import logging
-import warnings
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from enum import Enum
 
 from telegram import InlineKeyboardMarkup
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+from telegram.error import BadRequest
 
 from bot.core.model import Slot
 
 __all__ = [
+    "Sound",
     "Post",
     "Delete",
     "Show",
@@ -25,10 +24,7 @@ __all__ = [
     "message_gone",
     "not_modified",
     "no_rights",
-    "retried",
 ]
-
-log = logging.getLogger("bot.telegram.outbox")  # the outbox's lines, under its name
 
 _GONE = ("not found", "can't be edited", "cant be edited")
 _NO_RIGHTS = ("not enough rights", "have no rights", "chat_write_forbidden", "chat_restricted")
@@ -53,12 +49,37 @@ def no_rights(exc: BadRequest) -> bool:
     return any(s in low for s in _NO_RIGHTS)
 
 
+class Sound(Enum):
+    """Whether a new message rings its chat (an edit never does).
+
+    Private messages ring: each is for one person (the 4-player dealer's hand of a deal he
+    sits out does not: ``Slot.silent``). A group rings only for the lobby, a game's start
+    (its first table message) and its end (the settlement): deal results, sheets, table
+    messages, answers to commands and the rest come quietly, or a pulka would ring the
+    group ~70 times.
+    """
+
+    RING = "ring"
+    QUIET = "quiet"
+
+    @property
+    def disable_notification(self) -> bool:
+        """The value of the Bot API's ``disable_notification``."""
+        return self is Sound.QUIET
+
+    @classmethod
+    def default(cls, chat_id: int) -> Sound:
+        """A chat's routine message: a private chat (positive id) rings, a group does not."""
+        return cls.RING if chat_id > 0 else cls.QUIET
+
+
 @dataclass(slots=True)
 class Post:
     text: str
     markup: InlineKeyboardMarkup | None
     done: Callable[[int], Awaitable[None]] | None = None
     """Called with the sent message's id."""
+    sound: Sound = Sound.RING
 
 
 @dataclass(slots=True)
@@ -69,6 +90,8 @@ class Delete:
 @dataclass(slots=True, eq=False)
 class Show:
     slot: Slot
+    sound: Sound = Sound.RING
+    """How the slot's message rings if it is sent (not edited)."""
     content: tuple[str, InlineKeyboardMarkup | None] | None = None
     """What is being sent (taken from the chat's ``waiting`` when its turn comes)."""
 
@@ -118,43 +141,19 @@ class ChatQueue:
         self.refused = False
         """The bot may not write in this group now (logged once; sent when it may)."""
 
-    def keep(self, item: Post | Delete | Show | Call, *, calls: bool = False) -> None:
-        """``item`` was not taken: it goes first again (a slot with its latest content, one
-        queued meanwhile wins); a call only with ``calls`` (it may have sent something)."""
-        if isinstance(item, Post) or (calls and isinstance(item, Call)):
+    def keep(self, item: Post | Delete | Show | Call) -> None:
+        """``item`` was not taken: it goes first again. A slot is sent with its latest
+        content (one queued meanwhile wins); a call (a sheet, say) runs again, so nothing
+        queued behind it overtakes it."""
+        if isinstance(item, Post | Call):
             self.queue.appendleft(item)
         elif isinstance(item, Show) and item.content is not None:
             if (key := id(item.slot)) not in self.waiting:  # else a newer state is queued
                 self.waiting[key] = item.content
-                self.queue.appendleft(Show(item.slot))
+                self.queue.appendleft(Show(item.slot, item.sound))
 
     def drop(self) -> None:
         """Forget everything queued (nobody can receive it)."""
         self.queue.clear()
         self.answers.clear()
         self.waiting.clear()
-
-
-MAX_ATTEMPTS = 4
-
-
-async def retried(call: Callable[[], Awaitable[Any]], base: float) -> Any:
-    """``call()``, waiting out ``RetryAfter`` and trying a network error (5xx, a timeout,
-    a reset) again after ``base``-scaled pauses, :data:`MAX_ATTEMPTS` times in all."""
-    for attempt in range(1, MAX_ATTEMPTS + 1):
-        try:
-            return await call()
-        except RetryAfter as exc:
-            if attempt == MAX_ATTEMPTS:
-                raise
-            with warnings.catch_warnings():  # PTB warns about the int/timedelta switch
-                warnings.simplefilter("ignore")
-                delay = exc.retry_after
-            seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else delay
-            log.info("flood control: waiting %.1f s", seconds)
-            await asyncio.sleep(float(seconds) + 0.1)
-        except (TimedOut, NetworkError) as exc:
-            if isinstance(exc, BadRequest | Forbidden) or attempt >= MAX_ATTEMPTS:
-                raise
-            await asyncio.sleep(0.5 * base * attempt)
-    raise AssertionError("unreachable")

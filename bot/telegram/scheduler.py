@@ -4,13 +4,17 @@ Each table has at most one set of jobs, armed from its saved deadline after ever
 (:class:`~bot.core.effects.TimerChanged`): a lobby's expiry, or the turn's reminder and
 timeout, and a forced card's pause; a closed table's eviction from memory. A job keyed to
 an old move does nothing.
+
+Every job runs, however late (:func:`configure_jobs`): APScheduler's default would drop a
+job whose time passed more than a second ago -- when the event loop was busy -- and a
+computer player's move, a forced card or a turn's timeout would never happen.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from telegram.ext import ContextTypes, Job, JobQueue
 
@@ -27,6 +31,8 @@ __all__ = [
     "EVICT_AFTER",
     "FORCED_PAUSE",
     "turn_jobs",
+    "configure_jobs",
+    "JOB_DEFAULTS",
 ]
 
 log = logging.getLogger(__name__)
@@ -41,6 +47,23 @@ FORCED_PAUSE = 1.0
 """Seconds a player's only legal card waits before it plays itself (he sees it coming)."""
 EVICT_AFTER = 600.0
 """Seconds a closed table stays in memory (late presses on it get the precise answers)."""
+
+
+JOB_DEFAULTS: Final = {"misfire_grace_time": None, "coalesce": True}
+"""APScheduler's defaults for every job: run however late (no grace after which a job is
+dropped as "missed"); a repeating job that fell behind runs once, not once per missed time."""
+
+
+def configure_jobs(job_queue: JobQueue[Any] | None) -> None:
+    """Make every job of ``job_queue`` run even when late (:data:`JOB_DEFAULTS`; before it
+    starts) and keep the scheduler's routine lines (a job added, run, done: one each per
+    timer) off the INFO log; its warnings and errors still show."""
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    if job_queue is not None:
+        # configure() replaces the whole configuration: PTB's own goes in again
+        job_queue.scheduler.configure(
+            job_defaults=JOB_DEFAULTS, **job_queue.scheduler_configuration
+        )
 
 
 def turn_jobs(turn: int, delay: float | None) -> list[tuple[float, str]]:

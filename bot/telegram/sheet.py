@@ -62,7 +62,7 @@ from bot.render.picture.draw import render_png
 from bot.render.results import pulka_text, settlement_text, sheet_title
 
 from .edits import edit_text, send_text
-from .outbox import Outbox, message_gone, not_modified
+from .outbox import Outbox, Sound, message_gone, not_modified
 
 __all__ = ["SheetMessages", "SheetSnapshot", "CAPTION_LIMIT", "caption_length"]
 
@@ -72,6 +72,8 @@ CAPTION_LIMIT = 1024
 """Telegram's limit for a photo caption (characters after parsing the HTML)."""
 
 FILE_NAME = "pulka.png"
+SOUND = Sound.QUIET
+"""A sheet never rings the group (a game's end rings with its settlement)."""
 
 _TAG = re.compile(r"<[^>]+>")
 
@@ -305,6 +307,7 @@ class SheetMessages:
                 InputFile(png, filename=FILE_NAME),
                 caption=caption,
                 parse_mode=ParseMode.HTML,
+                disable_notification=SOUND.disable_notification,
             )
             return sent.message_id
 
@@ -318,7 +321,7 @@ class SheetMessages:
             return edit_text(bot, chat_id, mid, text, None)
 
         def send() -> Awaitable[int]:
-            return send_text(bot, chat_id, text, None)
+            return send_text(bot, chat_id, text, None, silent=SOUND.disable_notification)
 
         return await self._edit_or_send(chat_id, False, in_place, edit, send)
 

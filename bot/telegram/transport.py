@@ -5,11 +5,12 @@ answers to button presses go first: Telegram drops an answer later than ~15 s, w
 edits may wait (the outbox coalesces them). PTB's default client (httpx) costs several times
 as much CPU per call (tests/perf/README.md), and the bot makes several calls per press.
 
-A proxy is read from the environment once, at construction, as curl and httpx read it:
-``HTTPS_PROXY``/``https_proxy`` for ``https`` URLs, ``HTTP_PROXY``/``http_proxy`` for
-``http`` ones, ``ALL_PROXY``/``all_proxy`` for both, ``NO_PROXY``/``no_proxy`` to bypass.
-Only HTTP(S) proxies are supported (aiohttp's ``proxy=``, CONNECT for ``https``); a SOCKS
-proxy is refused at start-up rather than silently bypassed.
+A proxy is read from the environment once, at construction, by the standard library
+(``urllib.request.getproxies``, as curl and httpx read it): ``HTTPS_PROXY``/``https_proxy``
+for ``https`` URLs, ``HTTP_PROXY``/``http_proxy`` for ``http`` ones, ``ALL_PROXY``/
+``all_proxy`` for both, ``NO_PROXY``/``no_proxy`` to bypass (``urllib.request.
+proxy_bypass_environment``). Only HTTP(S) proxies are supported (aiohttp's ``proxy=``,
+CONNECT for ``https``); a SOCKS proxy is refused at start-up rather than silently bypassed.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import ssl
+import urllib.request
 from collections.abc import Mapping
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -80,49 +81,32 @@ class _Target:
             self.where = str(parts.hostname)
         scheme = parts.scheme.lower()
         self.proxy: str | None = proxies.get(scheme) or proxies.get("all")
-        host = parts.hostname or ""
-        if self.proxy is not None and _bypassed(host.lower(), proxies.get("no", "")):
+        # NO_PROXY as urllib reads it (its function is public, but not in typeshed)
+        bypass = urllib.request.proxy_bypass_environment  # type: ignore[attr-defined]
+        if self.proxy is not None and bypass(parts.netloc.rpartition("@")[2], dict(proxies)):
             self.proxy = None
 
     def masked(self, text: str) -> str:
         return text.replace(self.mask, "<token>") if self.mask else text
 
 
-def read_proxies(environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The proxy settings of ``environ`` (default: this process's environment) as ``urllib``
-    reads them: ``https``, ``http``, ``all`` -> proxy URL, ``no`` -> the bypass list; a
-    lower-case variable wins over its upper-case twin.
+def read_proxies(proxies: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The proxy settings as ``urllib.request.getproxies()`` reads them from this process's
+    environment (``proxies``: given instead, for tests): scheme (``https``, ``http``,
+    ``all``) -> proxy URL, ``no`` -> the bypass list.
 
     Raises :class:`UnsupportedProxy` for a proxy that is not HTTP(S).
     """
-    if environ is None:
-        environ = os.environ
-    proxies: dict[str, str] = {}
-    for lower_case in (False, True):
-        for name, value in environ.items():
-            key = name.lower()
-            if value and key.endswith("_proxy") and (name == key) == lower_case:
-                proxies[key[: -len("_proxy")]] = value
+    found = dict(urllib.request.getproxies() if proxies is None else proxies)
     for scheme in ("https", "http", "all"):
-        url = proxies.get(scheme)
+        url = found.get(scheme)
         if url and urlsplit(url).scheme.lower() not in ("http", "https"):
             # not naming the proxy: its URL may hold a password
             raise UnsupportedProxy(
                 f"the {scheme} proxy set in the environment is not an HTTP(S) proxy; "
                 "the Bot API transport (aiohttp) supports only HTTP(S) proxies"
             )
-    return proxies
-
-
-def _bypassed(host: str, no_proxy: str) -> bool:
-    """Whether ``NO_PROXY`` exempts ``host``: ``*``, the host itself or a parent domain."""
-    for entry in no_proxy.split(","):
-        entry = entry.strip().lower().lstrip(".")
-        if entry.count(":") == 1:  # host:port (the port is not told apart here)
-            entry = entry.partition(":")[0]
-        if entry == "*" or (entry and (host == entry or host.endswith("." + entry))):
-            return True
-    return False
+    return found
 
 
 class _TimedPayload(aiohttp.Payload):
@@ -171,8 +155,8 @@ class AiohttpRequest(BaseRequest):
     opening a connection (TLS and the proxy's CONNECT included), the read timeout each wait
     for the server's bytes, the pool timeout the wait for a slot; the write timeout bounds
     writing a large body (``media_write_timeout`` for uploads) -- a body under 64 KiB only
-    fills the socket's buffer, which never waits. The proxy is read once, here
-    (``environ``: for tests; default the process's environment).
+    fills the socket's buffer, which never waits. The proxy is read once, here, from the
+    process's environment (``proxies``: the settings instead, for tests).
     """
 
     __slots__ = (
@@ -200,7 +184,7 @@ class AiohttpRequest(BaseRequest):
         pool_timeout: float | None = 1.0,
         media_write_timeout: float | None = 20.0,
         ssl_context: ssl.SSLContext | None = None,
-        environ: Mapping[str, str] | None = None,
+        proxies: Mapping[str, str] | None = None,
     ) -> None:
         if connections < 1:
             raise ValueError("connections must be at least 1")
@@ -211,7 +195,7 @@ class AiohttpRequest(BaseRequest):
         self._pool_timeout = pool_timeout
         self._media_write_timeout = media_write_timeout
         self._ssl = ssl_context
-        self._proxies = read_proxies(environ)
+        self._proxies = read_proxies(proxies)
         self._gate = Gate(connections)
         self._session: aiohttp.ClientSession | None = None
         self._closed = False

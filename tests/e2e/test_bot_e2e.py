@@ -4,6 +4,7 @@ the test plays a group and its users; we check what each chat actually showed.""
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import signal
 import subprocess
@@ -19,6 +20,7 @@ from tests.bot_helpers import (
     bot_env,
     cards_in,
     code_of,
+    flood_waits,
     open_and_start,
     play_deal,
     running_bot,
@@ -264,7 +266,8 @@ async def test_group_edits_are_coalesced_within_telegram_limits(tmp_path: Path) 
         assert fake.flood_errors == []
 
 
-async def test_retry_after_is_waited_out(tmp_path: Path) -> None:
+async def test_retry_after_is_waited_out(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, "bot.telegram.pacing")
     async with running_bot(tmp_path, http=True) as h:
         h.fake.fail_next("sendMessage", times=1, error=(429, 0.2))  # (time scaled down)
         await h.say(h.users[0], "/newgame")
@@ -272,6 +275,7 @@ async def test_retry_after_is_waited_out(tmp_path: Path) -> None:
         assert h.fake.flood_errors
         [(wait, waited)] = waits_after_429(h.fake)
         assert waited >= wait
+        assert flood_waits(caplog) == 1
 
 
 def test_python_m_bot_runs_against_a_bot_api_server(tmp_path: Path) -> None:

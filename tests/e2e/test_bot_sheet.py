@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import io
+import logging
 import re
 import threading
 from pathlib import Path
@@ -22,6 +23,7 @@ from bot.telegram.sheet import caption_length
 from tests.bot_helpers import (
     NO_FLOOD,
     Harness,
+    flood_waits,
     open_and_start,
     play_deal,
     running_bot,
@@ -235,7 +237,10 @@ async def test_a_refused_photo_falls_back_to_the_text_sheet(tmp_path: Path) -> N
 
 
 @pytest.mark.waits
-async def test_flood_control_on_the_photo_is_waited_out(tmp_path: Path) -> None:
+async def test_flood_control_on_the_photo_is_waited_out(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, "bot.telegram.pacing")
     async with running_bot(tmp_path) as h:
         await open_and_start(h)
         h.fake.fail_next("sendPhoto", error=(429, 0.2))  # (time scaled down)
@@ -245,6 +250,7 @@ async def test_flood_control_on_the_photo_is_waited_out(tmp_path: Path) -> None:
         assert [e.method for e in h.fake.flood_errors] == ["sendPhoto"]
         [(wait, waited)] = waits_after_429(h.fake)
         assert waited >= wait
+        assert flood_waits(caplog) == 1
 
 
 async def test_a_restart_keeps_replacing_the_sheet(tmp_path: Path) -> None:

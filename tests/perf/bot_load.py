@@ -74,6 +74,8 @@ if ROOT not in sys.path:
 DEAL_RE = re.compile(r"(?:Deal|Сдача) (\d+)\b")
 GAME_CODE = re.compile(r"^[bcwdptuk]")
 SEND_EDIT = ("sendMessage", "editMessageText")
+DECODED = frozenset(SEND_EDIT)
+"""The methods whose answers the players read (the others' are only counted)."""
 
 
 def child_bot() -> None:
@@ -205,14 +207,24 @@ def _make_fake_class() -> Any:
             self.methods: Counter[str] = Counter()
             self.handed: dict[str, float] = {}
             self.updates_handed: list[float] = []
+            self.requests: list[float] = []
+            """When each of the bot's requests but getUpdates came."""
+            self.server_errors: Counter[str] = Counter()
+            """Method -> answers that were not 200 nor a flood or refusal (4xx): the fake
+            failing (a 5xx) means the benchmark measures nothing."""
 
         def _record(
             self, method: str, params: dict[str, Any], now: float, status: Any, body: Any
         ) -> None:
             self.methods[method] += 1
+            if isinstance(status, str) or status >= 500:
+                self.server_errors[method] += 1
             if method == "getUpdates":
                 return
+            self.requests.append(now)
             ok = status == 200
+            if isinstance(body, bytes | bytearray) and (not ok or method in DECODED):
+                body = json.loads(body)  # the fake answers with JSON bytes, decoded when read
             if method == "answerCallbackQuery":
                 qid = str(params.get("callback_query_id"))
                 if ok:
@@ -331,6 +343,8 @@ class Players:
         self.active = False
         self.held: list[tuple[Any, tuple[Any, ...]]] = []
         self.spread = 1.0
+        self.think = 0.0
+        """Seconds a player thinks before each game press (0: at once)."""
         self.spread_rng = random.Random(seed + 1)  # apart from the players' choices
         for i in range(tables):
             users = [
@@ -485,18 +499,20 @@ class Players:
                 return
             tab.keys[ui] = key
             if confirm:
-                loop.call_soon(self._press, tab, ui, chat_id, mid, confirm[0], "action")
+                loop.call_later(
+                    self.think, self._press, tab, ui, chat_id, mid, confirm[0], "action"
+                )
             else:
                 free = [d for _, d in buttons if _code(d)[0] == "t"]
                 choice = self.rng.choice(free)
-                loop.call_soon(self._press, tab, ui, chat_id, mid, choice, "toggle")
+                loop.call_later(self.think, self._press, tab, ui, chat_id, mid, choice, "toggle")
             return
         key = (move,)
         if tab.keys.get(ui) == key:
             return
         tab.keys[ui] = key
         choice = self.rng.choice([d for _, d in buttons])
-        loop.call_soon(self._press, tab, ui, chat_id, mid, choice, "action")
+        loop.call_later(self.think, self._press, tab, ui, chat_id, mid, choice, "action")
 
 
 class BaselinePlayers:
@@ -602,12 +618,26 @@ def _proc_status(pid: int) -> dict[str, int]:
 
 
 def _cpu_seconds(pid: int) -> float:
+    """CPU seconds of ``pid`` and of every process it started (the analysis worker), the
+    running ones and the ones it waited for."""
     try:
         with open(f"/proc/{pid}/stat") as fh:
             fields = fh.read().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+    return ticks / os.sysconf("SC_CLK_TCK") + sum(_cpu_seconds(c) for c in _children(pid))
+
+
+def _children(pid: int) -> list[int]:
+    out: list[int] = []
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/children") as fh:
+                out += [int(c) for c in fh.read().split()]
+    except OSError:
+        pass
+    return out
 
 
 class Sampler(threading.Thread):
@@ -852,14 +882,25 @@ def our_stats(
         return [tab.group.id] + [u.id for u in tab.users]
 
     stats = side_stats(presses, chats_of, fake, windows, paced=True, overall=overall)
+    # A game's requests from its start to the /stop, which comes as soon as deal deals + 1
+    # shows: the start of that deal stands for the lobby's close and deal 1's start, so the
+    # window holds ``deals`` deals of requests.
     group_calls = private_calls = answers = 0
+    kinds: Counter[str] = Counter()
     for tab in players.tabs:
         if tab.start_t is None:
             continue
-        group_calls += sum(1 for t, _, _ in fake.by_chat.get(tab.group.id, []) if t >= tab.start_t)
-        for u in tab.users:
-            private_calls += sum(1 for t, _, _ in fake.by_chat.get(u.id, []) if t >= tab.start_t)
-        answers += sum(1 for p in tab.presses if p.answer_t is not None)
+        start, stop = tab.start_t, tab.stop_t if tab.stop_t is not None else math.inf
+        for chat in (tab.group.id, *(u.id for u in tab.users)):
+            made = [m for t, m, _ in fake.by_chat.get(chat, []) if start <= t < stop]
+            kinds.update(f"{m} ({'group' if chat < 0 else 'private'})" for m in made)
+            if chat < 0:
+                group_calls += len(made)
+            else:
+                private_calls += len(made)
+        n_answers = sum(1 for p in tab.presses if p.answer_t is not None and p.t < stop)
+        answers += n_answers
+        kinds["answerCallbackQuery"] += n_answers
     per = max(1, n * deals)
     group_max = private_pairs_fast = 0
     private_min_gap = float("inf")
@@ -887,6 +928,7 @@ def our_stats(
         "calls_per_deal_private": private_calls / per,
         "calls_per_deal_answers": answers / per,
         "calls_per_deal_total": (group_calls + private_calls + answers) / per,
+        "calls_per_deal_by_kind": {k: v / per for k, v in kinds.most_common()},
         "group_max_60s": group_max,
         "private_min_gap": private_min_gap,
         "private_gaps_under_0_95s": private_pairs_fast,
@@ -1031,6 +1073,8 @@ class Side:
     windows: list[tuple[float, float]] = field(default_factory=list)
     """Its rounds: when its players act (fake clock = time.monotonic)."""
     cpu0: float | None = None
+    cpu_t0: float = 0.0
+    """When ``cpu0`` was read (fake clock): updates and requests are counted from then."""
     began: float = 0.0
 
     @property
@@ -1043,6 +1087,7 @@ class Side:
         if active:
             if self.cpu0 is None:
                 self.cpu0 = _cpu_seconds(self.proc.pid)
+                self.cpu_t0 = self.fake.clock()
             self.began = self.fake.clock()
         else:
             self.windows.append((self.began, self.fake.clock()))
@@ -1144,6 +1189,7 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
         for side in sides.values():
             if isinstance(side.players, Players):
                 side.players.spread = args.spread
+                side.players.think = args.think
         number = 0
         while True:
             for side in sides.values():
@@ -1186,8 +1232,17 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
         time.sleep(args.tail)  # the last queued messages go out
         for side in sides.values():
             cpu = _cpu_seconds(side.proc.pid) - (side.cpu0 or 0.0)
-            result.setdefault(side.key, {})["bot_cpu_pct"] = (
-                100 * cpu / max(1e-9, sum(b - a for a, b in side.windows))
+            fake = side.fake
+            updates = sum(1 for t in fake.updates_handed if t >= side.cpu_t0)
+            requests = sum(1 for t in fake.requests if t >= side.cpu_t0)
+            result.setdefault(side.key, {}).update(
+                bot_cpu_pct=100 * cpu / max(1e-9, sum(b - a for a, b in side.windows)),
+                cpu_s=cpu,
+                updates=updates,
+                requests=requests,
+                cpu_ms_per_update=1000 * cpu / updates if updates else float("nan"),
+                cpu_ms_per_request=1000 * cpu / requests if requests else float("nan"),
+                server_errors=dict(fake.server_errors),
             )
         sampler.stop()
         if profiler is not None:
@@ -1214,7 +1269,13 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
             if side.key != "ours_default" or stats["tables_done"] == n:
                 db_path = os.path.join(workdir, f"{side.key}.sqlite3")
                 stats["verify"] = verify(db_path, side.players, args.deals)
-            stats["sim_errors"] = side.players.errors[:5]
+            # APScheduler's warning for a timer it dropped (none since every job runs late)
+            with open(os.path.join(workdir, f"{side.key}.log"), errors="replace") as fh:
+                stats["dropped_timers"] = sum(1 for line in fh if "was missed by" in line)
+            # (refused presses are counted apart, "refused_presses": a stale button)
+            errors = [e for e in side.players.errors if " refused: " not in e]
+            stats["sim_errors"] = errors[:5]
+            stats["refused_examples"] = [e for e in side.players.errors if e not in errors][:3]
         else:
             stats = baseline_stats(side.players, side.fake, side.windows)
         pid = side.proc.pid
@@ -1295,8 +1356,57 @@ def report(results: list[dict[str, Any]]) -> str:
                 f"{s['turn_gap_p50']:.2f} / {s['turn_gap_p99']:.2f} | "
                 f"{s['tables_done']}/{r['tables']} | {lost} |"
             )
+    lines += [
+        "",
+        "| N | bot | CPU s | updates | API requests | CPU ms per update | CPU ms per request |",
+        "|---:|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        for name in SIDES:
+            s = r.get(name)
+            if not s or "cpu_s" not in s:
+                continue
+            lines.append(
+                f"| {r['tables']} | {LABELS[name]} | {s['cpu_s']:.1f} | {s['updates']} | "
+                f"{s['requests']} | {s['cpu_ms_per_update']:.2f} | "
+                f"{s['cpu_ms_per_request']:.2f} |"
+            )
+    for r in results:
+        for name in ("ours", "ours_default", "ours_old_client"):
+            s = r.get(name)
+            if not s or not s.get("calls_per_deal_by_kind"):
+                continue
+            lines += ["", f"Requests per 3-person deal by kind, N = {r['tables']}, {LABELS[name]}:"]
+            lines += [f"- {k}: {v:.1f}" for k, v in s["calls_per_deal_by_kind"].items()]
     lines += ["", *targets(results)]
     return "\n".join(lines)
+
+
+def failures(results: list[dict[str, Any]]) -> list[str]:
+    """Why the figures mean nothing: a game that did not run to its end, the fake Bot API
+    failing the bot's requests, a bot that exited badly, a timer the bot dropped, a player
+    who hit a bug."""
+    out = []
+    for r in results:
+        n = r["tables"]
+        for name, code in r.get("exit_codes", {}).items():
+            if code not in (0, -2):  # -2: stopped by SIGINT
+                out.append(f"N={n}: {name} exited with {code}")
+        for name in SIDES:
+            s = r.get(name)
+            if not s:
+                continue
+            if s.get("server_errors"):
+                out.append(f"N={n}: {name}: the fake failed requests: {s['server_errors']}")
+            if not s.get("updates"):
+                out.append(f"N={n}: {name} handled no update")
+            if "tables_done" in s and s["tables_done"] != n:
+                out.append(f"N={n}: {name}: {s['tables_done']} of {n} games over")
+            if s.get("dropped_timers"):
+                out.append(f"N={n}: {name}: {s['dropped_timers']} timers dropped (missed)")
+            if s.get("sim_errors"):
+                out.append(f"N={n}: {name}: players' errors: {s['sim_errors']}")
+    return out
 
 
 def targets(results: list[dict[str, Any]]) -> list[str]:
@@ -1373,6 +1483,9 @@ def main() -> None:
         "--spread", type=float, default=1.0, help="held presses spread over this many s"
     )
     parser.add_argument("--tail", type=float, default=2.0, help="for the last messages")
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="seconds a player takes for each decision"
+    )
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument("--global-limit", action="store_true", help="keep the 30/s global limit")
     parser.add_argument("--profile", action="store_true", help="py-spy the bot (--gil)")
@@ -1407,6 +1520,12 @@ def main() -> None:
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(results, fh, indent=1, default=str)
+    failed = failures(results)
+    if failed:
+        print("\nFAILED: the games did not run as they must:", file=sys.stderr)
+        for line in failed:
+            print(f"  {line}", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import random
 import sqlite3
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -259,23 +260,38 @@ def test_main_without_token_prints_one_line_and_fails(tmp_path) -> None:
     assert len(lines) == 1 and "BOT_TOKEN" in lines[0]
 
 
-async def test_the_overall_limit_lets_no_burst_through() -> None:
-    # aiolimiter's bucket holds max_rate requests: (rate, 1 s) would let a second's worth go
-    # at once on top of the steady rate. The limit must space requests evenly instead.
-    from aiolimiter import AsyncLimiter
-
-    from bot.app import overall_limit
+async def test_the_overall_limit_spaces_requests_even_after_a_busy_loop() -> None:
+    # One request every 1 / rate seconds to all chats together, never a burst: not even
+    # when the event loop was held while requests waited for their turn.
+    from bot.telegram.pacing import Pacing
 
     rate = 200.0
-    max_rate, period = overall_limit(rate)
-    limiter = AsyncLimiter(max_rate, period)
+    pacing = Pacing(
+        private_interval=0.0,
+        group_limit=20,
+        group_window=60.0,
+        group_fast_interval=0.0,
+        overall_rate=rate,
+        retry_base=1.0,
+    )
     loop = asyncio.get_running_loop()
     times: list[float] = []
-    for _ in range(60):
-        async with limiter:
-            times.append(loop.time())
-    # In any 0.1 s window at most rate × 0.1 requests (+1 for the window's edge).
-    for i, start in enumerate(times):
-        within = [x for x in times[i:] if x - start < 0.1]
-        assert len(within) <= rate * 0.1 + 1, f"{len(within)} requests within 0.1 s"
-    assert overall_limit(0) == (0.0, 1.0)  # 0 switches the limit off
+
+    async def request() -> None:
+        times.append(loop.time())
+
+    tasks = [asyncio.create_task(pacing.request(request)) for _ in range(30)]
+    await asyncio.sleep(0.02)
+    time.sleep(0.1)  # the loop is held: the waiting requests must not go all at once
+    await asyncio.gather(*tasks)
+    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+    assert len(times) == 30 and min(gaps) >= 0.9 / rate, gaps
+    off = Pacing(
+        private_interval=0.0,
+        group_limit=20,
+        group_window=60.0,
+        group_fast_interval=0.0,
+        overall_rate=0.0,  # 0 switches the limit off
+        retry_base=1.0,
+    )
+    assert off.overall_interval == 0.0

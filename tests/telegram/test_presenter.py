@@ -22,10 +22,12 @@ class RecordingOutbox:
     posts: list[tuple[int, str]] = field(default_factory=list)
     calls: list[Any] = field(default_factory=list)
 
-    def show(self, slot: Slot, text: str, markup: Any = None) -> None:
+    def show(self, slot: Slot, text: str, markup: Any = None, *, sound: Any = None) -> None:
         self.shown.append((slot, text, markup))
 
-    def post(self, chat_id: int, text: str, markup: Any = None, *, done: Any = None) -> None:
+    def post(
+        self, chat_id: int, text: str, markup: Any = None, *, done: Any = None, sound: Any = None
+    ) -> None:
         self.posts.append((chat_id, text))
 
     deleted: list[tuple[int, int]] = field(default_factory=list)

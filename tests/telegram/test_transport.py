@@ -168,7 +168,7 @@ async def srv() -> AsyncIterator[Server]:
 
 @pytest.fixture
 async def req() -> AsyncIterator[AiohttpRequest]:
-    async with AiohttpRequest(read_timeout=2.0, pool_timeout=2.0, environ={}) as request:
+    async with AiohttpRequest(read_timeout=2.0, pool_timeout=2.0, proxies={}) as request:
         yield request
 
 
@@ -256,7 +256,7 @@ async def test_concurrent_requests_use_at_most_connections(srv: Server) -> None:
         return reply()
 
     srv.handler = slow
-    async with AiohttpRequest(connections=3, pool_timeout=None, environ={}) as request:
+    async with AiohttpRequest(connections=3, pool_timeout=None, proxies={}) as request:
         results = await asyncio.gather(
             *(request.do_request(srv.url(), "POST", data(n=i)) for i in range(12))
         )
@@ -297,7 +297,7 @@ async def test_read_timeout(srv: Server, req: AiohttpRequest) -> None:
     with pytest.raises(TimedOut, match=r"read timeout, sendMessage"):
         await req.do_request(srv.url(), "POST", data(), read_timeout=0.2)
     assert 0.2 <= time.monotonic() - start < 1.0
-    async with AiohttpRequest(read_timeout=0.1, environ={}) as request:  # the default
+    async with AiohttpRequest(read_timeout=0.1, proxies={}) as request:  # the default
         start = time.monotonic()
         with pytest.raises(TimedOut):
             await request.do_request(srv.url(), "POST", data())
@@ -311,7 +311,7 @@ async def test_long_read_timeout_is_honoured_per_call(srv: Server) -> None:
         return reply({"ok": True, "result": []})
 
     srv.handler = long_poll
-    async with AiohttpRequest(read_timeout=0.1, environ={}) as request:
+    async with AiohttpRequest(read_timeout=0.1, proxies={}) as request:
         assert request.read_timeout == 0.1
         url = srv.url("getUpdates")
         assert await request.post(url, data(timeout=0), read_timeout=1.0) == []
@@ -329,7 +329,7 @@ async def test_write_timeout_of_an_upload_nobody_reads() -> None:
     port = tcp.sockets[0].getsockname()[1]
     upload = data(chat_id=1, document=InputFile(b"x" * (64 * 2**20), filename="big.bin"))
     try:
-        async with AiohttpRequest(media_write_timeout=0.3, environ={}) as request:
+        async with AiohttpRequest(media_write_timeout=0.3, proxies={}) as request:
             start = time.monotonic()
             with pytest.raises(TimedOut, match="write timeout, sendDocument"):
                 url = f"http://127.0.0.1:{port}/bot{TOKEN}/sendDocument"
@@ -343,7 +343,7 @@ async def test_write_timeout_of_an_upload_nobody_reads() -> None:
 
 async def test_connect_refused_is_a_network_error() -> None:
     url = f"http://127.0.0.1:{closed_port()}/bot{TOKEN}/getMe"
-    async with AiohttpRequest(environ={}) as request:
+    async with AiohttpRequest(proxies={}) as request:
         with pytest.raises(NetworkError, match="getMe to 127.0.0.1.*Cannot connect") as info:
             await request.do_request(url, "POST", data())
     assert not isinstance(info.value, TimedOut)
@@ -449,7 +449,7 @@ async def test_answers_to_presses_overtake_queued_requests(srv: Server) -> None:
         return reply()
 
     srv.handler = held
-    async with AiohttpRequest(connections=1, pool_timeout=None, environ={}) as request:
+    async with AiohttpRequest(connections=1, pool_timeout=None, proxies={}) as request:
         tasks = []
         for method in ("first", "sendMessage", "editMessageText", "answerCallbackQuery"):
             tasks.append(asyncio.create_task(request.do_request(srv.url(method), "POST", data())))
@@ -484,7 +484,7 @@ async def test_pool_timeout(srv: Server) -> None:
         return reply()
 
     srv.handler = held
-    async with AiohttpRequest(connections=1, pool_timeout=0.1, environ={}) as request:
+    async with AiohttpRequest(connections=1, pool_timeout=0.1, proxies={}) as request:
         first = asyncio.create_task(request.do_request(srv.url(), "POST", data()))
         await until(lambda: len(srv.requests) == 1)
         with pytest.raises(TimedOut, match="Pool timeout"):
@@ -501,7 +501,7 @@ async def test_cancellation_releases_the_slot_and_closes_the_connection(srv: Ser
         return reply()
 
     srv.handler = hang_on_first
-    async with AiohttpRequest(connections=1, pool_timeout=1.0, environ={}) as request:
+    async with AiohttpRequest(connections=1, pool_timeout=1.0, proxies={}) as request:
         hung = asyncio.create_task(request.do_request(srv.url("hang"), "POST", data()))
         await until(lambda: len(srv.requests) == 1)
         queued = asyncio.create_task(request.do_request(srv.url("queued"), "POST", data()))
@@ -569,7 +569,7 @@ async def test_the_token_never_shows(
 
 
 async def test_shutdown_and_initialize_again(srv: Server) -> None:
-    request = AiohttpRequest(environ={})
+    request = AiohttpRequest(proxies={})
     await request.initialize()
     assert (await request.do_request(srv.url(), "POST", data()))[0] == 200
     await request.shutdown()
@@ -603,20 +603,30 @@ async def test_the_proxy_is_read_once_at_construction(
     assert not AiohttpRequest().uses_proxy
 
 
-async def test_no_proxy_bypasses_it(srv: Server) -> None:
-    environ = {"all_proxy": "http://127.0.0.1:9", "NO_PROXY": "example.org, 127.0.0.1"}
-    async with AiohttpRequest(environ=environ) as request:
+@pytest.mark.parametrize("no_proxy", ["example.org, 127.0.0.1", "127.0.0.1:{port}", "*"])
+async def test_no_proxy_bypasses_it(srv: Server, no_proxy: str) -> None:
+    proxies = {"all": "http://127.0.0.1:9", "no": no_proxy.format(port=srv.port)}
+    async with AiohttpRequest(proxies=proxies) as request:
         assert request.uses_proxy
         assert await request.post(srv.url("getMe")) == {"echo": "getMe"}
     assert srv.requests[0].target == f"/bot{TOKEN}/getMe"  # straight to the server
 
 
-def test_proxy_settings_are_read_like_urllib_and_socks_is_refused() -> None:
-    environ = {"HTTPS_PROXY": "http://a:1", "https_proxy": "http://b:2", "NO_PROXY": "x"}
-    assert read_proxies(environ) == {"https": "http://b:2", "no": "x"}
+def test_proxy_settings_are_read_by_urllib_and_socks_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HTTPS_PROXY", "http://a:1")
+    monkeypatch.setenv("https_proxy", "http://b:2")  # the lower-case one wins
+    monkeypatch.setenv("NO_PROXY", "x")
+    assert read_proxies() == {"https": "http://b:2", "no": "x"}
     with pytest.raises(UnsupportedProxy, match="only HTTP") as info:
-        AiohttpRequest(environ={"ALL_PROXY": "socks5://user:secret@10.0.0.1:1080"})
+        AiohttpRequest(proxies={"all": "socks5://user:secret@10.0.0.1:1080"})
     assert "secret" not in str(info.value)
+    monkeypatch.setenv("ALL_PROXY", "socks5://user:secret@10.0.0.1:1080")
+    with pytest.raises(UnsupportedProxy):
+        AiohttpRequest()
 
 
 def test_the_bot_uses_this_transport_without_a_pool_timeout() -> None:
@@ -649,12 +659,12 @@ async def test_https_with_sni_keep_alive_and_verification(tmp_path: Path) -> Non
     url = f"https://localhost:{port}/bot{TOKEN}/getMe"
     try:
         trusting = ssl.create_default_context(cafile=str(cert))
-        async with AiohttpRequest(ssl_context=trusting, environ={}) as request:
+        async with AiohttpRequest(ssl_context=trusting, proxies={}) as request:
             for _ in range(2):
                 assert await request.post(url) == {"echo": "getMe"}
         assert server.connections == 1 and names == ["localhost"]
         assert server.requests[0].headers["host"] == f"localhost:{port}"
-        async with AiohttpRequest(environ={}) as request:  # the system's CAs don't know it
+        async with AiohttpRequest(proxies={}) as request:  # the system's CAs don't know it
             with pytest.raises(NetworkError, match="getMe to localhost.*[Cc]ertificate") as e:
                 await request.do_request(url, "POST")
             assert SECRET not in str(e.value)
@@ -680,8 +690,8 @@ async def test_a_real_bot_over_the_transport(srv: Server) -> None:
     bot = Bot(
         TOKEN,
         base_url=f"http://127.0.0.1:{srv.port}/bot",
-        request=AiohttpRequest(environ={}),
-        get_updates_request=AiohttpRequest(connections=1, environ={}),
+        request=AiohttpRequest(proxies={}),
+        get_updates_request=AiohttpRequest(connections=1, proxies={}),
     )
     async with bot:
         assert bot.username == "pref_bot"

@@ -1,0 +1,134 @@
+"""How fast the outbox sends, and how one request is tried again: the bot's only pacing and
+retry layer.
+
+Telegram's limits: ~30 requests a second for the whole bot, 20 a minute per group, about
+one a second per private chat. All three are kept here, in front of the outbox's per-chat
+workers, not by python-telegram-bot's ``AIORateLimiter`` under them: the outbox knows what
+it is holding back (a table message waiting only gets its newest state, a new message keeps
+its place, an answer to a button press is never held back), the limiter does not. With both,
+a ``RetryAfter`` was waited out by the limiter up to three times (stopping every request of
+the bot meanwhile) and then four times more by the outbox, and the limiter's leaky bucket
+let through bursts that Telegram's sliding minute refuses. Here each ``RetryAfter`` is
+waited out once, for as long as Telegram says, and the request is sent again; a network
+error (a timeout, a reset, a 5xx) is tried again a few times after a short pause, then the
+outbox keeps the message due and tries again later (:meth:`Outbox._again`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import warnings
+from collections.abc import Awaitable, Callable
+from typing import Any, Final
+
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+
+from .queue import ChatQueue
+
+__all__ = ["Pacing", "ANSWER_SHARE", "flood_wait"]
+
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS: Final = 4
+"""Tries of a request that meets network errors before the outbox keeps it for later."""
+ANSWER_SHARE: Final = 0.25
+"""The share of a group's message budget commands' answers may use."""
+
+
+def flood_wait(exc: RetryAfter) -> float:
+    """The seconds Telegram asked to wait."""
+    with warnings.catch_warnings():  # PTB warns about the int/timedelta switch
+        warnings.simplefilter("ignore")
+        delay = exc.retry_after
+    return float(delay.total_seconds() if hasattr(delay, "total_seconds") else delay)
+
+
+class Pacing:
+    """The limits, per chat and for all chats together (``overall_rate`` requests a second,
+    one every ``1 / overall_rate`` seconds rather than bursts; 0: none)."""
+
+    def __init__(
+        self,
+        *,
+        private_interval: float,
+        group_limit: int,
+        group_window: float,
+        group_fast_interval: float,
+        overall_rate: float,
+        retry_base: float,
+    ) -> None:
+        self.private_interval = private_interval
+        self.group_limit = group_limit
+        self.group_window = group_window
+        self.group_fast_interval = group_fast_interval
+        self.overall_interval = 1.0 / overall_rate if overall_rate > 0 else 0.0
+        self.retry_base = retry_base
+        self._last = -1e9
+        """When the last request to any chat went (monotonic seconds)."""
+        self._turn = asyncio.Lock()
+        """Requests take their turn one by one (first come, first served), so that a busy
+        event loop never lets the waiting ones go in a burst."""
+
+    def wait(self, chat: ChatQueue) -> float:
+        """Seconds to wait before the next request to ``chat``.
+
+        Private chats: one request per ``private_interval``. Groups: never more than
+        ``group_limit`` in any ``group_window`` (Telegram's 20 per minute); while less than
+        half of it is used, requests may follow each other every ``group_fast_interval``,
+        then they are spread evenly over the window — and coalescing keeps the latest state.
+        """
+        now = time.monotonic()
+        paused = chat.pause_until - now
+        if paused > 0:
+            return paused
+        if chat.chat_id > 0:
+            return chat.last + self.private_interval - now
+        window = chat.window
+        while window and window[0] <= now - self.group_window:
+            window.popleft()
+        if len(window) >= self.group_limit:
+            return window[0] + self.group_window - now
+        if len(window) < self.group_limit // 2:
+            interval = self.group_fast_interval
+        else:
+            interval = self.group_window / max(1, self.group_limit - self.group_limit // 2)
+        return chat.last + interval - now
+
+    def wait_answer(self, chat: ChatQueue) -> float:
+        """Seconds before a command's answer may go: in a group only while less than
+        :data:`ANSWER_SHARE` of the window is used, so the game keeps the rest."""
+        wait = self.wait(chat)
+        if chat.chat_id > 0 or len(chat.window) < self.group_limit * ANSWER_SHARE:
+            return wait
+        return max(wait, chat.window[0] + self.group_window - time.monotonic(), 0.01)
+
+    async def _overall(self) -> None:
+        """Wait for this request's turn among all chats' (first come, first served)."""
+        if not self.overall_interval:
+            return
+        async with self._turn:
+            wait = self._last + self.overall_interval - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._last = time.monotonic()
+
+    async def request(self, call: Callable[[], Awaitable[Any]]) -> Any:
+        """``call()`` (one Bot API request) in its turn: ``RetryAfter`` is waited out and the
+        request sent again; a network error is tried again up to :data:`MAX_ATTEMPTS` times,
+        then raised (the outbox keeps the message due)."""
+        attempt = 0
+        while True:
+            await self._overall()
+            try:
+                return await call()
+            except RetryAfter as exc:
+                seconds = flood_wait(exc)
+                log.info("flood control: waiting %.1f s", seconds)
+                await asyncio.sleep(seconds + 0.1)
+            except (TimedOut, NetworkError) as exc:  # 5xx, timeouts, connection resets
+                attempt += 1
+                if isinstance(exc, BadRequest | Forbidden) or attempt >= MAX_ATTEMPTS:
+                    raise
+                await asyncio.sleep(0.5 * self.retry_base * attempt)

@@ -1,0 +1,52 @@
+"""The tables' timers run however late they are, and the scheduler keeps the INFO log quiet."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.bot_helpers import open_and_start, running_bot
+
+OLD_GRACE = 1.0
+"""APScheduler's default ``misfire_grace_time``: a job later than this was dropped."""
+
+
+async def test_a_job_runs_after_the_event_loop_was_held_past_the_grace(tmp_path: Path) -> None:
+    async with running_bot(tmp_path) as h:
+        await open_and_start(h)
+        # the table's own timers (its turn's) are armed to run however late
+        jobs = h.rt.scheduler.timers[h.table().id]
+        assert jobs
+        assert [j.job.misfire_grace_time for j in jobs] == [None] * len(jobs)
+        ran = asyncio.Event()
+
+        async def mark(_: Any) -> None:
+            ran.set()
+
+        h.app.job_queue.run_once(mark, 0.0)
+        # the loop is held (a long synchronous step) past the old grace before the
+        # scheduler gets to look at the job
+        time.sleep(OLD_GRACE + 0.3)
+        await asyncio.wait_for(ran.wait(), 10)
+
+
+async def test_the_scheduler_adds_and_runs_jobs_without_info_lines(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with running_bot(tmp_path) as h:
+        ran = asyncio.Event()
+
+        async def mark(_: Any) -> None:
+            ran.set()
+
+        with caplog.at_level(logging.INFO):
+            h.app.job_queue.run_once(mark, 0.0)
+            await asyncio.wait_for(ran.wait(), 10)
+            await h.idle()
+    assert logging.getLogger("apscheduler.scheduler").getEffectiveLevel() == logging.WARNING
+    assert [r.getMessage() for r in caplog.records if r.name.startswith("apscheduler")] == []
