@@ -255,6 +255,3 @@ def statements(sql: str) -> list[str]:
     if pending.strip():
         out.append(pending.strip())
     return out
-
-
-_statements = statements  # the name the migration tests use
