@@ -36,7 +36,6 @@ __all__ = [
 ]
 
 _NAME = re.compile(r"^(\d{3})_[a-z0-9_]+(?:\.(sqlite|postgres))?\.sql$")
-DIALECTS = ("sqlite", "postgres")
 
 
 class StorageError(RuntimeError):
