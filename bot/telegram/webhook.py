@@ -36,15 +36,13 @@ import resource
 import secrets
 import time
 from collections import OrderedDict
-from typing import Any
 from urllib.parse import urlsplit
 
 from telegram import Update
-from telegram.ext import Application
 
 from bot import health
 from bot.config import Config, ConfigError
-from bot.telegram.running import ALLOWED_UPDATES
+from bot.telegram.running import ALLOWED_UPDATES, App
 
 __all__ = ["Webhook", "MAX_BODY", "MAX_CONNECTIONS", "IDLE"]
 
@@ -60,8 +58,6 @@ IDLE = 10.0
 HEADERS = 16 * 1024
 """Bytes of request line and headers at most."""
 SECRET_HEADER = "x-telegram-bot-api-secret-token"
-
-App = Application[Any, Any, Any, Any, Any, Any]
 
 
 class _AcceptErrors(logging.Filter):
