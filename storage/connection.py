@@ -195,7 +195,6 @@ class Database:
 
     def __init__(self, backend: Backend, chat_tables: list[str]) -> None:
         self._backend = backend
-        self.path = backend.target
         self._chat_tables = chat_tables
         """The tables with a ``chat_id`` column (read at opening: a group's move is then
         one write, queued at once)."""
