@@ -11,7 +11,9 @@ from types import SimpleNamespace
 import pytest
 
 from bot import health
+from bot.config import Config
 from bot.healthcheck import main
+from bot.telegram.webhook import Webhook
 from tests.bot_helpers import bot_env
 from tests.fakes import FakeBotApiServer, FakeTelegram
 
@@ -79,3 +81,38 @@ async def test_the_two_probes_run_side_by_side() -> None:
         bot=SimpleNamespace(get_me=get_me),
     )
     assert await health.check(app) == (True, {"ok": True, "database": "ok", "telegram": "ok"})
+
+
+async def test_health_requests_that_come_together_share_one_check() -> None:
+    """/healthz needs no secret, and each check's getMe counts against the rate limit the
+    game's messages share: requests that come while a check runs wait for that one."""
+    asked, answer = asyncio.Event(), asyncio.Event()
+    calls = []
+
+    async def schema_version() -> int:
+        return 6
+
+    async def get_me() -> None:
+        calls.append(1)
+        asked.set()
+        await answer.wait()
+
+    hook = Webhook(Config(token="1:x", webhook_url="https://example.org/hook"))
+    hook.app = SimpleNamespace(
+        bot_data={"storage": SimpleNamespace(schema_version=schema_version)},
+        bot=SimpleNamespace(get_me=get_me),
+    )
+
+    async def healthz() -> object:
+        reader = asyncio.StreamReader()
+        reader.feed_data(b"GET /healthz HTTP/1.1\r\nHost: bot\r\n\r\n")
+        reader.feed_eof()
+        return await hook._request(reader, object())
+
+    requests = [asyncio.create_task(healthz()) for _ in range(5)]
+    await asked.wait()
+    answer.set()
+    report = b'{"ok": true, "database": "ok", "telegram": "ok"}'
+    assert await asyncio.gather(*requests) == [(200, report)] * 5
+    assert len(calls) == 1
+    await hook.stop(hook.app)
