@@ -2,7 +2,8 @@
 
 For a container's ``HEALTHCHECK``, a load balancer or a platform's health probe: ``200``
 with ``{"ok": true, "database": "ok", "telegram": "ok"}``, or ``503`` with what failed
-(one short line each, never a secret). Both checks run at once, each within :data:`TIMEOUT` seconds.
+(one short line each, never a secret). Both checks run at once, each within
+:data:`TIMEOUT` seconds.
 
 The webhook's own HTTP server (:mod:`bot.telegram.webhook`) answers it on the webhook's
 port.
