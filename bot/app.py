@@ -27,7 +27,7 @@ from bot.render.i18n import t
 from bot.telegram import buttons, commands, history, membership, personal
 from bot.telegram.outbox import Outbox
 from bot.telegram.recovery import resume
-from bot.telegram.running import ALLOWED_UPDATES, OUTBOX_FLUSH, OutageWatch, serve
+from bot.telegram.running import OUTBOX_FLUSH, OutageWatch, serve
 from bot.telegram.runtime import KEY, Runtime
 from bot.telegram.scheduler import FORCED_PAUSE, configure_jobs
 from bot.telegram.transport import AiohttpRequest
@@ -35,7 +35,6 @@ from bot.telegram.webhook import Webhook
 from storage import Storage, describe
 
 __all__ = [
-    "ALLOWED_UPDATES",
     "build_application",
     "run",
     "COMMANDS",

@@ -36,7 +36,6 @@ __all__ = [
 ]
 
 _NAME = re.compile(r"^(\d{3})_[a-z0-9_]+(?:\.(sqlite|postgres))?\.sql$")
-DIALECTS = ("sqlite", "postgres")
 
 
 class StorageError(RuntimeError):
@@ -196,7 +195,6 @@ class Database:
 
     def __init__(self, backend: Backend, chat_tables: list[str]) -> None:
         self._backend = backend
-        self.path = backend.target
         self._chat_tables = chat_tables
         """The tables with a ``chat_id`` column (read at opening: a group's move is then
         one write, queued at once)."""
@@ -255,6 +253,3 @@ def statements(sql: str) -> list[str]:
     if pending.strip():
         out.append(pending.strip())
     return out
-
-
-_statements = statements  # the name the migration tests use

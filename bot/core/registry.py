@@ -21,7 +21,7 @@ from .effects import Effects, HandShown, Remind
 from .model import NOTIFY_MODES, RANK_STYLES, Player, Status, Table, TableSettings
 from .persist import Writer
 from .play import Rejected
-from .steady import Steady
+from .steady import DATA_ERRORS, Steady
 
 __all__ = ["TableRegistry"]
 
@@ -110,11 +110,11 @@ class TableRegistry:
         """The settings of the last finished or stopped game ``user_id`` played in any
         group, with that game (``None``: none, or its table cannot be read)."""
         games = await archive.history(self.storage, user_id=user_id, limit=1)
-        row = await self.storage.table(games[0].table_id) if games else None
-        if row is None:
+        if not games:
             return None
-        with contextlib.suppress(ValueError, TypeError):
-            return settings_from_json(row.settings), games[0]
+        with contextlib.suppress(*DATA_ERRORS):  # a row that cannot be decoded
+            row = await self.storage.table(games[0].table_id)
+            return (settings_from_json(row.settings), games[0]) if row is not None else None
         return None
 
     def live_record(self, table: Table) -> dict[str, Any] | None:

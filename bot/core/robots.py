@@ -22,8 +22,9 @@ from bot.preferans.views import SeatView, seat_view
 from . import play
 from .effects import DealShown, Effect, LobbyShown, RobotReplaced, SeatTaken, TimerChanged
 from .lobby import in_lobby
-from .model import Holder, Player, Slot, Status, Table
+from .model import Player, Slot, Status, Table
 from .play import Rejected
+from .takeover import swap
 
 __all__ = [
     "ROBOT_NAMES",
@@ -145,21 +146,6 @@ def apply_robot(
     return play.act(table, player.user_id, move, press, lambda _legal: action, now, seed)
 
 
-def _swap(table: Table, seat: Seat, player: Player) -> str:
-    """Put ``player`` in ``seat`` from the current deal on; returns the old holder's name."""
-    old = table.seats[seat]
-    table.seats[seat] = player
-    if table.game is not None:
-        table.game.replace_player(seat, player.name)
-    table.holders.append(Holder(seat, max(table.deal_no, 1), player.user_id, player.name))
-    table.timeouts[seat] = 0
-    table.stop_votes.discard(seat)
-    table.ui.hand_auto.pop(seat, None)
-    table.ui.discard_pick.pop(seat, None)
-    table.move += 1
-    return old.name if old is not None else f"#{int(seat) + 1}"
-
-
 def check_replace(table: Table, seat: Seat, user_id: int) -> None:
     """Raise unless a seated player may give ``seat`` (kept timing out) to a computer."""
     if table.status != Status.PLAYING or seat not in replaceable(table.timeouts):
@@ -177,7 +163,7 @@ def replace_with_robot(table: Table, seat: Seat, user_id: int) -> list[Effect]:
     """A computer player takes the seat of a player who kept timing out (Кодекс 3.1.2)."""
     check_replace(table, seat, user_id)
     old = table.seats[seat]
-    old_name = _swap(table, seat, _new_robot(table))
+    old_name = swap(table, seat, _new_robot(table))
     hand = table.messages.hand_slots.pop(seat, None)  # his buttons go (frozen by the adapter)
     old_id, lang = (old.user_id, old.lang) if old is not None else (0, table.settings.lang)
     replaced = RobotReplaced(table, seat, old_name, old_id, hand, lang)
@@ -195,7 +181,7 @@ def check_back(table: Table, seat: Seat, user_id: int) -> None:
 def take_back(table: Table, seat: Seat, player: Player) -> list[Effect]:
     """A person (the replaced player or anybody else) takes a computer player's seat."""
     check_back(table, seat, player.user_id)
-    old_name = _swap(table, seat, player)
+    old_name = swap(table, seat, player)
     table.messages.hand_slots[seat] = Slot(player.user_id)
     return [SeatTaken(table, seat, old_name, player), DealShown(table), TimerChanged(table)]
 

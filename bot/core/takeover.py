@@ -12,7 +12,7 @@ from .effects import DealShown, Effect, SeatTaken, TimerChanged
 from .model import Holder, Player, Slot, Status, Table
 from .play import Rejected
 
-__all__ = ["check_take", "take_seat"]
+__all__ = ["check_take", "take_seat", "swap"]
 
 
 def check_take(table: Table, seat: Seat, user_id: int) -> None:
@@ -23,9 +23,9 @@ def check_take(table: Table, seat: Seat, user_id: int) -> None:
         raise Rejected("err.already")
 
 
-def take_seat(table: Table, seat: Seat, player: Player) -> list[Effect]:
-    """``player`` replaces the player of a seat who kept timing out (Кодекс 3.1.2)."""
-    check_take(table, seat, player.user_id)
+def swap(table: Table, seat: Seat, player: Player) -> str:
+    """Put ``player`` in ``seat`` from the current deal on (a person or a computer player,
+    either way); returns the old holder's name. The old holder's marks and notes go."""
     old = table.seats[seat]
     table.seats[seat] = player
     if table.game is not None:
@@ -33,11 +33,19 @@ def take_seat(table: Table, seat: Seat, player: Player) -> list[Effect]:
     table.holders.append(Holder(seat, max(table.deal_no, 1), player.user_id, player.name))
     table.timeouts[seat] = 0
     table.stop_votes.discard(seat)
+    table.ui.hand_auto.pop(seat, None)
+    table.ui.discard_pick.pop(seat, None)
+    table.move += 1
+    return old.name if old is not None else f"#{int(seat) + 1}"
+
+
+def take_seat(table: Table, seat: Seat, player: Player) -> list[Effect]:
+    """``player`` replaces the player of a seat who kept timing out (Кодекс 3.1.2)."""
+    check_take(table, seat, player.user_id)
+    old = table.seats[seat]
+    old_name = swap(table, seat, player)
     hand = table.messages.hand_slots.get(seat)  # the replaced player's, frozen by the adapter
     table.messages.hand_slots[seat] = Slot(player.user_id)
-    table.ui.hand_auto.pop(seat, None)
-    table.move += 1
-    old_name = old.name if old is not None else f"#{int(seat) + 1}"
     lang = old.lang if old is not None else table.settings.lang
     taken = SeatTaken(table, seat, old_name, player, hand, lang)
     return [taken, DealShown(table), TimerChanged(table)]

@@ -25,6 +25,7 @@ __all__ = [
     "name",
     "short_name_html",
     "title_of",
+    "group_title",
     "convention_title",
     "turn_label",
     "action_text",
@@ -129,14 +130,17 @@ def title_of(table: Table, others: Iterable[Table] = ()) -> str:
     (two groups named alike), the table's number follows it, so that his hand messages
     tell the two apart ("Друзья #12", "Друзья #15"); otherwise the title alone reads best.
     """
-    shown = _title(table)
-    if any(o.id != table.id and _title(o) == shown for o in others) and table.title:
+    shown = group_title(table.title, table.id)
+    rest = (o for o in others if o.id != table.id)
+    if any(group_title(o.title, o.id) == shown for o in rest) and table.title:
         return f"{shown} #{table.id}"
     return shown
 
 
-def _title(table: Table) -> str:
-    return html.escape(short_name(table.title, 24)) if table.title else f"#{table.id}"
+def group_title(title: str, table_id: int) -> str:
+    """A group's title for a private message, shortened and HTML-escaped; the table's
+    number where the table never knew the title."""
+    return html.escape(short_name(title, 24)) if title else f"#{table_id}"
 
 
 def forced_note(table: Table, lang: str, seat: Seat | None = None) -> str:

@@ -21,10 +21,10 @@ from bot.render.i18n import t
 from bot.render.results import pulka_text
 from bot.render.rules import rules_text
 from bot.render.sheet_text import sheet_text
-from bot.render.text import title_of
+from bot.render.text import group_title, title_of
 from storage import archive
 
-from .history import day, group_title
+from .history import day
 from .membership import is_member
 from .runtime import Runtime, group_lang, is_group, player_of, runtime
 
@@ -124,7 +124,8 @@ async def _private_rules(rt: Runtime, user_id: int, lang: str) -> str:
     if last is None:
         return t(lang, "rules.no_game") + "\n" + rules_text(rt.service.defaults, lang)
     settings, game = last
-    head = t(lang, "rules.last_game", title=group_title(game), date=day(game.ended_at))
+    title = group_title(game.title, game.table_id)
+    head = t(lang, "rules.last_game", title=title, date=day(game.ended_at))
     return head + "\n" + rules_text(settings, lang)
 
 

@@ -21,7 +21,7 @@ from telegram.ext import Application, CommandHandler, ContextTypes
 from bot.preferans.game import Game
 from bot.render.i18n import number, t
 from bot.render.sheet_text import short_name
-from bot.render.text import title_of
+from bot.render.text import group_title, title_of
 from storage import archive
 
 from .queue import Sound
@@ -31,7 +31,6 @@ __all__ = [
     "COMMANDS",
     "add_handlers",
     "day",
-    "group_title",
     "export_command",
     "history_command",
     "stats_command",
@@ -104,7 +103,8 @@ async def history_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         if is_group(update):
             lines.append(t(lang, "hist.game", **values))
         else:
-            lines.append(t(lang, "hist.game_in", title=group_title(g), **values))
+            title = group_title(g.title, g.table_id)
+            lines.append(t(lang, "hist.game_in", title=title, **values))
         if g.results:
             results = (f"{_name(name)} {_signed(lang, v)}" for _, name, v in g.results)
             lines.append(" · ".join(results))
@@ -114,12 +114,6 @@ async def history_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
 def day(timestamp: float) -> str:
     """The day of ``timestamp`` as the lists write it (UTC): "12.05.2025"."""
     return datetime.datetime.fromtimestamp(timestamp, datetime.UTC).strftime("%d.%m.%Y")
-
-
-def group_title(game: archive.GameSummary) -> str:
-    """The group of an archived game for a private message: its title shortened and
-    HTML-escaped, or the table's number when the table never knew the title."""
-    return html.escape(short_name(game.title, 24)) if game.title else f"#{game.table_id}"
 
 
 # ---------------------------------------------------------------------- /stats and /top

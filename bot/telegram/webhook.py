@@ -22,7 +22,8 @@ every limit is ours:
 - a malformed update is one WARNING line without its content;
 - the accept loop's "out of descriptors" error is one WARNING until accepting works again;
 - ``GET /healthz`` answers whether the database and Telegram do (:mod:`bot.health`), for a
-  container's ``HEALTHCHECK`` or a platform's probe, without the secret.
+  container's ``HEALTHCHECK`` or a platform's probe, without the secret; requests that
+  come while a check runs wait for that one (one ``getMe`` however many ask).
 """
 
 from __future__ import annotations
@@ -40,11 +41,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from telegram import Update
-from telegram.ext import Application
 
 from bot import health
 from bot.config import Config, ConfigError
-from bot.telegram.running import ALLOWED_UPDATES
+from bot.telegram.running import ALLOWED_UPDATES, App
 
 __all__ = ["Webhook", "MAX_BODY", "MAX_CONNECTIONS", "IDLE"]
 
@@ -60,8 +60,6 @@ IDLE = 10.0
 HEADERS = 16 * 1024
 """Bytes of request line and headers at most."""
 SECRET_HEADER = "x-telegram-bot-api-secret-token"
-
-App = Application[Any, Any, Any, Any, Any, Any]
 
 
 class _AcceptErrors(logging.Filter):
@@ -106,6 +104,8 @@ class Webhook:
         """Connections open at most: the bot's other files keep their descriptors."""
         self.accept_errors = _AcceptErrors()
         self.app: App | None = None
+        self.health: asyncio.Future[tuple[bool, dict[str, Any]]] | None = None
+        """The health check under way (or the last one)."""
 
     async def start(self, app: App) -> None:
         """Listen, then register the webhook (Telegram may POST at once)."""
@@ -132,6 +132,8 @@ class Webhook:
         """Stop listening and drop the open connections (Telegram sends again what it did
         not get an answer to)."""
         logging.getLogger("asyncio").removeFilter(self.accept_errors)
+        if self.health is not None:
+            self.health.cancel()  # a check under way is nobody's any more
         if self.server is not None:
             self.server.close()
             for writer in list(self.waiting):
@@ -181,9 +183,7 @@ class Webhook:
                 headers[name.strip().lower()] = value.strip()
         where = target.split("?", 1)[0]
         if where == health.PATH and method == "GET" and self.app is not None:
-            healthy, report = await health.check(self.app)
-            if not healthy:
-                log.warning("health check failed: %s", report)
+            healthy, report = await self._health(self.app)
             return 200 if healthy else 503, json.dumps(report).encode()
         if where != self.path:
             return 404
@@ -203,6 +203,14 @@ class Webhook:
         body = await reader.readexactly(length)
         return await self._update(body)
 
+    async def _health(self, app: App) -> tuple[bool, dict[str, Any]]:
+        """The health check; requests that come while one runs share it: ``/healthz``
+        needs no secret, and each check's ``getMe`` counts against the rate limit the
+        game's messages share."""
+        if self.health is None or self.health.done():
+            self.health = asyncio.ensure_future(_checked(app))
+        return await asyncio.shield(self.health)  # a dropped request leaves it to the others
+
     async def _update(self, body: bytes) -> int:
         assert self.app is not None
         try:
@@ -215,6 +223,13 @@ class Webhook:
             return 400
         await self.app.update_queue.put(update)
         return 200
+
+
+async def _checked(app: App) -> tuple[bool, dict[str, Any]]:
+    healthy, report = await health.check(app)
+    if not healthy:
+        log.warning("health check failed: %s", report)
+    return healthy, report
 
 
 def _why(exc: Exception) -> str:

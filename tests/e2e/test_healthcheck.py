@@ -4,11 +4,16 @@ while the database can be read and Telegram answers getMe, one line why not othe
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from bot import health
+from bot.config import Config
 from bot.healthcheck import main
+from bot.telegram.webhook import Webhook
 from tests.bot_helpers import bot_env
 from tests.fakes import FakeBotApiServer, FakeTelegram
 
@@ -52,3 +57,62 @@ def _no_proxy(monkeypatch) -> None:
     """urllib would go through a proxy the environment names, even to 127.0.0.1."""
     for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"):
         monkeypatch.delenv(name, raising=False)
+
+
+async def test_the_two_probes_run_side_by_side() -> None:
+    """The webhook gives a request IDLE seconds: the database and Telegram are asked at
+    once, so the report comes within one TIMEOUT even when both hang. Here each probe
+    answers only once the other has started: one after the other, the first times out."""
+    started = {"database": asyncio.Event(), "telegram": asyncio.Event()}
+
+    async def both(mine: str, other: str) -> None:
+        started[mine].set()
+        await started[other].wait()
+
+    async def schema_version() -> int:
+        await both("database", "telegram")
+        return 6
+
+    async def get_me() -> None:
+        await both("telegram", "database")
+
+    app = SimpleNamespace(
+        bot_data={"storage": SimpleNamespace(schema_version=schema_version)},
+        bot=SimpleNamespace(get_me=get_me),
+    )
+    assert await health.check(app) == (True, {"ok": True, "database": "ok", "telegram": "ok"})
+
+
+async def test_health_requests_that_come_together_share_one_check() -> None:
+    """/healthz needs no secret, and each check's getMe counts against the rate limit the
+    game's messages share: requests that come while a check runs wait for that one."""
+    asked, answer = asyncio.Event(), asyncio.Event()
+    calls = []
+
+    async def schema_version() -> int:
+        return 6
+
+    async def get_me() -> None:
+        calls.append(1)
+        asked.set()
+        await answer.wait()
+
+    hook = Webhook(Config(token="1:x", webhook_url="https://example.org/hook"))
+    hook.app = SimpleNamespace(
+        bot_data={"storage": SimpleNamespace(schema_version=schema_version)},
+        bot=SimpleNamespace(get_me=get_me),
+    )
+
+    async def healthz() -> object:
+        reader = asyncio.StreamReader()
+        reader.feed_data(b"GET /healthz HTTP/1.1\r\nHost: bot\r\n\r\n")
+        reader.feed_eof()
+        return await hook._request(reader, object())
+
+    requests = [asyncio.create_task(healthz()) for _ in range(5)]
+    await asked.wait()
+    answer.set()
+    report = b'{"ok": true, "database": "ok", "telegram": "ok"}'
+    assert await asyncio.gather(*requests) == [(200, report)] * 5
+    assert len(calls) == 1
+    await hook.stop(hook.app)

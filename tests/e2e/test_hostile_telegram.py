@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from telegram.error import ChatMigrated
 
-from bot.app import ALLOWED_UPDATES
 from bot.core.model import TableSettings
 from bot.preferans.cards import Seat
 from bot.render.text import hand_lines
 from bot.telegram.outbox import Outbox
+from bot.telegram.running import ALLOWED_UPDATES
 from storage import Storage
 from tests.bot_helpers import (
     FakeClock,

@@ -25,7 +25,7 @@ from storage import SCHEMA_VERSION, Storage, StorageError, check_schema, lock_da
 from storage import archive as archive_mod
 from storage.backup import backup
 from storage.backup import main as backup_main
-from storage.connection import _statements, migrations
+from storage.connection import migrations, statements
 from tests.bot_helpers import (
     NO_FLOOD,
     FakeClock,
@@ -100,7 +100,7 @@ def _v1_database(path: Path, tables: list[dict[str, Any]]) -> None:
     assert number == 1
     con = sqlite3.connect(path)
     try:
-        for statement in _statements(sql):
+        for statement in statements(sql):
             con.execute(statement)
         con.execute("PRAGMA user_version = 1")
         for uid, name in ((501, "Anna"), (502, "Boris"), (503, "Vera")):

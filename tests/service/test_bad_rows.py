@@ -144,3 +144,23 @@ async def test_values_that_would_break_a_table_set_it_aside_and_the_other_plays(
     async with service_on(path) as service:  # set aside for good: nothing logged again
         assert await _resumed(service, caplog, logging.WARNING) == []
         assert service.set_aside == []
+
+
+async def test_a_last_game_whose_table_cannot_be_read_gives_no_settings(tmp_path: Path) -> None:
+    """``/rules`` in private reads the settings of the player's last game from its table:
+    a row that cannot be decoded means no such settings (the bot's defaults are shown), not
+    an error escaping to the player."""
+    path = tmp_path / "bot.sqlite3"
+    async with service_on(path) as service:
+        table = await started(service)
+        for person in PEOPLE[:2]:  # two of three stop the game: it is archived
+            await service.vote_stop(table.id, person.user_id)
+        assert table.status is Status.OVER
+        found = await service.last_game_settings(PEOPLE[0].user_id)
+        assert found is not None and found[0] == table.settings
+    con = sqlite3.connect(path)
+    con.execute(CORRUPT["state"], (table.id,))
+    con.commit()
+    con.close()
+    async with service_on(path) as service:
+        assert await service.last_game_settings(PEOPLE[0].user_id) is None
