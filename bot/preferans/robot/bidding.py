@@ -24,6 +24,8 @@ from .evaluation import (
     masks_misere_holes,
     without,
 )
+from .judging import game_tricks, game_value, misere_tricks, misere_value
+from .knowledge import active_seats
 
 __all__ = ["Style", "max_contract", "misere_worthy", "choose_bid"]
 
@@ -77,8 +79,14 @@ def misere_worthy(hand: tuple[Card, ...], style: Style) -> bool:
     return high <= 1
 
 
-def choose_bid(view: SeatView, style: Style = DEFAULT_STYLE) -> Bid:
-    """The bid for the seat's turn in the auction; always one of ``view.legal``."""
+def choose_bid(
+    view: SeatView, style: Style = DEFAULT_STYLE, judge: int = 0, samples: int = 12
+) -> Bid:
+    """The bid for the seat's turn in the auction; always one of ``view.legal``.
+
+    ``judge`` > 0: the hand counts' plans are checked by sampled layouts solved exactly
+    (:mod:`.judging`) with that many solver positions.
+    """
     legal = [a for a in view.legal if isinstance(a, Bid)]
     pass_bid = next(a for a in legal if a.contract is None)
     pub = view.public
@@ -87,15 +95,19 @@ def choose_bid(view: SeatView, style: Style = DEFAULT_STYLE) -> Bid:
     misere_bid = next((a for a in legal if a.contract == MISERE), None)
     if misere_bid is not None and not called_before and misere_worthy(hand, style):
         trick_plan = max_contract(hand, style)
-        if trick_plan is None or trick_plan.level <= 7:
+        if (trick_plan is None or trick_plan.level <= 7) and (
+            judge <= 0 or _misere_pays(view, judge, samples)
+        ):
             return misere_bid
     # A hand that would suffer on all-pass stretches half a trick to play a game.
-    stretch = 0.5 if allpass_tricks(hand) >= style.allpass_fear else 0.0
-    plan = max_contract(hand, style, stretch)
+    fear = allpass_tricks(hand) >= style.allpass_fear
+    plan = max_contract(hand, style, 0.5 if fear else 0.0)
+    trick_bids = [a for a in legal if a.contract is not None and not a.contract.misere]
+    if plan is not None and trick_bids and judge > 0:
+        plan = _plan_by_play(view, plan, fear, judge, samples)
     if plan is None:
         return pass_bid
     high = pub.highest_bid
-    trick_bids = [a for a in legal if a.contract is not None and not a.contract.misere]
     here = next((a for a in trick_bids if a.contract == high), None)
     if here is not None and here.contract is not None and here.contract.step <= plan.step:
         return here
@@ -106,3 +118,47 @@ def choose_bid(view: SeatView, style: Style = DEFAULT_STYLE) -> Bid:
     if raises and raises[0].contract is not None and raises[0].contract.step <= plan.step:
         return raises[0]
     return pass_bid
+
+
+_MIN_LAYOUTS = 4
+"""Solved layouts a judgement by play needs; with fewer the hand counts stand."""
+_FEAR_MARGIN = 12.0
+"""Whists a hand that would suffer on all-pass risks to play a game instead."""
+_MISERE_MARGIN = 30.0
+"""Whists a misère must be worth on average over the layouts (the price of the risk)."""
+
+
+def _plan_by_play(
+    view: SeatView, plan: Contract, fear: bool, judge: int, samples: int
+) -> Contract | None:
+    """The highest contract worth playing by sampled layouts (talon unseen), in the
+    strains the hand counts rank first; ``plan`` itself when too few were solved."""
+    masks = hand_masks(view.hand)
+    ranked = sorted(TRUMP_CHOICES, key=lambda t: -masks_declarer_tricks(masks, t))
+    strains = list(dict.fromkeys((plan.trump, *ranked[:2])))
+    tricks = game_tricks(
+        view.seat, active_seats(view), view.hand, (), strains, samples, judge, talon=True
+    )
+    floor = -_FEAR_MARGIN if fear else 0.0
+    best: Contract | None = None
+    judged = False
+    for strain in strains:
+        values = tricks[strain]
+        if len(values) < _MIN_LAYOUTS:
+            continue
+        judged = True
+        for level in range(10, 5, -1):
+            if sum(game_value(level, t) for t in values) / len(values) >= floor:
+                contract = Contract(level, strain)
+                if best is None or contract.step > best.step:
+                    best = contract
+                break
+    return best if judged else plan
+
+
+def _misere_pays(view: SeatView, judge: int, samples: int) -> bool:
+    """Whether misère is worth its risk over sampled talons and layouts."""
+    tricks = misere_tricks(view.seat, active_seats(view), view.hand, samples, judge)
+    if len(tricks) < _MIN_LAYOUTS:
+        return True  # the hand count said clean; nothing better to go on
+    return sum(misere_value(t) for t in tricks) / len(tricks) >= _MISERE_MARGIN

@@ -67,12 +67,17 @@ class Solver:
         finally:
             core.limit = NO_LIMIT
 
-    def at_least(self, pos: Position, k: int) -> bool:
+    def at_least(self, pos: Position, k: int, *, budget: int | None = None) -> bool:
         """Whether ``seat`` takes at least ``k`` tricks from ``pos`` under best play: one
-        null-window question, cheaper than :meth:`solve` when a value is only checked."""
+        null-window question, cheaper than :meth:`solve` when a value is only checked.
+        ``budget`` as for :meth:`solve`."""
         core = self._core(pos)
         hands, first, played, talon = _unpack(pos)
-        return ge_from(core, hands, first, played, talon, k)
+        core.limit = NO_LIMIT if budget is None else core.nodes + budget
+        try:
+            return ge_from(core, hands, first, played, talon, k)
+        finally:
+            core.limit = NO_LIMIT
 
     def at_least_after(self, pos: Position, card: Card, k: int) -> bool:
         """:meth:`at_least` for the position after the hand to move plays ``card``
