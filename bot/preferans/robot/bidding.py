@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..actions import Bid
-from ..cards import Card
+from ..cards import Card, Seat
 from ..contracts import MISERE, Contract
 from ..views import SeatView
 from .evaluation import (
@@ -24,7 +24,7 @@ from .evaluation import (
     masks_misere_holes,
     without,
 )
-from .judging import game_tricks, game_value, misere_tricks, misere_value
+from .judging import POINT, Fits, game_tricks, game_value, misere_tricks, misere_value
 from .knowledge import active_seats
 
 __all__ = ["Style", "max_contract", "misere_worthy", "choose_bid"]
@@ -100,11 +100,14 @@ def choose_bid(
         ):
             return misere_bid
     # A hand that would suffer on all-pass stretches half a trick to play a game.
-    fear = allpass_tricks(hand) >= style.allpass_fear
-    plan = max_contract(hand, style, 0.5 if fear else 0.0)
+    suffer = allpass_tricks(hand)
+    plan = max_contract(hand, style, 0.5 if suffer >= style.allpass_fear else 0.0)
     trick_bids = [a for a in legal if a.contract is not None and not a.contract.misere]
-    if plan is not None and trick_bids and judge > 0:
-        plan = _plan_by_play(view, plan, fear, judge, samples)
+    if trick_bids and judge > 0:
+        # Judged by play: hands the counts put up to a trick short are looked at too.
+        wide = max_contract(hand, style, _WIDER)
+        if wide is not None:
+            plan = _plan_by_play(view, wide, suffer, judge, samples) or None
     if plan is None:
         return pass_bid
     high = pub.highest_bid
@@ -122,24 +125,41 @@ def choose_bid(
 
 _MIN_LAYOUTS = 4
 """Solved layouts a judgement by play needs; with fewer the hand counts stand."""
-_FEAR_MARGIN = 12.0
-"""Whists a hand that would suffer on all-pass risks to play a game instead."""
+_WIDER = 1.0
+"""Tricks over the hand count within which the auction judges a hand by play."""
+_ALLPASS_SHARE = 0.5
+"""How often passing a hand ends in all-pass, for what passing costs."""
+_SURE = 0.85
+"""Share of the layouts a contract must make to be bid."""
 _MISERE_MARGIN = 30.0
 """Whists a misère must be worth on average over the layouts (the price of the risk)."""
 
 
 def _plan_by_play(
-    view: SeatView, plan: Contract, fear: bool, judge: int, samples: int
+    view: SeatView, plan: Contract, suffer: float, judge: int, samples: int
 ) -> Contract | None:
     """The highest contract worth playing by sampled layouts (talon unseen), in the
-    strains the hand counts rank first; ``plan`` itself when too few were solved."""
+    strains the hand counts rank first; ``plan`` itself when too few were solved.
+
+    Worth playing: made in at least :data:`_SURE` of the layouts, and worth more on
+    average than passing, which costs a hand that would take ``suffer`` tricks on
+    all-pass about half of them (the others may bid instead).
+    """
     masks = hand_masks(view.hand)
     ranked = sorted(TRUMP_CHOICES, key=lambda t: -masks_declarer_tricks(masks, t))
     strains = list(dict.fromkeys((plan.trump, *ranked[:2])))
     tricks = game_tricks(
-        view.seat, active_seats(view), view.hand, (), strains, samples, judge, talon=True
+        view.seat,
+        active_seats(view),
+        view.hand,
+        (),
+        strains,
+        samples,
+        judge,
+        talon=True,
+        fits=_bidders_fit(view),
     )
-    floor = -_FEAR_MARGIN if fear else 0.0
+    floor = -POINT * _ALLPASS_SHARE * suffer
     best: Contract | None = None
     judged = False
     for strain in strains:
@@ -148,7 +168,9 @@ def _plan_by_play(
             continue
         judged = True
         for level in range(10, 5, -1):
-            if sum(game_value(level, t) for t in values) / len(values) >= floor:
+            made = sum(1 for t in values if t >= level)
+            worth = sum(game_value(level, t) for t in values) / len(values)
+            if made >= _SURE * len(values) and worth >= floor:
                 contract = Contract(level, strain)
                 if best is None or contract.step > best.step:
                     best = contract
@@ -162,3 +184,23 @@ def _misere_pays(view: SeatView, judge: int, samples: int) -> bool:
     if len(tricks) < _MIN_LAYOUTS:
         return True  # the hand count said clean; nothing better to go on
     return sum(misere_value(t) for t in tricks) / len(tricks) >= _MISERE_MARGIN
+
+
+def _bidders_fit(view: SeatView) -> Fits | None:
+    """Layouts in which every other player who called a game holds a hand worth one."""
+    bidders = {
+        b.seat
+        for b in view.public.auction
+        if b.seat != view.seat and b.contract is not None and not b.contract.misere
+    }
+    if not bidders:
+        return None
+
+    def fits(hands: dict[Seat, frozenset[Card]]) -> bool:
+        return all(
+            max_contract(tuple(hands[s]), DEFAULT_STYLE, _WIDER) is not None
+            for s in bidders
+            if s in hands
+        )
+
+    return fits

@@ -17,7 +17,7 @@ gives the same judgement, and the card play's random stream is left untouched.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 
 from ..cards import DECK, Card, Seat, Suit
@@ -37,6 +37,12 @@ __all__ = [
 POINT = 10 * 2 / 3
 """Whists a pulka or gora point is worth to its owner at three players: settlement writes
 10 whists per gora point to each of the others, and the amnesty shares it (scoring.settle)."""
+
+_TRIES = 20
+"""Layouts dealt to find one that fits the bidding before taking whatever comes."""
+
+Fits = Callable[[dict[Seat, frozenset[Card]]], bool]
+"""Whether the other hands of a layout fit what the bidding showed."""
 
 _PER_LAYOUT = 12000
 """Solver positions one layout of one strain may take; past it the layout is skipped."""
@@ -103,13 +109,22 @@ class _Layouts:
         self.unknown = [c for c in DECK if c not in gone]
         self.others = [s for s in order if s != me]
 
-    def deal(self, rng: random.Random) -> tuple[tuple[Card, ...], dict[Seat, frozenset[Card]]]:
+    def deal(
+        self, rng: random.Random, fits: Fits | None = None
+    ) -> tuple[tuple[Card, ...], dict[Seat, frozenset[Card]]]:
+        """One layout; with ``fits``, one it accepts if one is found in a few tries."""
         cards = list(self.unknown)
-        rng.shuffle(cards)
-        talon = tuple(cards[: self.talon])
-        rest = cards[self.talon :]
-        half = len(rest) // 2
-        hands = {self.others[0]: frozenset(rest[:half]), self.others[1]: frozenset(rest[half:])}
+        for _ in range(_TRIES):
+            rng.shuffle(cards)
+            talon = tuple(cards[: self.talon])
+            rest = cards[self.talon :]
+            half = len(rest) // 2
+            hands = {
+                self.others[0]: frozenset(rest[:half]),
+                self.others[1]: frozenset(rest[half:]),
+            }
+            if fits is None or fits(hands):
+                break
         return talon, hands
 
     def position(self, hands: dict[Seat, frozenset[Card]], trump: Suit | None) -> Position:
@@ -132,6 +147,7 @@ def game_tricks(
     nodes: int,
     *,
     talon: bool,
+    fits: Fits | None = None,
 ) -> dict[Suit | None, list[int]]:
     """The declarer's tricks in each strain over sampled layouts.
 
@@ -147,7 +163,7 @@ def game_tricks(
     spent = 0
     alive = list(strains)
     for _ in range(samples):
-        extra, hands = layouts.deal(rng)
+        extra, hands = layouts.deal(rng, fits)
         alive = _promising(alive, tricks)
         for strain in alive:
             room = nodes - spent
