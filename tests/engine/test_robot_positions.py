@@ -45,6 +45,13 @@ def declare_by_robot(deal: Deal) -> Contract:
     return declare.contract
 
 
+def declared_after_six_spades(hands: dict[int, str], talon: str) -> tuple[Deal, Contract]:
+    """Seat 1 bids 6♠, the others pass, and the computer player discards and declares."""
+    deal = make_deal(hands, talon)
+    bids(deal, (1, "6S"), (2, "pass"), (0, "pass"))
+    return deal, declare_by_robot(deal)
+
+
 def best_play(deal: Deal, trump: Suit | None) -> int:
     """The declarer's tricks with best play, all cards open, after his discard."""
     declarer = deal.declarer
@@ -61,7 +68,7 @@ def best_play(deal: Deal, trump: Suit | None) -> int:
 
 def test_a_cold_ten_is_named() -> None:
     """♠AKQJ109 ♣AK ♦A ♥A, talon ♦7 ♥7: ten tricks whatever the defenders hold."""
-    deal = make_deal(
+    deal, contract = declared_after_six_spades(
         {
             1: "AS KS QS JS 10S 9S AC KC AD AH",
             2: "8S 10C JC QC KD QD JD 10D 9D 8D",
@@ -69,8 +76,7 @@ def test_a_cold_ten_is_named() -> None:
         },
         "7D 7H",
     )
-    bids(deal, (1, "6S"), (2, "pass"), (0, "pass"))
-    assert declare_by_robot(deal) == Contract(10, Suit.SPADES)
+    assert contract == Contract(10, Suit.SPADES)
     assert best_play(deal, Suit.SPADES) == 10
 
 
@@ -135,7 +141,7 @@ def test_no_no_trump_with_two_voids() -> None:
 
     8♣ and 8♠ are worth about the same over the layouts the declarer cannot tell apart
     (within a trick in every one), so either is a strong player's answer; 7NT is not."""
-    deal = make_deal(
+    deal, contract = declared_after_six_spades(
         {
             1: "QS 10S 9S 8S KC QC JC 10C 9C 8C",
             2: "KS 7S AC AD KD QD JD 10D 9D 8D",
@@ -143,8 +149,6 @@ def test_no_no_trump_with_two_voids() -> None:
         },
         "7H AS",
     )
-    bids(deal, (1, "6S"), (2, "pass"), (0, "pass"))
-    contract = declare_by_robot(deal)
     assert contract in (Contract(8, Suit.CLUBS), Contract(8, Suit.SPADES))
     assert best_play(deal, contract.trump) == 8
     assert best_play(deal, Suit.CLUBS) == 8
@@ -153,7 +157,7 @@ def test_no_no_trump_with_two_voids() -> None:
 
 def test_eight_spades_not_six_no_trump() -> None:
     """♠AKQJ8 ♣AK ♦KQ ♥8, talon ♥7 ♣7: 8♠ makes 8, 6NT only 7 (the hearts run)."""
-    deal = make_deal(
+    deal, contract = declared_after_six_spades(
         {
             1: "AS KS QS JS 8S AC KC KD QD 8H",
             2: "10S 9S 7S QC JC 10C 9C JD 10D 9D",
@@ -161,8 +165,6 @@ def test_eight_spades_not_six_no_trump() -> None:
         },
         "7H 7C",
     )
-    bids(deal, (1, "6S"), (2, "pass"), (0, "pass"))
-    contract = declare_by_robot(deal)
     assert contract == Contract(8, Suit.SPADES)
     assert best_play(deal, Suit.SPADES) == 8
 

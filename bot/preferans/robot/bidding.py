@@ -141,13 +141,15 @@ def _plan_by_play(
     """The highest contract worth playing by sampled layouts (talon unseen), in the
     strains the hand counts rank first; ``plan`` itself when too few were solved.
 
-    Worth playing: made in at least :data:`_SURE` of the layouts, and worth more on
-    average than passing, which costs a hand that would take ``suffer`` tricks on
-    all-pass about half of them (the others may bid instead).
+    Worth playing: made in at least :data:`_SURE` of the layouts (in the strain best for
+    each, as the talon decides it), and worth more on average than passing, which costs
+    a hand that would take ``suffer`` tricks on all-pass about half of them (the others
+    may bid instead). Named in the strain that makes it most often.
     """
     masks = hand_masks(view.hand)
     ranked = sorted(TRUMP_CHOICES, key=lambda t: -masks_declarer_tricks(masks, t))
     strains = list(dict.fromkeys((plan.trump, *ranked[:2])))
+    best: list[int] = []
     tricks = game_tricks(
         view.seat,
         active_seats(view),
@@ -158,24 +160,21 @@ def _plan_by_play(
         judge,
         talon=True,
         fits=_bidders_fit(view),
+        best=best,
     )
+    if len(best) < _MIN_LAYOUTS:
+        return plan
     floor = -POINT * _ALLPASS_SHARE * suffer
-    best: Contract | None = None
-    judged = False
-    for strain in strains:
-        values = tricks[strain]
-        if len(values) < _MIN_LAYOUTS:
-            continue
-        judged = True
-        for level in range(10, 5, -1):
-            made = sum(1 for t in values if t >= level)
-            worth = sum(game_value(level, t) for t in values) / len(values)
-            if made >= _SURE * len(values) and worth >= floor:
-                contract = Contract(level, strain)
-                if best is None or contract.step > best.step:
-                    best = contract
-                break
-    return best if judged else plan
+    for level in range(10, 5, -1):
+        made = sum(1 for t in best if t >= level)
+        worth = sum(game_value(level, t) for t in best) / len(best)
+        if made >= _SURE * len(best) and worth >= floor:
+            strain = max(
+                strains,
+                key=lambda s: (sum(1 for t in tricks[s] if t >= level), Contract(level, s).step),
+            )
+            return Contract(level, strain)
+    return None
 
 
 def _misere_pays(view: SeatView, judge: int, samples: int) -> bool:
@@ -198,9 +197,7 @@ def _bidders_fit(view: SeatView) -> Fits | None:
 
     def fits(hands: dict[Seat, frozenset[Card]]) -> bool:
         return all(
-            max_contract(tuple(hands[s]), DEFAULT_STYLE, _WIDER) is not None
-            for s in bidders
-            if s in hands
+            max_contract(tuple(hands[s]), DEFAULT_STYLE) is not None for s in bidders if s in hands
         )
 
     return fits

@@ -148,13 +148,16 @@ def game_tricks(
     *,
     talon: bool,
     fits: Fits | None = None,
+    best: list[int] | None = None,
 ) -> dict[Suit | None, list[int]]:
     """The declarer's tricks in each strain over sampled layouts.
 
     ``mine``: his ten cards. ``talon``: the talon is still to come (the auction): two
     unknown cards are dealt to him and he keeps the best ten of twelve for each strain.
     ``out``: cards he knows are out of play (his discard). ``nodes``: solver positions
-    for all of it; a layout over its share is left out.
+    for all of it; a layout over its share is left out. ``fits``: the others' hands
+    dealt to fit the bidding. ``best``: receives each layout's most tricks over the
+    strains (he names his strain after seeing the talon).
     """
     layouts = _Layouts(me, order, mine, out, 2 if talon else 0)
     rng = judge_rng(me, mine)
@@ -165,6 +168,7 @@ def game_tricks(
     for _ in range(samples):
         extra, hands = layouts.deal(rng, fits)
         alive = _promising(alive, tricks)
+        top = -1
         for strain in alive:
             room = nodes - spent
             if room <= 0:
@@ -181,6 +185,9 @@ def game_tricks(
             spent += solver.nodes - before
             if value >= 0:
                 tricks[strain].append(value)
+                top = max(top, value)
+        if best is not None and top >= 0:
+            best.append(top)
     return tricks
 
 
