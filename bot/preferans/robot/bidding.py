@@ -129,8 +129,10 @@ _WIDER = 1.0
 """Tricks over the hand count within which the auction judges a hand by play."""
 _ALLPASS_SHARE = 0.5
 """How often passing a hand ends in all-pass, for what passing costs."""
-_SURE = 0.85
+_SURE = 0.7
 """Share of the layouts a contract must make to be bid."""
+_SURE_LAST = 0.6
+"""The same for the last player to speak after the others passed: passing is all-pass."""
 _MISERE_MARGIN = 30.0
 """Whists a misère must be worth on average over the layouts (the price of the risk)."""
 
@@ -164,11 +166,18 @@ def _plan_by_play(
     )
     if len(best) < _MIN_LAYOUTS:
         return plan
+    pub = view.public
+    last = pub.highest_bid is None and all(
+        s in pub.passed for s in active_seats(view) if s != view.seat
+    )
+    # Everybody else passed: passing is all-pass for sure, so a game is worth a little
+    # more risk.
     floor = -POINT * _ALLPASS_SHARE * suffer
+    sure = _SURE_LAST if last else _SURE
     for level in range(10, 5, -1):
         made = sum(1 for t in best if t >= level)
         worth = sum(game_value(level, t) for t in best) / len(best)
-        if made >= _SURE * len(best) and worth >= floor:
+        if made >= sure * len(best) and worth >= floor:
             strain = max(
                 strains,
                 key=lambda s: (sum(1 for t in tricks[s] if t >= level), Contract(level, s).step),
