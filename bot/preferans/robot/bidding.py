@@ -1,10 +1,13 @@
 """The auction (торговля): how high a hand may go, misère, and "здесь".
 
 A hand is worth the tricks it counts (:func:`.evaluation.declarer_tricks`) plus what the
-talon usually adds: two more cards to choose from before discarding the worst two. The
-player bids up the ladder while the next step is within that; repeats the highest bid
-("здесь", Кодекс 3.3.7) instead of raising when he sits earlier; calls misère as his
-first call with a clean hand (Кодекс 3.3.9).
+talon usually adds: two more cards to choose from before discarding the worst two. With
+a judging budget that count only picks the hands and strains worth a closer look: the
+ceiling is the highest contract made in most sampled layouts and worth more than passing
+(:mod:`.judging`). The player bids up the ladder while the next step is within that;
+repeats the highest bid ("здесь", Кодекс 3.3.7) instead of raising when he sits earlier;
+calls misère as his first call with a clean hand (Кодекс 3.3.9) that sampled layouts
+show safe enough for its price.
 """
 
 from __future__ import annotations
@@ -107,7 +110,7 @@ def choose_bid(
         # Judged by play: hands the counts put up to a trick short are looked at too.
         wide = max_contract(hand, style, _WIDER)
         if wide is not None:
-            plan = _plan_by_play(view, wide, suffer, judge, samples) or None
+            plan = _plan_by_play(view, wide, plan, suffer, judge, samples)
     if plan is None:
         return pass_bid
     high = pub.highest_bid
@@ -138,10 +141,16 @@ _MISERE_MARGIN = 30.0
 
 
 def _plan_by_play(
-    view: SeatView, plan: Contract, suffer: float, judge: int, samples: int
+    view: SeatView,
+    wide: Contract,
+    plan: Contract | None,
+    suffer: float,
+    judge: int,
+    samples: int,
 ) -> Contract | None:
     """The highest contract worth playing by sampled layouts (talon unseen), in the
-    strains the hand counts rank first; ``plan`` itself when too few were solved.
+    strains the hand counts rank first (``wide``'s among them); the counts' own ``plan``
+    when too few layouts were solved.
 
     Worth playing: made in at least :data:`_SURE` of the layouts (in the strain best for
     each, as the talon decides it), and worth more on average than passing, which costs
@@ -150,7 +159,7 @@ def _plan_by_play(
     """
     masks = hand_masks(view.hand)
     ranked = sorted(TRUMP_CHOICES, key=lambda t: -masks_declarer_tricks(masks, t))
-    strains = list(dict.fromkeys((plan.trump, *ranked[:2])))
+    strains = list(dict.fromkeys((wide.trump, *ranked[:2])))
     best: list[int] = []
     tricks = game_tricks(
         view.seat,

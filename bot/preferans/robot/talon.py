@@ -1,9 +1,10 @@
 """After the auction: which two cards to discard and which contract to name (Кодекс 3.4).
 
 Every pair of the twelve cards is tried as the discard with every trump; the declarer
-keeps the ten that count the most tricks, then names the highest contract they make
-with a little to spare, never below his bid. A misère declarer discards the pair that
-leaves the fewest holes.
+keeps the ten that count the most tricks, then names the contract worth the most over
+sampled layouts of the defenders' cards solved exactly (:func:`contract_by_play`), or,
+without a judging budget, the highest contract they count with a little to spare; never
+below his bid. A misère declarer discards the pair that leaves the fewest holes.
 """
 
 from __future__ import annotations
