@@ -1,7 +1,9 @@
 """``python -m bot.replay FILE|-``: check a pulka record and print its sheet.
 
 Prints the JSON of docs/record-format.md ("python -m bot.replay"), or with ``--text`` the
-same sheet for people; ``--analyse`` adds each played deal's analysis to the JSON. A bad
+same sheet for people; ``--analyse`` adds each played deal's analysis to the JSON;
+``--hint`` prints instead what the computer player would do for the seat on turn in the
+record's unfinished last deal, as one move of the record. A bad
 record exits with status 2 and one line on standard error naming the deal and the move;
 nothing is printed on standard output then. Every
 other input or output failure (an unreadable file, a record nested too deeply, numbers
@@ -14,15 +16,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import sys
 from typing import Any
 
 from bot.preferans.game import Game
 from bot.preferans.record import RecordError
+from bot.preferans.robot import STRONG, choose
 from bot.preferans.scoring import Sheet, json_number
+from bot.preferans.views import seat_view
 from bot.render.sheet_text import sheet_text
 
-__all__ = ["main", "replay_json", "load_game"]
+__all__ = ["main", "replay_json", "load_game", "hint_move"]
 
 
 def load_game(text: str) -> Game:
@@ -89,6 +94,18 @@ def replay_json(game: Game, *, analyse: bool = False) -> dict[str, Any]:
 
 class _Failure(Exception):
     """A failure to report in one line on standard error (exit status 2)."""
+
+
+def hint_move(game: Game) -> dict[str, Any]:
+    """What the strongest computer player would do for the seat on turn in the record's
+    unfinished last deal, as one move of the record, decided from that seat's view only
+    (a fixed seed: the same record gives the same hint)."""
+    deal = game.current
+    actor = None if deal is None else deal.actor
+    if deal is None or actor is None:
+        raise _Failure("--hint: the record's last deal is over; nobody is on turn")
+    action = choose(seat_view(deal, actor), random.Random(0), budget=STRONG)
+    return action.to_json()
 
 
 def _read_input(name: str) -> str:
@@ -173,11 +190,22 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="add each played deal's analysis: best play, and the cards that changed it",
     )
+    parser.add_argument(
+        "--hint",
+        action="store_true",
+        help="print what the computer player would do for the seat on turn in the "
+        "unfinished last deal, as one move of the record",
+    )
     args = parser.parse_args(argv)
     try:
         if args.analyse and args.text:
             raise _Failure("--analyse: only with the JSON output, not with --text")
+        if args.hint and (args.text or args.analyse or args.png is not None):
+            raise _Failure("--hint: alone, not with --text, --analyse or --png")
         game = load_game(_read_input(args.file))
+        if args.hint:
+            _write_output(json.dumps(hint_move(game), ensure_ascii=False) + "\n")
+            return 0
         if args.png is not None:
             if not args.png.strip():
                 raise _Failure("--png: name the file to write (an empty name was given)")

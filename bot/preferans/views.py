@@ -89,6 +89,9 @@ class SeatView:
     """Other hands this seat moves (the passer's, for an open-defence whister)."""
     discard: tuple[Card, ...] = ()
     """The declarer's own discard, until the first lead (Кодекс 3.4.9)."""
+    remembered_discard: tuple[Card, ...] = ()
+    """The declarer's discard after the first lead: he may no longer look at it
+    (Кодекс 3.4.9) but knows what he put there. Never shown, only reasoned with."""
     legal: tuple[Action, ...] = ()
     offer_hand: tuple[Card, ...] = ()
     """The offerer's hand while his offer waits for this seat's answer (record format,
@@ -104,6 +107,7 @@ class SeatView:
         cards = set(self.public.visible_cards())
         cards.update(self.hand)
         cards.update(self.discard)
+        cards.update(self.remembered_discard)
         cards.update(self.offer_hand)
         for hand in self.controlled.values():
             cards.update(hand)
@@ -173,14 +177,19 @@ def seat_view(deal: Deal, seat: Seat) -> SeatView:
         # Кодекс 3.8.5: in open defence the lone whister moves the passer's cards.
         controlled[passer] = tuple(sort_hand(deal.hand(passer)))
     discard: tuple[Card, ...] = ()
-    if seat == deal.declarer and deal.discard and _before_first_lead(deal):
-        discard = deal.discard
+    remembered: tuple[Card, ...] = ()
+    if seat == deal.declarer and deal.discard:
+        if _before_first_lead(deal):
+            discard = deal.discard
+        else:
+            remembered = deal.discard
     return SeatView(
         public=public,
         seat=seat,
         hand=tuple(sort_hand(deal.hand(seat))),
         controlled=controlled,
         discard=discard,
+        remembered_discard=remembered,
         legal=tuple(deal.legal_actions_for(seat)),
         offer_hand=_offer_hand(deal, seat),
         offers=tuple(deal.offer_actions_for(seat)),

@@ -1,10 +1,13 @@
 """The auction (торговля): how high a hand may go, misère, and "здесь".
 
 A hand is worth the tricks it counts (:func:`.evaluation.declarer_tricks`) plus what the
-talon usually adds: two more cards to choose from before discarding the worst two. The
-player bids up the ladder while the next step is within that; repeats the highest bid
-("здесь", Кодекс 3.3.7) instead of raising when he sits earlier; calls misère as his
-first call with a clean hand (Кодекс 3.3.9).
+talon usually adds: two more cards to choose from before discarding the worst two. With
+a judging budget that count only picks the hands and strains worth a closer look: the
+ceiling is the highest contract made in most sampled layouts and worth more than passing
+(:mod:`.judging`). The player bids up the ladder while the next step is within that;
+repeats the highest bid ("здесь", Кодекс 3.3.7) instead of raising when he sits earlier;
+calls misère as his first call with a clean hand (Кодекс 3.3.9) that sampled layouts
+show safe enough for its price.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..actions import Bid
-from ..cards import Card
+from ..cards import Card, Seat
 from ..contracts import MISERE, Contract
 from ..views import SeatView
 from .evaluation import (
@@ -24,6 +27,8 @@ from .evaluation import (
     masks_misere_holes,
     without,
 )
+from .judging import POINT, Fits, game_tricks, game_value, misere_tricks, misere_value
+from .knowledge import active_seats
 
 __all__ = ["Style", "max_contract", "misere_worthy", "choose_bid"]
 
@@ -77,8 +82,14 @@ def misere_worthy(hand: tuple[Card, ...], style: Style) -> bool:
     return high <= 1
 
 
-def choose_bid(view: SeatView, style: Style = DEFAULT_STYLE) -> Bid:
-    """The bid for the seat's turn in the auction; always one of ``view.legal``."""
+def choose_bid(
+    view: SeatView, style: Style = DEFAULT_STYLE, judge: int = 0, samples: int = 12
+) -> Bid:
+    """The bid for the seat's turn in the auction; always one of ``view.legal``.
+
+    ``judge`` > 0: the hand counts' plans are checked by sampled layouts solved exactly
+    (:mod:`.judging`) with that many solver positions.
+    """
     legal = [a for a in view.legal if isinstance(a, Bid)]
     pass_bid = next(a for a in legal if a.contract is None)
     pub = view.public
@@ -87,15 +98,22 @@ def choose_bid(view: SeatView, style: Style = DEFAULT_STYLE) -> Bid:
     misere_bid = next((a for a in legal if a.contract == MISERE), None)
     if misere_bid is not None and not called_before and misere_worthy(hand, style):
         trick_plan = max_contract(hand, style)
-        if trick_plan is None or trick_plan.level <= 7:
+        if (trick_plan is None or trick_plan.level <= 7) and (
+            judge <= 0 or _misere_pays(view, judge, samples)
+        ):
             return misere_bid
     # A hand that would suffer on all-pass stretches half a trick to play a game.
-    stretch = 0.5 if allpass_tricks(hand) >= style.allpass_fear else 0.0
-    plan = max_contract(hand, style, stretch)
+    suffer = allpass_tricks(hand)
+    plan = max_contract(hand, style, 0.5 if suffer >= style.allpass_fear else 0.0)
+    trick_bids = [a for a in legal if a.contract is not None and not a.contract.misere]
+    if trick_bids and judge > 0:
+        # Judged by play: hands the counts put up to a trick short are looked at too.
+        wide = max_contract(hand, style, _WIDER)
+        if wide is not None:
+            plan = _plan_by_play(view, wide, plan, suffer, judge, samples)
     if plan is None:
         return pass_bid
     high = pub.highest_bid
-    trick_bids = [a for a in legal if a.contract is not None and not a.contract.misere]
     here = next((a for a in trick_bids if a.contract == high), None)
     if here is not None and here.contract is not None and here.contract.step <= plan.step:
         return here
@@ -106,3 +124,98 @@ def choose_bid(view: SeatView, style: Style = DEFAULT_STYLE) -> Bid:
     if raises and raises[0].contract is not None and raises[0].contract.step <= plan.step:
         return raises[0]
     return pass_bid
+
+
+_MIN_LAYOUTS = 4
+"""Solved layouts a judgement by play needs; with fewer the hand counts stand."""
+_WIDER = 1.0
+"""Tricks over the hand count within which the auction judges a hand by play."""
+_ALLPASS_SHARE = 0.5
+"""How often passing a hand ends in all-pass, for what passing costs."""
+_SURE = 0.7
+"""Share of the layouts a contract must make to be bid."""
+_SURE_LAST = 0.6
+"""The same for the last player to speak after the others passed: passing is all-pass."""
+_MISERE_MARGIN = 30.0
+"""Whists a misère must be worth on average over the layouts (the price of the risk)."""
+
+
+def _plan_by_play(
+    view: SeatView,
+    wide: Contract,
+    plan: Contract | None,
+    suffer: float,
+    judge: int,
+    samples: int,
+) -> Contract | None:
+    """The highest contract worth playing by sampled layouts (talon unseen), in the
+    strains the hand counts rank first (``wide``'s among them); the counts' own ``plan``
+    when too few layouts were solved.
+
+    Worth playing: made in at least :data:`_SURE` of the layouts (in the strain best for
+    each, as the talon decides it), and worth more on average than passing, which costs
+    a hand that would take ``suffer`` tricks on all-pass about half of them (the others
+    may bid instead). Named in the strain that makes it most often.
+    """
+    masks = hand_masks(view.hand)
+    ranked = sorted(TRUMP_CHOICES, key=lambda t: -masks_declarer_tricks(masks, t))
+    strains = list(dict.fromkeys((wide.trump, *ranked[:2])))
+    best: list[int] = []
+    tricks = game_tricks(
+        view.seat,
+        active_seats(view),
+        view.hand,
+        (),
+        strains,
+        samples,
+        judge,
+        talon=True,
+        fits=_bidders_fit(view),
+        best=best,
+    )
+    if len(best) < _MIN_LAYOUTS:
+        return plan
+    pub = view.public
+    last = pub.highest_bid is None and all(
+        s in pub.passed for s in active_seats(view) if s != view.seat
+    )
+    # Everybody else passed: passing is all-pass for sure, so a game is worth a little
+    # more risk.
+    floor = -POINT * _ALLPASS_SHARE * suffer
+    sure = _SURE_LAST if last else _SURE
+    for level in range(10, 5, -1):
+        made = sum(1 for t in best if t >= level)
+        worth = sum(game_value(level, t) for t in best) / len(best)
+        if made >= sure * len(best) and worth >= floor:
+            strain = max(
+                strains,
+                key=lambda s: (sum(1 for t in tricks[s] if t >= level), Contract(level, s).step),
+            )
+            return Contract(level, strain)
+    return None
+
+
+def _misere_pays(view: SeatView, judge: int, samples: int) -> bool:
+    """Whether misère is worth its risk over sampled talons and layouts."""
+    tricks = misere_tricks(view.seat, active_seats(view), view.hand, samples, judge)
+    if len(tricks) < _MIN_LAYOUTS:
+        return True  # the hand count said clean; nothing better to go on
+    return sum(misere_value(t) for t in tricks) / len(tricks) >= _MISERE_MARGIN
+
+
+def _bidders_fit(view: SeatView) -> Fits | None:
+    """Layouts in which every other player who called a game holds a hand worth one."""
+    bidders = {
+        b.seat
+        for b in view.public.auction
+        if b.seat != view.seat and b.contract is not None and not b.contract.misere
+    }
+    if not bidders:
+        return None
+
+    def fits(hands: dict[Seat, frozenset[Card]]) -> bool:
+        return all(
+            max_contract(tuple(hands[s]), DEFAULT_STYLE) is not None for s in bidders if s in hands
+        )
+
+    return fits

@@ -35,11 +35,16 @@ class Budget:
     """Positions for the whole decision: no new layout is started past this."""
     give_up: int = 2
     """Layouts over budget, with none solved yet, after which the rules of thumb decide."""
+    judge: int = 0
+    """Solver positions for judging a bid, the contract or a misère call by sampled
+    layouts (:mod:`.judging`); 0: by the hand counts alone."""
+    judge_samples: int = 12
+    """Layouts dealt for such a judgement."""
 
 
-STRONG = Budget()
+STRONG = Budget(judge=120000)
 FAST = Budget(samples=4, nodes=400, total=1600)
-"""A cheap budget for tests and quick tables."""
+"""A cheap budget for tests and quick tables (the hand counts alone for the auction)."""
 
 
 def search_card(view: SeatView, rng: random.Random, budget: Budget) -> Card | None:

@@ -153,7 +153,9 @@ _SHORT = tuple(max(0, 2 - n) for n in _LENGTH)
 _TRUMP_SUIT = tuple(_top_tricks(r, True) for r in _RANKS)
 _SIDE_SUIT = tuple(_side_suit(r) for r in _RANKS)
 _NT_SUIT = tuple(_no_trump_suit(r)[0] for r in _RANKS)
-_NT_OPEN = tuple(_no_trump_suit(r)[1] for r in _RANKS)
+# An unstopped suit in no trump: the defenders run it. A void is the worst of all (they
+# hold all eight cards of it and take tricks until they choose to stop).
+_NT_OPEN = tuple((2.0 if not r else 0.6) if _no_trump_suit(r)[1] else 0.0 for r in _RANKS)
 _DEF_NT = tuple(_defender_suit(r, False, True) for r in _RANKS)
 _DEF_TRUMP = tuple(_defender_suit(r, True, False) for r in _RANKS)
 _DEF_SIDE = tuple(_defender_suit(r, False, False) for r in _RANKS)
@@ -174,8 +176,7 @@ def masks_declarer_tricks(masks: Sequence[int], trump: Suit | None) -> float:
     total = 0.0
     if trump is None:
         for m in masks:
-            if _NT_OPEN[m]:
-                total -= 0.6
+            total -= _NT_OPEN[m]
             total += _NT_SUIT[m]
     else:
         t = int(trump)

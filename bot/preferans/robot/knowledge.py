@@ -43,6 +43,8 @@ class Knowledge:
 
 
 _DECK = frozenset(DECK)
+_ACE = 7
+_DISCARD = frozenset({SINK})
 _SUITS = tuple(Suit)
 
 
@@ -75,6 +77,7 @@ def knowledge_of(view: SeatView) -> Knowledge:
     for hand in known.values():
         seen.update(hand)
     seen.update(view.discard)
+    seen.update(view.remembered_discard)
     unknown = _DECK.difference(seen)
     hidden = {s: pub.hand_sizes[s] for s in order if s not in known}
     sink = len(unknown) - sum(hidden.values())
@@ -85,9 +88,12 @@ def knowledge_of(view: SeatView) -> Knowledge:
         holders = (
             frozenset({int(pub.declarer), SINK}) if pub.declarer in hidden else frozenset({SINK})
         )
+        # A misère declarer throws the talon's aces (a sure trick for him otherwise): the
+        # others know they lie in the discard.
+        misere = pub.kind is DealKind.MISERE
         for card in pub.talon:
             if card in unknown:
-                only[card] = holders
+                only[card] = _DISCARD if misere and card & 7 == _ACE else holders
     return Knowledge(
         order=order,
         known=known,

@@ -45,11 +45,11 @@ def choose(
     first = legal[0]
     action: Action
     if isinstance(first, Bid):
-        action = choose_bid(view, style)
+        action = choose_bid(view, style, budget.judge, budget.judge_samples)
     elif isinstance(first, Discard):
         action = choose_discard(view)
     elif isinstance(first, Declare):
-        action = choose_contract(view)
+        action = choose_contract(view, budget.judge, budget.judge_samples)
     elif isinstance(first, Whist):
         action = choose_whist(view)
     elif isinstance(first, ChooseDefence):

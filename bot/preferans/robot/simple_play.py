@@ -148,8 +148,10 @@ def _catch(view: SeatView, legal: list[Card], trick: tuple[TrickCard, ...]) -> C
     top = trick_winner(trick, None)
     if top is not None and top.seat == declarer:
         # He is winning it: stay under him (the highest card that does, to keep low ones).
+        # Forced over him, the trick is ours anyway: throw the highest card and keep the
+        # low ones that may still force him.
         under = [c for c in legal if not _beats(c, top.card, lead, None)]
-        return _high(under) if under else _low(legal)
+        return _high(under or legal)
     following = [c for c in legal if c.suit is lead]
     if not following:
         return _high(legal)  # a discard: keep the low cards that force him later

@@ -1,9 +1,10 @@
 """After the auction: which two cards to discard and which contract to name (Кодекс 3.4).
 
 Every pair of the twelve cards is tried as the discard with every trump; the declarer
-keeps the ten that count the most tricks, then names the highest contract they make
-with a little to spare, never below his bid. A misère declarer discards the pair that
-leaves the fewest holes.
+keeps the ten that count the most tricks, then names the contract worth the most over
+sampled layouts of the defenders' cards solved exactly (:func:`contract_by_play`), or,
+without a judging budget, the highest contract they count with a little to spare; never
+below his bid. A misère declarer discards the pair that leaves the fewest holes.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from .evaluation import (
     masks_declarer_tricks,
     without,
 )
+from .judging import game_tricks, game_value
+from .knowledge import active_seats
 
 __all__ = ["choose_discard", "choose_contract", "contract_tricks"]
 
@@ -86,13 +89,69 @@ def contract_tricks(cards: tuple[Card, ...], bid: Contract | None) -> tuple[Cont
     return best[1], best[2]
 
 
-def choose_contract(view: SeatView) -> Declare:
-    """The contract to name after the discard; always one of ``view.legal``."""
+def choose_contract(view: SeatView, judge: int = 0, samples: int = 12) -> Declare:
+    """The contract to name after the discard; always one of ``view.legal``.
+
+    ``judge`` > 0: named by its value over sampled layouts solved exactly
+    (:func:`contract_by_play`), the hand counts deciding only when too few were solved.
+    """
     legal = [a for a in view.legal if isinstance(a, Declare)]
     bid = view.public.bid
     if bid is not None and bid.misere:
         want = Declare(view.seat, MISERE)
     else:
         contract, _ = contract_tricks(tuple(view.hand), bid)
+        if judge > 0:
+            contract = contract_by_play(view, bid, judge, samples) or contract
         want = Declare(view.seat, contract)
     return want if want in legal else min(legal, key=lambda a: a.contract.step)
+
+
+_MIN_LAYOUTS = 4
+_TRUMP_LENGTH = 1.0
+"""Whists a trump in hand adds to a strain's worth when choosing between strains."""
+_HOPELESS = 3.0
+"""Tricks short of a strain's cheapest contract, by the hand count, not worth solving."""
+
+
+def contract_by_play(
+    view: SeatView, bid: Contract | None, judge: int, samples: int
+) -> Contract | None:
+    """The contract worth the most on average over sampled layouts of the defenders'
+    cards (:func:`.judging.game_value`); ties go to the cheaper step. ``None`` when too
+    few layouts were solved in budget."""
+    hand = tuple(view.hand)
+    masks = hand_masks(hand)
+    strains: list[tuple[float, Suit | None]] = []
+    for trump in TRUMP_CHOICES:
+        low = _lowest_level(trump, bid)
+        over = masks_declarer_tricks(masks, trump) - low
+        if low <= 10 and over > -_HOPELESS:
+            strains.append((over, trump))
+    strains.sort(key=lambda x: -x[0])
+    chosen = [trump for _, trump in strains[:3]]
+    tricks = game_tricks(
+        view.seat, active_seats(view), hand, view.discard, chosen, samples, judge, talon=False
+    )
+    best: tuple[float, Contract] | None = None
+    for trump in chosen:
+        values = tricks[trump]
+        if len(values) < _MIN_LAYOUTS:
+            continue
+        # Between strains worth about the same, the longer trump suit: it keeps control
+        # when the cards lie worse than in the layouts dealt (no trump has none).
+        control = _TRUMP_LENGTH * (0 if trump is None else _length(masks[int(trump)]))
+        for level in range(_lowest_level(trump, bid), 11):
+            contract = Contract(level, trump)
+            worth = sum(game_value(level, t) for t in values) / len(values) + control
+            if (
+                best is None
+                or worth > best[0] + 1e-9
+                or (worth > best[0] - 1e-9 and contract.step < best[1].step)
+            ):
+                best = (worth, contract)
+    return None if best is None else best[1]
+
+
+def _length(mask: int) -> int:
+    return bin(mask).count("1")

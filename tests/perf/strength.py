@@ -1,0 +1,351 @@
+"""Strength benchmark: the computer players against an earlier version of themselves. Run by hand.
+
+    python tests/perf/strength.py --deals 200 --workers 2          # the duplicate match
+    python tests/perf/strength.py --pulkas 20 --parts pulkas       # robot-only pulkas
+    python tests/perf/strength.py --quick                          # a smoke run
+
+**Duplicate match.** The earlier computer player is the package ``bot/preferans`` as it
+stood at ``--base`` (a git commit; default the one before the contracts were judged by
+play), extracted into a temporary directory at run time and imported under another
+name; it plays from its own engine's views, kept in step with ours by the record
+format's actions. Every deal is played with all three seats by the earlier player (the
+reference), then with one seat given to the new player — in every phase ("all"), or
+only in one phase, the earlier player deciding the rest: the auction and contract
+(bids, discard, contract), whisting (whist answers, open or closed), card play (every
+card but a misère catcher's) and misère catching. A seat's gain is its result in
+whists (one deal scored alone, Сочинка, the pulka's points counted as gora) minus the
+same seat's result in the reference: the same cards, the same neighbours. Shown: mean
+gain per deal with a 95 % interval (1.96 standard errors over deal × seat).
+
+**Robot-only pulkas.** Whole pulkas of the new players (and of the earlier ones, for
+comparison): share of all-pass deals and misères, and of the games named the share a
+declarer could make with best play (the deal analysis, ``bot.preferans.analysis``; a
+game not played out, both defenders passing, is solved the same way from its start).
+
+Card play thinks at the cheap budget on both sides (``FAST``: what is compared is the
+judgement); the new player judges the auction and contract at the full budget's
+``judge``. Exits non-zero when nothing was measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import math
+import multiprocessing
+import random
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from dataclasses import asdict, replace
+from io import BytesIO
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bot.preferans.actions import (  # noqa: E402
+    Action,
+    Bid,
+    ChooseDefence,
+    Declare,
+    Discard,
+    Whist,
+    action_from_json,
+)
+from bot.preferans.analysis import analyse  # noqa: E402
+from bot.preferans.cards import Seat  # noqa: E402
+from bot.preferans.conventions import Rules  # noqa: E402
+from bot.preferans.deal import Deal, Phase  # noqa: E402
+from bot.preferans.game import Game, settings_for  # noqa: E402
+from bot.preferans.outcome import DealKind  # noqa: E402
+from bot.preferans.robot import FAST, STRONG, choose  # noqa: E402
+from bot.preferans.scoring import Pulka  # noqa: E402
+from bot.preferans.solver import Goal, Position, Solver  # noqa: E402
+from bot.preferans.views import seat_view  # noqa: E402
+
+BASE = "c730099"
+"""The commit whose computer player is the earlier version."""
+PHASES = ("all", "auction", "whisting", "play", "catching")
+NEW_BUDGET = replace(FAST, judge=STRONG.judge, judge_samples=STRONG.judge_samples)
+OLD_NAME = "earlier_preferans"
+
+_old: ModuleType | None = None
+
+
+def load_old(base: str) -> ModuleType:
+    """``bot/preferans`` at ``base``, imported as the package :data:`OLD_NAME`."""
+    global _old
+    if _old is not None:
+        return _old
+    blob = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", base, "bot/preferans"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    target = Path(tempfile.mkdtemp(prefix="earlier-robot-"))
+    with tarfile.open(fileobj=BytesIO(blob)) as tar:
+        tar.extractall(target, filter="data")
+    (target / "bot" / "preferans").rename(target / OLD_NAME)
+    sys.path.insert(0, str(target))
+    importlib.import_module(OLD_NAME)
+    for name in ("actions", "cards", "deal", "views", "robot"):
+        importlib.import_module(f"{OLD_NAME}.{name}")
+    _old = sys.modules[OLD_NAME]
+    return _old
+
+
+def phase_of(deal: Deal, action: Action) -> str:
+    """The phase a decision belongs to (see the module's docstring)."""
+    if isinstance(action, Bid | Discard | Declare):
+        return "auction"
+    if isinstance(action, Whist | ChooseDefence):
+        return "whisting"
+    if deal.kind is DealKind.MISERE and action.seat != deal.declarer:
+        return "catching"
+    return "play"
+
+
+class Table:
+    """One deal played in our engine and, in step, in the earlier one."""
+
+    def __init__(self, old: Any, rules: Rules, dealer: int, hands: list[Any], talon: Any) -> None:
+        self.deal = Deal(settings_for(rules, 3, 6), Seat(dealer), hands, talon)
+        self.old_deal = old.deal.Deal(
+            old.deal.DealSettings(**asdict(self.deal.settings)),
+            old.cards.Seat(dealer),
+            [[old.cards.Card(int(c)) for c in h] for h in hands],
+            [old.cards.Card(int(c)) for c in talon],
+        )
+        self.old = old
+
+    def play(self, new_seats: dict[int, str], seed: int) -> tuple[float, ...]:
+        """Play to the end: seats in ``new_seats`` use the new player in that phase."""
+        rng_new = random.Random(seed)
+        rng_old = random.Random(seed)
+        old = self.old
+        while not self.deal.is_over:
+            actor = self.deal.actor
+            assert actor is not None
+            view = seat_view(self.deal, actor)
+            phase = new_seats.get(int(actor))
+            action: Action | None = None
+            if phase is not None:
+                first = view.legal[0]
+                if phase == "all" or phase_of(self.deal, first) == phase:
+                    action = choose(view, rng_new, budget=NEW_BUDGET)
+            if action is None:
+                o_view = old.views.seat_view(self.old_deal, old.cards.Seat(int(actor)))
+                o_action = old.robot.choose(o_view, rng_old, budget=old.robot.FAST)
+                action = action_from_json(o_action.to_json(), 3)
+            self.deal.apply(action)
+            self.old_deal.apply(old.actions.action_from_json(action.to_json(), 3))
+        return deal_result(self.deal)
+
+
+def deal_result(deal: Deal) -> tuple[float, ...]:
+    """Each seat's result in whists for this deal alone (Сочинка; pulka points as gora)."""
+    pulka = Pulka(Rules.preset("sochi", pulka=1000), 3)
+    pulka.score(deal.outcome())
+    return tuple(float(x) for x in pulka.settlement(stopped=True))
+
+
+def duplicate_deal(index: int, seed: int, base: str) -> dict[str, list[float]]:
+    """Gains of the new player per phase, one per seat, on deal ``index``."""
+    old = load_old(base)
+    rules = Rules.preset("sochi")
+    rng = random.Random(seed * 100003 + index)
+    cards = list(range(32))
+    rng.shuffle(cards)
+    from bot.preferans.cards import Card
+
+    deck = [Card(c) for c in cards]
+    hands = [deck[0:10], deck[10:20], deck[20:30]]
+    talon = deck[30:32]
+    dealer = index % 3
+    play_seed = seed * 7919 + index
+
+    def table() -> Table:
+        return Table(old, rules, dealer, hands, talon)
+
+    reference = table().play({}, play_seed)
+    gains: dict[str, list[float]] = {p: [] for p in PHASES}
+    for phase in PHASES:
+        for seat in range(3):
+            result = table().play({seat: phase}, play_seed)
+            gains[phase].append(result[seat] - reference[seat])
+    return gains
+
+
+def _worker(args: tuple[int, int, str]) -> tuple[int, dict[str, list[float]], float]:
+    start = time.process_time()
+    gains = duplicate_deal(*args)
+    return args[0], gains, time.process_time() - start
+
+
+def mean_ci(values: list[float]) -> tuple[float, float]:
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, float("nan")
+    return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def duplicate_part(deals: int, seed: int, base: str, workers: int) -> bool:
+    print(
+        f"Duplicate match, {deals} deals × 3 seats, new player (card play {FAST}, "
+        f"judge {NEW_BUDGET.judge}) against the computer player of {base}:"
+    )
+    jobs = [(i, seed, base) for i in range(deals)]
+    gains: dict[str, list[float]] = {p: [] for p in PHASES}
+    cpu = 0.0
+    done = 0
+    if workers > 1:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            for _, g, spent in pool.imap_unordered(_worker, jobs):
+                cpu += spent
+                done += 1
+                for p in PHASES:
+                    gains[p].extend(g[p])
+    else:
+        for job in jobs:
+            _, g, spent = _worker(job)
+            cpu += spent
+            done += 1
+            for p in PHASES:
+                gains[p].extend(g[p])
+    if not done:
+        print("  nothing measured")
+        return False
+    print(f"  {done} deals, {cpu:.0f} s CPU")
+    for p in PHASES:
+        mean, half = mean_ci(gains[p])
+        changed = sum(1 for g in gains[p] if g != 0)
+        print(
+            f"  {p:9s}: {mean:+7.2f} ± {half:5.2f} whists per deal and seat "
+            f"({changed} of {len(gains[p])} seat-deals changed)"
+        )
+    return True
+
+
+def makeable(deal: Deal) -> bool | None:
+    """Whether the game named could be made with best play (``None``: not a game)."""
+    if deal.kind is not DealKind.GAME or deal.contract is None or deal.declarer is None:
+        return None
+    analysis = analyse(deal)
+    if analysis is not None and analysis.value is not None:
+        return analysis.value >= deal.contract.level
+    # Not played out (both defenders passed): solve the same start position.
+    live = Deal(
+        deal.settings, deal.dealer, [deal.initial_hand(Seat(s)) for s in range(3)], deal.talon
+    )
+    for action in deal.log:
+        if live.phase is Phase.PLAY or live.is_over:
+            break
+        live.apply(action)
+    a = live.active
+    hands = {s: frozenset(live.hand(s)) for s in a}
+    pos = Position(
+        hands=hands, order=(a[0], a[1], a[2]), leader=a[0], trick=(), trump=deal.contract.trump
+    )
+    return Solver(Goal.TRICKS, deal.declarer).solve(pos) >= deal.contract.level
+
+
+def pulka_part(pulkas: int, seed: int, base: str, which: str) -> bool:
+    old: Any = load_old(base) if which == "earlier" else None
+    rules = Rules.preset("sochi", pulka=10)
+    deals = all_pass = miseres = misere_clean = games = made = 0
+    times: list[float] = []
+    for p in range(pulkas):
+        game = Game(rules, ["a", "b", "c"])
+        rng = random.Random(seed + p)
+        deal_rng = random.Random((seed + p) * 7919 + 1)
+        while not game.over and game.deal_count < 200:
+            deal = game.start_deal(deal_rng)
+            if which == "earlier":
+                o_deal = old.deal.Deal(
+                    old.deal.DealSettings(**asdict(deal.settings)),
+                    old.cards.Seat(int(deal.dealer)),
+                    [
+                        [old.cards.Card(int(c)) for c in deal.initial_hand(Seat(s))]
+                        for s in range(3)
+                    ],
+                    [old.cards.Card(int(c)) for c in deal.talon],
+                )
+            while game.current is not None:
+                actor = deal.actor
+                assert actor is not None
+                start = time.process_time()
+                if which == "new":
+                    action = choose(seat_view(deal, actor), rng, budget=NEW_BUDGET)
+                else:
+                    o_view = old.views.seat_view(o_deal, old.cards.Seat(int(actor)))
+                    o_action = old.robot.choose(o_view, rng, budget=old.robot.FAST)
+                    action = action_from_json(o_action.to_json(), 3)
+                times.append(time.process_time() - start)
+                game.apply(action)
+                if which == "earlier":
+                    o_deal.apply(old.actions.action_from_json(action.to_json(), 3))
+            deals += 1
+            if deal.kind is DealKind.ALL_PASS:
+                all_pass += 1
+            elif deal.kind is DealKind.MISERE:
+                miseres += 1
+                misere_clean += deal.tricks[int(deal.declarer or 0)] == 0
+            else:
+                ok = makeable(deal)
+                if ok is not None:
+                    games += 1
+                    made += ok
+        if not game.over:
+            game.stop()
+    if not deals:
+        print("  nothing measured")
+        return False
+    times.sort()
+    p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+    print(
+        f"  {which}: {pulkas} pulkas, {deals} deals; all-pass {100 * all_pass / deals:.1f} %; "
+        f"misères {miseres} ({misere_clean} clean); games {games}, makeable with best play "
+        f"{made} = {100 * made / max(1, games):.1f} %; decision p99 {1000 * p99:.0f} ms CPU"
+    )
+    return True
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--deals", type=int, default=200, help="duplicate deals")
+    parser.add_argument("--pulkas", type=int, default=20, help="robot-only pulkas per side")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--base", default=BASE, help="commit of the earlier computer player")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--parts",
+        default="duplicate,pulkas",
+        help="duplicate, pulkas (or pulkas-new, pulkas-earlier)",
+    )
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    if args.quick:
+        args.deals, args.pulkas = 6, 1
+    parts = set(args.parts.split(","))
+    print(f"Python {sys.version.split()[0]}; seed {args.seed}")
+    ok = True
+    if "duplicate" in parts:
+        ok &= duplicate_part(args.deals, args.seed, args.base, args.workers)
+    sides = [w for w in ("new", "earlier") if "pulkas" in parts or f"pulkas-{w}" in parts]
+    if sides:
+        print("Robot-only pulkas, Сочинка to 10, 3 players:")
+        for which in sides:
+            ok &= pulka_part(args.pulkas, args.seed, args.base, which)
+    if not ok:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
