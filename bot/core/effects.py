@@ -103,7 +103,7 @@ class TurnPassed:
     table: Table
     seat: Seat
     idle: float | None = None
-    """Seconds since ``seat`` last acted (``None``: not in this session)."""
+    """Seconds since ``seat`` last acted (``None``: not since the bot started)."""
 
 
 @dataclass(frozen=True, slots=True)
