@@ -176,6 +176,7 @@ def build_application(
         OutageWatch(get_updates_request if get_updates_request is not None else default_request(1))
     )
     application = builder.build()
+    _late_timers_run(application)
 
     commands.add_handlers(application)
     history.add_handlers(application)
@@ -185,6 +186,20 @@ def build_application(
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, membership.migrated))
     application.add_error_handler(commands.error_handler)
     return application
+
+
+def _late_timers_run(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """A timer the event loop could not run on time runs late rather than never. APScheduler
+    drops a job more than 1 s late (its ``misfire_grace_time``) with one WARNING: a turn
+    timer, a computer player's move or a retried save whose loop was held 1.5 s (a loaded
+    machine, a long stretch of work in the loop) was dropped, and its table would have
+    waited for ever. Each of them checks the table's move and clock when it runs, so
+    running late is right."""
+    jobs = application.job_queue
+    if jobs is not None:  # (PTB installed without its job-queue extra)
+        jobs.scheduler.configure(
+            **jobs.scheduler_configuration, job_defaults={"misfire_grace_time": None}
+        )
 
 
 START_RETRY_CAP = 60.0
