@@ -187,12 +187,13 @@ class Harness:
             or (jobs is not None and bool(jobs._executor._pending_futures))
         )
 
-    async def idle(self, timeout: float = 10.0) -> None:
+    async def idle(self, timeout: float = 60.0) -> None:
         """Wait until every update is handled and every queued message is sent.
 
         :meth:`busy` sees no gap, so "quiet" is checked over a few turns of the event loop
         (no timed pause, which cost ~8 ms after every press: more than the press itself);
-        while busy it looks again every millisecond."""
+        while busy it looks again every millisecond. ``timeout`` only bounds a hang: 10 s
+        was passed by a press at a deal's end on the 2-core machine at a load of ~11."""
         deadline = time.monotonic() + timeout
         quiet = 0
         while quiet < _QUIET_LOOKS:

@@ -345,8 +345,8 @@ class ErrorLog(logging.Handler):
         return out
 
 
-async def settle(h: Harness, timeout: float = 15.0) -> None:
-    """:meth:`Harness.idle` with a longer timeout: every update handled, every message sent."""
+async def settle(h: Harness, timeout: float = 60.0) -> None:
+    """:meth:`Harness.idle`: every update handled, every message sent."""
     await h.idle(timeout)
 
 

@@ -82,6 +82,7 @@ def test_the_lock_is_exclusive_and_released(tmp_path: Path) -> None:
     lock_database(":memory:").release()
 
 
+@pytest.mark.waits  # the refused second bot waits out the lock's 5 s (storage/pg_lock.py)
 def test_a_second_process_on_the_same_postgres_database_refuses_to_start(tmp_path: Path) -> None:
     """The same with ``DATABASE_URL``: the lock is PostgreSQL's advisory lock, held by the
     bot's own connection, dropped by the server when the killed process's socket closes."""
@@ -130,7 +131,7 @@ def test_a_second_process_through_a_link_refuses_to_start(tmp_path: Path, link: 
             os.link(env["DATABASE_PATH"], linked)
         second = start_bot_process({**env, "DATABASE_PATH": str(linked)}, Path.cwd())
         try:
-            out, err = second.communicate(timeout=30)
+            out, err = second.communicate(timeout=60)
         finally:
             second.kill()  # (it ran before the lock was taken on the file)
             second.wait()

@@ -298,7 +298,7 @@ async def test_turn_timers_resume_from_the_stored_deadline(tmp_path) -> None:
         tmp_path, fake=fake, people=people, group=group, clock=clock, defaults=settings
     ) as h:
         table = h.table()
-        await h.fake.wait_until(lambda: table.move == move + 1, timeout=5, what="timeout")
+        await h.fake.wait_until(lambda: table.move == move + 1, timeout=30, what="timeout")
         await h.idle()
         assert "ran out of time" in h.table_message().content
         assert table.deadline == pytest.approx(clock.now + 60)
@@ -616,11 +616,11 @@ async def test_one_table_at_a_time_in_order_other_tables_do_not_wait(tmp_path) -
         codes = [code_of(d) for d in datas]
         qids = [h.fake.press(actor_a, msg_a, d) for d in datas]
         move_b = b.move
-        await h.fake.wait_until(lambda: a.move > 0 and not h.fake.pending_updates(), timeout=5)
+        await h.fake.wait_until(lambda: a.move > 0 and not h.fake.pending_updates(), timeout=30)
         actor_b = next(u for u in h.users if b.seat_of(u.id) == int(b.game.current.actor))
         msg_b = h.fake.message(actor_b.id, b.messages.hand_slots[b.seat_of(actor_b.id)].message_id)
         qid_b = h.fake.press(actor_b, msg_b, next(d for _, d in msg_b.buttons if d))
-        await h.fake.wait_until(lambda: qid_b in h.fake.callback_answers, timeout=5)
+        await h.fake.wait_until(lambda: qid_b in h.fake.callback_answers, timeout=30)
         assert b.move == move_b + 1  # B went on while A's first press still waits
         assert not any(q in h.fake.callback_answers for q in qids)
         gate.set()

@@ -394,8 +394,20 @@ def play(
         except TimeoutError:
             pass
 
+    def answered() -> None:
+        """Wait for the answer to the last press made against the running bot. It comes
+        after the screens the press changed: without this wait the next player pressed
+        before it came, a kill then took it, and only the last press is pressed again
+        after a restart (seen on a loaded machine: that press stayed unanswered)."""
+        if run.presses and run.presses[-1].generation == bot.starts:
+            qid = run.presses[-1].qid
+            fake.wait_until_sync(
+                lambda: qid in fake.callback_answers, timeout=30, what=f"an answer; {bot.log}"
+            )
+
     screens = Screens(fake)
     while True:
+        answered()
         seen = screens.look()
         if _over(screens, group):
             break

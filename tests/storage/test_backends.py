@@ -239,6 +239,7 @@ async def test_a_newer_database_is_refused_and_left_as_it_is(target: str) -> Non
         await Storage.open(target)
 
 
+@pytest.mark.waits  # on PostgreSQL the refusal waits out the lock's 5 s
 async def test_one_bot_process_per_database(target: str) -> None:
     lock = lock_target(target)
     try:

@@ -3,7 +3,6 @@ scheduler's job that fires after the pause and plays the card."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from bot.core.forced import forced_move
@@ -40,10 +39,8 @@ async def test_the_pause_job_plays_the_only_card(tmp_path: Path) -> None:
             choose = picking(lambda a: isinstance(a, Play) or (isinstance(a, Bid) and a.is_pass))
             h.rt.show(await service.act(table.id, user.id, table.move, "x", choose))
         move = table.move
-        for _ in range(100):  # the job runs on the JobQueue after 0.05 s
-            if table.move != move:
-                break
-            await asyncio.sleep(0.02)
+        # the job runs on the JobQueue after 0.05 s (the time-out only bounds a hang)
+        await h.fake.wait_until(lambda: table.move != move, timeout=30, what="the forced card")
         assert table.move > move
         await h.idle()
 
