@@ -208,3 +208,24 @@ async def test_a_vote_that_has_not_gone_out_when_the_game_stops_never_does(
         assert table.game is not None and table.game.stopped
         assert _vote_messages(h) == []
         assert any("Game stopped" in text for text in h.group_texts())
+
+
+async def test_a_game_stopped_before_any_deal_was_settled_rings_its_end_once(
+    tmp_path: Path,
+) -> None:
+    """The group rings for a game's end (Sound), also when the vote stops it in the first
+    deal, before anything was scored."""
+    async with running_bot(tmp_path) as h:
+        anna, boris, _ = h.users
+        await open_and_start(h)
+        table = h.table()
+        start = len(h.fake.calls)
+        for user in (anna, boris):
+            await h.say(user, "/stop")
+        await h.idle()
+        assert table.status == "over"
+        sent = [c for c in _group_requests(h) if c.method == "sendMessage"]
+        rang = [c for c in sent if h.fake.calls.index(c) >= start]
+        rang = [c for c in rang if not c.params.get("disable_notification")]
+        assert len(rang) == 1
+        assert "Game stopped" in rang[0].params["text"]
