@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
+from bot.core import effects as fx
 from bot.core.model import TableSettings
+from bot.preferans.cards import Seat
 from bot.preferans.policy import replaceable
 from bot.render.callbacks import to_base36
 from tests.bot_helpers import FakeClock, Harness, code_of, is_alert, open_and_start, running_bot
@@ -229,3 +231,67 @@ async def test_a_game_stopped_before_any_deal_was_settled_rings_its_end_once(
         rang = [c for c in rang if not c.params.get("disable_notification")]
         assert len(rang) == 1
         assert "Game stopped" in rang[0].params["text"]
+
+
+async def test_the_seat_messages_lose_their_buttons_when_the_game_ends(tmp_path: Path) -> None:
+    """"… keeps missing turns" and "🤖 … plays instead of …" offer seats while the game runs:
+    when it stops, both keep their text and lose their buttons."""
+    clock = FakeClock()
+    async with running_bot(
+        tmp_path, users=4, clock=clock, defaults=TableSettings(turn_time=30)
+    ) as h:
+        await open_and_start(h)
+        table = h.table()
+        late = h.actor()
+        assert late is not None
+        seat = table.seat_of(late.id)
+        assert seat is not None
+        await _time_out_until(h, clock, lambda: replaceable(table.timeouts) == [seat])
+        offer = next(
+            m for m in reversed(h.fake.bot_messages(h.group)) if f":Q{seat}" in str(m.buttons)
+        )
+        presser = next(u for u in h.users[:3] if u is not late)
+        assert not is_alert(await h.press(presser, offer, _button(offer, f"Q{seat}")))
+        back = h.fake.last_bot_message(h.group)
+        assert back is not None and _button(back, f"R{seat}")
+        for user in [u for u in h.users[:3] if u is not late]:
+            await h.say(user, "/stop")
+        assert table.status == "over"
+        for message in (offer, back):
+            now = h.fake.message(h.group.id, message.message_id)
+            assert not now.buttons
+            assert now.content == message.content + "\n\n🛑 The game is stopped."
+
+
+async def test_seat_messages_still_queued_when_the_game_stops_never_go_out(
+    tmp_path: Path,
+) -> None:
+    """The group's queue is held (Telegram's limits) while a seat is offered and a computer
+    takes one; the game stops before they go out: the group never gets their buttons."""
+    async with running_bot(tmp_path) as h:
+        anna, boris, _ = h.users
+        await open_and_start(h)
+        table = h.table()
+        gate = asyncio.Event()
+
+        async def hold() -> bool:  # the group's queue waits behind this
+            await gate.wait()
+            return False
+
+        h.rt.outbox.call(h.group.id, hold)
+        h.rt.presenter.show(
+            [
+                fx.SeatReplaceable(table, Seat(2)),
+                fx.RobotReplaced(table, Seat(2), "Vera", h.users[2].id),
+            ]
+        )
+        h.fake.send_text(anna, h.group, "/stop")
+        h.fake.send_text(boris, h.group, "/stop")
+        await h.fake.wait_until(lambda: table.status == "over", timeout=60)
+        gate.set()
+        await h.idle()
+        texts = " ".join(str(v) for m in h.fake.bot_messages(h.group) for v in m.history)
+        texts += " ".join(h.group_texts())
+        assert "keeps missing turns" not in texts
+        assert "now plays instead of" not in texts
+        assert any("Game stopped" in text for text in h.group_texts())
