@@ -234,7 +234,7 @@ async def test_a_game_stopped_before_any_deal_was_settled_rings_its_end_once(
 
 
 async def test_the_seat_messages_lose_their_buttons_when_the_game_ends(tmp_path: Path) -> None:
-    """"… keeps missing turns" and "🤖 … plays instead of …" offer seats while the game runs:
+    """ "… keeps missing turns" and "🤖 … plays instead of …" offer seats while the game runs:
     when it stops, both keep their text and lose their buttons."""
     clock = FakeClock()
     async with running_bot(

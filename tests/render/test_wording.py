@@ -239,5 +239,8 @@ def test_help_names_every_private_setting() -> None:
 
 def test_settings_command_names_every_private_setting() -> None:
     # The command menu shows this line next to /settings: it names all three settings.
-    assert t("ru", "cmd.settings") == "уведомления о ходе, В Д К Т или J Q K A, ход единственной картой"
+    assert (
+        t("ru", "cmd.settings")
+        == "уведомления о ходе, В Д К Т или J Q K A, ход единственной картой"
+    )
     assert t("en", "cmd.settings") == "turn alerts, J Q K A or В Д К Т, playing your only card"
