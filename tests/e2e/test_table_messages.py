@@ -226,16 +226,20 @@ async def test_a_game_stopped_before_any_deal_was_settled_rings_its_end_once(
             await h.say(user, "/stop")
         await h.idle()
         assert table.status == "over"
-        sent = [c for c in _group_requests(h) if c.method == "sendMessage"]
-        rang = [c for c in sent if h.fake.calls.index(c) >= start]
-        rang = [c for c in rang if not c.params.get("disable_notification")]
-        assert len(rang) == 1
-        assert "Game stopped" in rang[0].params["text"]
+        rang = [  # any new group message (text, the final sheet's photo) that rang
+            c
+            for c in h.fake.calls[start:]
+            if c.method.startswith("send")
+            and str(c.params.get("chat_id")) == str(h.group.id)
+            and not c.params.get("disable_notification")
+        ]
+        assert [c.method for c in rang] == ["sendMessage"]
+        assert rang[0].params["text"].startswith("🛑 <b>Game stopped.</b> Settlement in whists:")
 
 
 async def test_the_seat_messages_lose_their_buttons_when_the_game_ends(tmp_path: Path) -> None:
-    """ "… keeps missing turns" and "🤖 … plays instead of …" offer seats while the game runs:
-    when it stops, both keep their text and lose their buttons."""
+    """The messages "… keeps missing turns" and "🤖 … plays instead of …" offer seats while
+    the game runs: when it stops, both keep their text and lose their buttons."""
     clock = FakeClock()
     async with running_bot(
         tmp_path, users=4, clock=clock, defaults=TableSettings(turn_time=30)
