@@ -156,6 +156,16 @@ class TableStore(ArchiveStore):
         chat_id = rows[0][0] if rows else None
         return chat_id if isinstance(chat_id, int) and not isinstance(chat_id, bool) else None
 
+    async def stored_lang(self, table_id: int) -> str | None:
+        """The ``lang`` a table's stored settings name, read on their own (the rest of its
+        row may be damaged); ``None`` if they cannot be read."""
+        row = await self.fetchone("SELECT settings FROM tables WHERE id = ?", (table_id,))
+        try:
+            lang = json.loads(row[0]).get("lang") if row is not None else None
+        except (TypeError, ValueError, AttributeError):  # damaged too
+            return None
+        return lang if isinstance(lang, str) else None
+
     async def _ids(self, where: str) -> list[int]:
         return [int(r[0]) for r in await self.fetchall("SELECT id FROM tables " + where)]
 

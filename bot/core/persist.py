@@ -18,12 +18,13 @@ from storage import GameArchive, PlayerRow, Storage
 
 from .codec import holder_row, settings_json, state_json, table_from_row
 from .effects import Effect, Effects
-from .model import Holder, Status, Table, TableSettings
+from .model import SETTING_CHOICES, Holder, Status, Table, TableSettings
 from .play import Rejected
 from .steady import Steady
 
 __all__ = [
     "Writer",
+    "Aside",
     "Snapshot",
     "NotSaved",
     "PartlySaved",
@@ -48,6 +49,8 @@ log = logging.getLogger(__name__)
 
 Redo = Callable[[], Awaitable[Effects]]
 Change = Callable[[Table], Iterable[Effect]]
+Aside = tuple[int, int | None, str | None]
+"""A table set aside at start-up: its id, its chat and its group's language (when known)."""
 
 
 class PartlySaved(NotSaved):
@@ -257,10 +260,10 @@ class Writer:
             log.warning("chat %s: the last table cannot be read: %s", chat_id, exc)
             return None
 
-    async def load_open(self) -> tuple[list[Table], list[tuple[int, int | None]]]:
+    async def load_open(self) -> tuple[list[Table], list[Aside]]:
         """The tables to resume, each read on its own; one that cannot be read is set aside
-        (one log line) and returned with its chat id, when known, as the second list. A
-        read the database cannot serve now is tried again (:mod:`.steady`)."""
+        (one log line) and returned with its chat id and group language, when known, as the
+        second list. A read the database cannot serve now is tried again (:mod:`.steady`)."""
         out, aside = [], []
         ids = await self.steady(self.storage.open_table_ids, "reading the open tables")
         for table_id in ids:
@@ -270,8 +273,15 @@ class Writer:
                 if row is not None:
                     out.append(table_from_row(row))
             except Exception as exc:  # its values: the steady read raises nothing else
-                aside.append((table_id, await self.set_aside(table_id, exc)))
+                chat_id = await self.set_aside(table_id, exc)
+                aside.append((table_id, chat_id, await self._stored_lang(table_id)))
         return out, aside
+
+    async def _stored_lang(self, table_id: int) -> str | None:
+        """The group's language a damaged table's settings still name, if the bot speaks it."""
+        read = partial(self.storage.stored_lang, table_id)
+        lang = await self.steady(read, f"reading table {table_id}'s language")
+        return lang if lang in SETTING_CHOICES["lang"] else None
 
     async def set_aside(self, table_id: int, exc: BaseException) -> int | None:
         """Take a table that cannot be resumed out of play, logged in one line; its chat id

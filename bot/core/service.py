@@ -26,7 +26,7 @@ from .codec import settings_json, state_json
 from .effects import Effect, Effects, LobbyShown, MustStartPrivate, TimerChanged
 from .model import Player, Slot, Status, Table, TableSettings
 from .names import StandIn, named
-from .persist import SAVE_RETRY, NotSaved, each, stored
+from .persist import SAVE_RETRY, Aside, NotSaved, each, stored
 from .play import AlreadyDone, Choose, Rejected
 from .restart import Shown
 from .robot_seats import RobotSeats
@@ -63,8 +63,9 @@ class TableService(RobotSeats):
         """How hard computer players think over their cards."""
         self.stand_in = stand_in
         """Names a seated player whose name shows nothing (the adapter's catalogue text)."""
-        self.set_aside: list[tuple[int, int | None]] = []
-        """Tables the last :meth:`resume` could not read: (table id, chat id if known)."""
+        self.set_aside: list[Aside] = []
+        """Tables the last :meth:`resume` could not use: (table id, chat id, group language,
+        each if known)."""
 
     # ------------------------------------------------------------------ the one way to change
 
@@ -385,7 +386,8 @@ class TableService(RobotSeats):
         chat is named in :attr:`set_aside` so that the group can be told."""
         self.tables.pop(table.id, None)
         self._locks.pop(table.id, None)
-        self.set_aside.append((table.id, await self._writer.set_aside(table.id, exc)))
+        chat_id = await self._writer.set_aside(table.id, exc)
+        self.set_aside.append((table.id, chat_id, table.settings.lang))
 
 
 def _put(obj: object, name: str, value: object) -> tuple[()]:

@@ -135,10 +135,11 @@ class Outbox:
         *,
         done: Callable[[int], Awaitable[None]] | None = None,
         sound: Sound | None = None,
+        due: Callable[[], bool] | None = None,
     ) -> None:
-        """Send a new message (in order with everything else for that chat); ``done`` gets its
-        message id once it is sent; ``sound``: default :meth:`Sound.default`."""
-        self._enqueue(chat_id, Post(text, markup, done, sound or Sound.default(chat_id)))
+        """Send a new message (in order with everything else for that chat) unless ``due()``
+        says no when its turn comes; ``done`` gets its id; ``sound``: :meth:`Sound.default`."""
+        self._enqueue(chat_id, Post(text, markup, done, sound or Sound.default(chat_id), due))
 
     def answer_command(self, chat_id: int, text: str) -> None:
         """Answer a command: after the game's messages, and only with what is left of a
@@ -285,7 +286,7 @@ class Outbox:
                     if self.on_migrated is not None:
                         await self.on_migrated(chat.chat_id, new_id)
                     if isinstance(item, Post):  # slots are shown again by on_migrated
-                        self.post(new_id, item.text, item.markup, done=item.done, sound=item.sound)
+                        self._enqueue(new_id, item)
                 except (TimedOut, NetworkError, RetryAfter) as exc:
                     sent = True
                     if isinstance(exc, BadRequest) and no_rights(exc):
@@ -336,6 +337,8 @@ class Outbox:
         """Perform one queued item; ``False`` if nothing was sent."""
         if isinstance(item, Call):
             return await item.run()
+        if isinstance(item, Post) and item.due is not None and not item.due():
+            return False
         if isinstance(item, Post):  # (the answer is not parsed either: see edits.py)
             keyboard, quiet = markup_json(item.markup), item.sound.disable_notification
             message_id = await self.pacing.request(

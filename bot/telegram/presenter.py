@@ -124,7 +124,7 @@ class Presenter:
         elif isinstance(e, fx.RobotReplaced):
             old = short_name_html(e.old_name)
             text = t(lang, "robot.replaced", new=name(table, e.seat), old=old)
-            self.outbox.post(table.chat_id, text, keyboards.take_back_keyboard(table, e.seat))
+            self._post_buttons(table, text, keyboards.take_back_keyboard(table, e.seat))
             button = t(e.old_lang, "btn.take_back", seat=e.seat + 1)
             note = t(e.old_lang, "hand.robot_took", robot=name(table, e.seat), button=button)
             self._freeze_hand(table, e.seat, e.hand, e.old_lang, note)
@@ -342,7 +342,12 @@ class Presenter:
 
     def _post_buttons(self, table: Table, text: str, markup: InlineKeyboardMarkup) -> None:
         """Post a group message with buttons that only make sense while the game runs
-        (stop vote, take a seat): they are taken away when it ends."""
+        (take a seat, take it back): they are taken away when it ends, and one still
+        queued then is never sent."""
+        game = table.game
+
+        def due() -> bool:
+            return table.status == Status.PLAYING and table.game is game
 
         async def remember(message_id: int) -> None:
             slot = Slot(table.chat_id, message_id)
@@ -351,7 +356,7 @@ class Presenter:
             else:  # the game ended while it was on its way
                 self.outbox.show(slot, text + "\n\n" + ended_text(table), None)
 
-        self.outbox.post(table.chat_id, text, markup, done=remember)
+        self.outbox.post(table.chat_id, text, markup, done=remember, due=due)
 
     def _game_ended(self, table: Table) -> None:
         """Take the buttons off the stop-vote and seat messages; tell each player privately."""

@@ -80,6 +80,8 @@ class Post:
     done: Callable[[int], Awaitable[None]] | None = None
     """Called with the sent message's id."""
     sound: Sound = Sound.RING
+    due: Callable[[], bool] | None = None
+    """Sent only if this still says so when its turn comes (else dropped)."""
 
 
 @dataclass(slots=True)

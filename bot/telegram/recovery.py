@@ -49,9 +49,10 @@ async def resume(service: TableService, presenter: Presenter) -> None:
             presenter.show(tuple(effects))
         except Exception as exc:
             await service.put_aside(table, exc)
-    for _, chat_id in service.set_aside:
-        if chat_id is not None:
-            presenter.outbox.post(chat_id, t(service.defaults.lang, "restart.set_aside"))
+    for _, chat_id, lang in service.set_aside:
+        if chat_id is not None:  # in the group's language, when its row still says it
+            text = t(lang or service.defaults.lang, "restart.set_aside")
+            presenter.outbox.post(chat_id, text)
 
 
 def stale_buttons(service: TableService, outbox: Outbox, query: CallbackQuery) -> None:

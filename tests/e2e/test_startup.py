@@ -324,7 +324,7 @@ def test_a_table_whose_deadline_no_timer_can_hold_is_set_aside_and_the_other_pla
     log = tmp_path / "bot.log"
     log.write_text("")
     env = bot_env(fake, server, tmp_path, PREFERANS_PACING="off", PREFERANS_ANALYSIS="off")
-    told = t("ru", "restart.set_aside")
+    told = t("en", "restart.set_aside")  # the group's language, not the bot's default
     pid = shared().start(env, tmp_path, log)
     try:
         fake.wait_until_sync(

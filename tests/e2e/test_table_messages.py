@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
+from bot.core import effects as fx
 from bot.core.model import TableSettings
+from bot.preferans.cards import Seat
 from bot.preferans.policy import replaceable
 from bot.render.callbacks import to_base36
 from tests.bot_helpers import FakeClock, Harness, code_of, is_alert, open_and_start, running_bot
@@ -94,6 +96,23 @@ def _button(msg: Any, code: str) -> str:
     return next(d for _, d in msg.buttons if d and code_of(d) == code)
 
 
+async def _late_player(h: Harness, clock: FakeClock) -> tuple[Any, Seat]:
+    """Start a game; the first player to act misses turns until his seat is offered."""
+    await open_and_start(h)
+    table = h.table()
+    late = h.actor()
+    assert late is not None
+    seat = table.seat_of(late.id)
+    assert seat is not None
+    await _time_out_until(h, clock, lambda: replaceable(table.timeouts) == [seat])
+    return late, seat
+
+
+def _offer(h: Harness, seat: Seat) -> Any:
+    """The group's "… keeps missing turns": take the seat, or let a computer play."""
+    return next(m for m in reversed(h.fake.bot_messages(h.group)) if f":Q{seat}" in str(m.buttons))
+
+
 @pytest.mark.parametrize("by", ["computer", "person"])
 async def test_a_replaced_players_hand_is_frozen_and_says_how_to_come_back(
     tmp_path: Path, by: str
@@ -105,19 +124,12 @@ async def test_a_replaced_players_hand_is_frozen_and_says_how_to_come_back(
     async with running_bot(
         tmp_path, users=4, clock=clock, defaults=TableSettings(turn_time=30)
     ) as h:
-        await open_and_start(h)
+        late, seat = await _late_player(h, clock)
         table = h.table()
-        late = h.actor()
-        assert late is not None
-        seat = table.seat_of(late.id)
-        assert seat is not None
-        await _time_out_until(h, clock, lambda: replaceable(table.timeouts) == [seat])
         await _time_out_until(h, clock, lambda: h.actor() is late)  # his buttons are back
         hand = h.hand_message(late)
         assert hand is not None and hand.buttons and "👉 Your" in hand.content
-        offer = next(  # "… keeps missing turns": take the seat, or let a computer play
-            m for m in reversed(h.fake.bot_messages(h.group)) if f":Q{seat}" in str(m.buttons)
-        )
+        offer = _offer(h, seat)
         if by == "computer":
             presser, code = next(u for u in h.users[:3] if u is not late), f"Q{seat}"
         else:
@@ -137,6 +149,18 @@ async def test_a_replaced_players_hand_is_frozen_and_says_how_to_come_back(
             assert back is not None and _button(back, f"R{seat}")  # the button it names
         else:
             assert frozen.content.endswith("🪑 Gleb plays in your seat now.")
+
+
+def _hold(h: Harness) -> asyncio.Event:
+    """Hold the group's queue (as Telegram's limits do) until the event is set."""
+    gate = asyncio.Event()
+
+    async def hold() -> bool:
+        await gate.wait()
+        return False  # no request: nothing to pace
+
+    h.rt.outbox.call(h.group.id, hold)
+    return gate
 
 
 def _vote_messages(h: Harness) -> list[Any]:
@@ -193,13 +217,7 @@ async def test_a_vote_that_has_not_gone_out_when_the_game_stops_never_does(
         anna, boris, _ = h.users
         await open_and_start(h)
         table = h.table()
-        gate = asyncio.Event()
-
-        async def hold() -> bool:  # the group's queue waits behind this
-            await gate.wait()
-            return False
-
-        h.rt.outbox.call(h.group.id, hold)
+        gate = _hold(h)
         h.fake.send_text(anna, h.group, "/stop")
         h.fake.send_text(boris, h.group, "/stop")
         await h.fake.wait_until(lambda: table.status == "over", timeout=60)
@@ -207,4 +225,80 @@ async def test_a_vote_that_has_not_gone_out_when_the_game_stops_never_does(
         await h.idle()
         assert table.game is not None and table.game.stopped
         assert _vote_messages(h) == []
+        assert any("Game stopped" in text for text in h.group_texts())
+
+
+async def test_a_game_stopped_before_any_deal_was_settled_rings_its_end_once(
+    tmp_path: Path,
+) -> None:
+    """The group rings for a game's end (Sound), also when the vote stops it in the first
+    deal, before anything was scored."""
+    async with running_bot(tmp_path) as h:
+        anna, boris, _ = h.users
+        await open_and_start(h)
+        table = h.table()
+        start = len(h.fake.calls)
+        for user in (anna, boris):
+            await h.say(user, "/stop")
+        await h.idle()
+        assert table.status == "over"
+        rang = [  # any new group message (text, the final sheet's photo) that rang
+            c
+            for c in h.fake.calls[start:]
+            if c.method.startswith("send")
+            and str(c.params.get("chat_id")) == str(h.group.id)
+            and not c.params.get("disable_notification")
+        ]
+        assert [c.method for c in rang] == ["sendMessage"]
+        assert rang[0].params["text"].startswith("🛑 <b>Game stopped.</b> Settlement in whists:")
+
+
+async def test_the_seat_messages_lose_their_buttons_when_the_game_ends(tmp_path: Path) -> None:
+    """The messages "… keeps missing turns" and "🤖 … plays instead of …" offer seats while
+    the game runs: when it stops, both keep their text and lose their buttons."""
+    clock = FakeClock()
+    async with running_bot(
+        tmp_path, users=4, clock=clock, defaults=TableSettings(turn_time=30)
+    ) as h:
+        late, seat = await _late_player(h, clock)
+        table = h.table()
+        offer = _offer(h, seat)
+        presser = next(u for u in h.users[:3] if u is not late)
+        assert not is_alert(await h.press(presser, offer, _button(offer, f"Q{seat}")))
+        back = h.fake.last_bot_message(h.group)
+        assert back is not None and _button(back, f"R{seat}")
+        for user in [u for u in h.users[:3] if u is not late]:
+            await h.say(user, "/stop")
+        assert table.status == "over"
+        for message in (offer, back):
+            now = h.fake.message(h.group.id, message.message_id)
+            assert not now.buttons
+            assert now.content == message.content + "\n\n🛑 The game is stopped."
+
+
+async def test_seat_messages_still_queued_when_the_game_stops_never_go_out(
+    tmp_path: Path,
+) -> None:
+    """The group's queue is held (Telegram's limits) while a seat is offered and a computer
+    takes one; the game stops before they go out: the group never gets their buttons."""
+    async with running_bot(tmp_path) as h:
+        anna, boris, _ = h.users
+        await open_and_start(h)
+        table = h.table()
+        gate = _hold(h)
+        h.rt.presenter.show(
+            [
+                fx.SeatReplaceable(table, Seat(2)),
+                fx.RobotReplaced(table, Seat(2), "Vera", h.users[2].id),
+            ]
+        )
+        h.fake.send_text(anna, h.group, "/stop")
+        h.fake.send_text(boris, h.group, "/stop")
+        await h.fake.wait_until(lambda: table.status == "over", timeout=60)
+        gate.set()
+        await h.idle()
+        texts = " ".join(str(v) for m in h.fake.bot_messages(h.group) for v in m.history)
+        texts += " ".join(h.group_texts())
+        assert "keeps missing turns" not in texts
+        assert "now plays instead of" not in texts
         assert any("Game stopped" in text for text in h.group_texts())

@@ -235,3 +235,12 @@ def test_help_names_every_private_setting() -> None:
     )
     assert "/history — последние игры (в личке — ваши)" in ru
     assert "/history — last games (in private, yours)" in en
+
+
+def test_settings_command_names_every_private_setting() -> None:
+    # The command menu shows this line next to /settings: it names all three settings.
+    assert (
+        t("ru", "cmd.settings")
+        == "уведомления о ходе, В Д К Т или J Q K A, ход единственной картой"
+    )
+    assert t("en", "cmd.settings") == "turn alerts, J Q K A or В Д К Т, playing your only card"

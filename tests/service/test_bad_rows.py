@@ -73,8 +73,12 @@ async def test_corrupted_tables_are_set_aside_and_the_healthy_ones_resume(
         errors = await _resumed(service, caplog, logging.ERROR)
         assert len(errors) == len(CORRUPT), errors
         assert all("set aside" in e and "\n" not in e for e in errors)
-        assert sorted(service.set_aside) == sorted(
-            (chats[kind][0], chats[kind][1]) for kind in CORRUPT
+        assert sorted(service.set_aside, key=str) == sorted(
+            (
+                (chats[kind][0], chats[kind][1], None if kind == "settings" else "ru")
+                for kind in CORRUPT
+            ),
+            key=str,
         )
         for kind in ("healthy", "healthy too"):
             table_id, chat_id, move, seat = chats[kind]
@@ -119,6 +123,30 @@ def _pass(action: Action) -> bool:
     return not isinstance(action, Bid) or action.contract is None
 
 
+async def test_a_table_set_aside_names_its_groups_language_when_its_settings_read(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The group is told in its own language: the one its damaged row still names, or
+    none (the bot's default then) when its settings cannot be read either."""
+    path = tmp_path / "bot.sqlite3"
+    damage = {kind: CORRUPT[kind] for kind in ("state", "settings")}
+    chats = await _damaged(path, ["state", "settings"], damage, lambda a: True)
+    con = sqlite3.connect(path)
+    english = "UPDATE tables SET settings = json_set(settings, '$.lang', 'en') WHERE id = ?"
+    con.execute(english, (chats["state"][0],))
+    con.commit()
+    con.close()
+    async with service_on(path) as service:
+        await _resumed(service, caplog, logging.ERROR)
+        assert sorted(service.set_aside, key=str) == sorted(
+            [
+                (chats["state"][0], chats["state"][1], "en"),
+                (chats["settings"][0], chats["settings"][1], None),
+            ],
+            key=str,
+        )
+
+
 async def test_values_that_would_break_a_table_set_it_aside_and_the_other_plays(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -129,7 +157,7 @@ async def test_values_that_would_break_a_table_set_it_aside_and_the_other_plays(
         assert len(lines) == len(BREAKING), lines  # one line each, nothing else
         assert all("set aside" in line and "\n" not in line for line in lines)
         assert sorted(service.set_aside) == sorted(
-            (chats[kind][0], chats[kind][1]) for kind in BREAKING
+            (chats[kind][0], chats[kind][1], "ru") for kind in BREAKING
         )
         table_id, chat_id, move, seat = chats["healthy"]
         table = service.open_table(chat_id)

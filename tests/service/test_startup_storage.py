@@ -74,7 +74,7 @@ async def test_a_full_disk_at_start_up_is_waited_for_and_the_game_resumes(
         ]
         errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
         assert len(errors) == 1 and f"table {bad.id} cannot be resumed" in errors[0]
-        assert service.set_aside == [(bad.id, -2)]  # the damaged one, once readable
+        assert service.set_aside == [(bad.id, -2, "ru")]  # the damaged one, once readable
         table_id, move, seat = healthy
         table = service.open_table(-1)
         assert table is not None and table.id == table_id and table.status is Status.PLAYING

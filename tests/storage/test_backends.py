@@ -172,6 +172,24 @@ async def test_what_a_restart_resumes_and_a_bad_table_set_aside(target: str) -> 
         await store.close()
 
 
+async def test_a_tables_language_reads_on_its_own(target: str) -> None:
+    """The group's language of a table whose state is damaged; none if its settings are."""
+    store = await Storage.open(target)
+    try:
+        english = await store.create_table(GROUP, 1, {"lang": "en"}, {})
+        broken = await store.create_table(GROUP - 1, 1, {"lang": "en"}, {})
+        for sql, table_id in (
+            ("UPDATE tables SET state = '{oops' WHERE id = ?", english),
+            ("UPDATE tables SET settings = '{oops' WHERE id = ?", broken),
+        ):
+            await store._commit(lambda tx, sql=sql, i=table_id: tx.execute(sql, (i,)))
+        assert await store.stored_lang(english) == "en"
+        assert await store.stored_lang(broken) is None
+        assert await store.stored_lang(99_999) is None
+    finally:
+        await store.close()
+
+
 async def test_one_failed_write_is_rolled_back_alone(target: str) -> None:
     store = await Storage.open(target)
     try:

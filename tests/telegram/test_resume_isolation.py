@@ -5,6 +5,7 @@ the other tables play on."""
 from __future__ import annotations
 
 import logging
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -54,7 +55,7 @@ async def test_a_table_that_cannot_be_shown_is_set_aside_and_the_others_resume(
         lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
         assert len(lines) == 1 and f"table {bad.id} cannot be resumed" in lines[0]
         assert "OverflowError" in lines[0] and "\n" not in lines[0]
-        assert service.set_aside == [(bad.id, -2)]
+        assert service.set_aside == [(bad.id, -2, "ru")]
         assert presenter.outbox.posts == [(-2, t("ru", "restart.set_aside"))]
         assert set(presenter.shown) == {first.id, bad.id, last.id}
         assert sorted(service.tables) == [first.id, last.id]
@@ -66,3 +67,19 @@ async def test_a_table_that_cannot_be_shown_is_set_aside_and_the_others_resume(
             move = table.move
             await press(service, table, lambda a: True)
             assert table.move == move + 1
+
+
+async def test_a_set_aside_group_is_told_in_its_own_language(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    async with service_on(path) as service:
+        bad = await started(service, chat_id=-2)
+    con = sqlite3.connect(path)
+    english = "UPDATE tables SET settings = json_set(settings, '$.lang', 'en') WHERE id = ?"
+    con.execute(english, (bad.id,))
+    con.commit()
+    con.close()
+    async with service_on(path) as service:
+        presenter = Presenter(bad.id)
+        await resume(service, presenter)  # type: ignore[arg-type]
+        assert presenter.outbox.posts == [(-2, t("en", "restart.set_aside"))]
+        assert service.set_aside == [(bad.id, -2, "en")]
