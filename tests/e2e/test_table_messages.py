@@ -74,7 +74,7 @@ async def test_a_full_lobby_asks_for_start_and_never_sends_an_empty_row(tmp_path
         last = _group_requests(h)[-1]
         assert last.method == "editMessageText"
         text = last.params["text"]
-        assert text.endswith("Every seat is taken: any seated player, press «Start».")
+        assert text.endswith("Every seat is taken: any seated player may press «Start».")
         assert "Press «Sit down»" not in text
         assert all(_rows(c) and all(_rows(c)) for c in _group_requests(h))  # no empty row
         assert is_alert(await _sit(h, h.users[0], lobby))  # seated already

@@ -172,6 +172,6 @@ async def test_a_full_lobby_asks_for_start_and_sends_no_empty_row() -> None:
         await service.sit(table.id, PEOPLE[2])
         text = lobby_text(table)
         assert "Нажмите «Сесть»" not in text
-        assert text.endswith("Все места заняты — кто-нибудь из сидящих, нажмите «Начать».")
+        assert text.endswith("Все места заняты — любой из сидящих может нажать «Начать».")
         rows = lobby_keyboard(table).inline_keyboard
         assert [len(row) for row in rows] == [2, 1, 2]  # no computer row: no seat, no robot
