@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.model import TableSettings
 from bot.render.i18n import t
 from bot.render.rules import rules_text
 from bot.telegram.outbox import Outbox
 from bot.telegram.pacing import ANSWERS_AHEAD
 from bot.telegram.queue import Show
 from tests.bot_helpers import Harness, code_of, open_and_start, running_bot
+from tests.e2e.test_hostile_telegram import QUICK, play_to_the_end
 from tests.fakes import FloodLimits
-from tests.hostile_helpers import assert_replays, quick_code, quick_turn, settle, unthrottle
+from tests.hostile_helpers import quick_code, settle, unthrottle
 
 LIMITS = {"group_limit": 20, "group_window": 6.0, "group_fast_interval": 0.0}
 
@@ -78,7 +78,6 @@ async def test_a_command_flood_cannot_hold_the_table_back(tmp_path: Path) -> Non
         assert len(texts) <= ANSWERS_AHEAD + len(answers), texts
 
 
-QUICK = TableSettings(pulka=2, turn_time=60, sheet="text")
 GROUP = {"group_limit": 20, "group_window": 3.0, "group_fast_interval": 0.0}
 """The outbox's group limit and the fake's: 20 requests per 3 s; the private chats and the
 bot as a whole are not limited here (the group's queue is what is tested)."""
@@ -153,16 +152,7 @@ async def test_rules_in_a_busy_game_go_ahead_of_the_queued_table_edits(tmp_path:
             if c.method == "editMessageText" and c.params["message_id"] == slot.message_id
         ]
         assert edits and edits[0] > 0
-        game = table.game
-        assert game is not None
-        for _ in range(400):
-            if game.over:
-                break
-            await quick_turn(h, table)
-        assert game.over and table.status == "over"
-        await settle(h)
-        assert_replays(game)
-        assert h.fake.unanswered_callbacks() == []
+        await play_to_the_end(h)  # nothing lost: it replays, every press answered
         texts = [c.params.get("text") for c in h.fake.calls_to("sendMessage")]
         assert texts.count(rules) == 1
         shown = h.fake.message(h.group.id, slot.message_id)
