@@ -26,7 +26,7 @@ from storage import archive
 
 from .history import day
 from .membership import is_member
-from .runtime import Runtime, group_lang, is_group, player_of, runtime
+from .runtime import Runtime, group_lang, is_group, player_of, runtime, sender
 
 __all__ = ["add_handlers", "COMMANDS", "error_handler"]
 
@@ -73,7 +73,9 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if user is None or chat is None:
         return
     if chat.type != ChatType.PRIVATE:
-        rt.outbox.answer_command(chat.id, t(await group_lang(rt, update), "help"))
+        rt.outbox.answer_command(
+            chat.id, t(await group_lang(rt, update), "help"), who=sender(update)
+        )
         return
     player = player_of(user)
     rt.outbox.unblock(chat.id)  # he writes to the bot: it may write to him again
@@ -90,7 +92,9 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     rt = runtime(context)
     chat = update.effective_chat
     if chat is not None:
-        rt.outbox.answer_command(chat.id, t(await group_lang(rt, update), "help"))
+        rt.outbox.answer_command(
+            chat.id, t(await group_lang(rt, update), "help"), who=sender(update)
+        )
 
 
 async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -104,9 +108,9 @@ async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     lang = await group_lang(rt, update)
     if is_group(update) or user is None:
         settings = await rt.service.rules_settings(chat.id)
-        rt.outbox.answer_command(chat.id, rules_text(settings, lang))
+        rt.outbox.answer_command(chat.id, rules_text(settings, lang), who=sender(update))
         return
-    rt.outbox.answer_command(chat.id, await _private_rules(rt, user.id, lang))
+    rt.outbox.answer_command(chat.id, await _private_rules(rt, user.id, lang), who=sender(update))
 
 
 async def _private_rules(rt: Runtime, user_id: int, lang: str) -> str:
@@ -138,16 +142,18 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     player = player_of(user)
     if not is_group(update):
-        rt.outbox.answer_command(chat.id, t(player.lang, "only_group"))
+        rt.outbox.answer_command(chat.id, t(player.lang, "only_group"), who=sender(update))
         return
     existing = rt.service.open_table(chat.id)
     if existing is not None:
-        rt.outbox.answer_command(chat.id, t(existing.settings.lang, "table_exists"))
+        rt.outbox.answer_command(
+            chat.id, t(existing.settings.lang, "table_exists"), who=sender(update)
+        )
         return
     try:
         rt.show(await rt.service.open_lobby(chat.id, player, chat.title or ""))
     except Rejected as exc:
-        rt.outbox.answer_command(chat.id, t(player.lang, exc.key))
+        rt.outbox.answer_command(chat.id, t(player.lang, exc.key), who=sender(update))
 
 
 async def pulka_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -162,7 +168,9 @@ async def pulka_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         return
     found = await rt.service.last_game(chat.id)
     if found is None:
-        rt.outbox.answer_command(chat.id, t(await group_lang(rt, update), "no_table"))
+        rt.outbox.answer_command(
+            chat.id, t(await group_lang(rt, update), "no_table"), who=sender(update)
+        )
         return
     table, game = found
     message = update.effective_message
@@ -192,12 +200,12 @@ async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     lang = await group_lang(rt, update)
     table = rt.service.open_table(chat.id)
     if table is None:
-        rt.outbox.answer_command(chat.id, t(lang, "stop.not_playing"))
+        rt.outbox.answer_command(chat.id, t(lang, "stop.not_playing"), who=sender(update))
         return
     try:
         rt.show(await rt.service.vote_stop(table.id, user.id))
     except Rejected as exc:
-        rt.outbox.answer_command(chat.id, t(lang, exc.key))
+        rt.outbox.answer_command(chat.id, t(lang, exc.key), who=sender(update))
 
 
 async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

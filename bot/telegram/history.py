@@ -25,7 +25,7 @@ from bot.render.text import group_title, title_of
 from storage import archive
 
 from .queue import Sound
-from .runtime import Runtime, group_lang, is_group, runtime
+from .runtime import Runtime, group_lang, is_group, runtime, sender
 
 __all__ = [
     "COMMANDS",
@@ -87,7 +87,7 @@ async def history_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     else:
         return
     if not games:
-        rt.outbox.answer_command(chat.id, t(lang, none))
+        rt.outbox.answer_command(chat.id, t(lang, none), who=sender(update))
         return
     lines = [t(lang, heading)]
     for n, g in enumerate(games, start=1):
@@ -108,7 +108,7 @@ async def history_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         if g.results:
             results = (f"{_name(name)} {_signed(lang, v)}" for _, name, v in g.results)
             lines.append(" · ".join(results))
-    rt.outbox.answer_command(chat.id, "\n".join(lines))
+    rt.outbox.answer_command(chat.id, "\n".join(lines), who=sender(update))
 
 
 def day(timestamp: float) -> str:
@@ -163,7 +163,7 @@ async def stats_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         lines += ["", t(lang, "stats.overall"), _stats_line(lang, overall)]
     else:
         lines += ["", _stats_line(lang, overall)]
-    rt.outbox.answer_command(chat.id, "\n".join(lines))
+    rt.outbox.answer_command(chat.id, "\n".join(lines), who=sender(update))
 
 
 async def top_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -174,12 +174,12 @@ async def top_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         return
     lang = await group_lang(rt, update)
     if not is_group(update):
-        rt.outbox.answer_command(chat.id, t(lang, "top.in_private"))
+        rt.outbox.answer_command(chat.id, t(lang, "top.in_private"), who=sender(update))
         return
     best = await archive.top(rt.service.storage, chat.id, TOP_LIMIT)
     robots = await archive.top(rt.service.storage, chat.id, TOP_LIMIT, robots=True)
     if not best and not robots:
-        rt.outbox.answer_command(chat.id, t(lang, "hist.none"))
+        rt.outbox.answer_command(chat.id, t(lang, "hist.none"), who=sender(update))
         return
     lines = [t(lang, "top.title")]
     for title, rows in (("", best), ("top.robots", robots)):
@@ -188,7 +188,7 @@ async def top_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         for n, s in enumerate(rows, start=1):
             net = _signed(lang, s.net_whists)
             lines.append(t(lang, "top.line", n=n, name=_name(s.name), net=net, games=s.games))
-    rt.outbox.answer_command(chat.id, "\n".join(lines))
+    rt.outbox.answer_command(chat.id, "\n".join(lines), who=sender(update))
 
 
 # ---------------------------------------------------------------------- /export
@@ -240,7 +240,7 @@ async def export_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     lang = await group_lang(rt, update)
     found = await _records_for(rt, update)
     if not found:
-        rt.outbox.answer_command(chat.id, t(lang, "export.none"))
+        rt.outbox.answer_command(chat.id, t(lang, "export.none"), who=sender(update))
         return
     for table_id, record, title in found:
         _send_record(rt, context, chat.id, lang, table_id, record, title)

@@ -5,7 +5,7 @@ Each chat has one worker that sends its messages in order. A kept-up-to-date mes
 waits only replaces the text, so the latest state always shows and bursts of edits
 collapse into one. Telegram's limits (per private chat, per group, for the whole bot) are
 kept by :mod:`.pacing`, the only pacing and retry layer (no ``AIORateLimiter`` under it);
-while a group's queue waits, its table message coalesces.
+while a group's queue waits, its table message coalesces, and a person's answer goes first.
 
 "Message is not modified" is ignored; a message that cannot be edited any more is sent
 anew; ``RetryAfter`` is waited out; timeouts, resets and 5xx are retried with a growing
@@ -40,7 +40,7 @@ from telegram.error import (
 from bot.core.model import Slot
 
 from .edits import edit_text, markup_json, send_text
-from .pacing import Pacing
+from .pacing import ANSWERS_AHEAD, ANSWERS_WINDOW, Pacing
 from .queue import (
     Call,
     ChatQueue,
@@ -56,9 +56,6 @@ from .queue import (
 __all__ = ["Outbox", "Sound", "message_gone", "not_modified"]
 
 log = logging.getLogger(__name__)
-
-ANSWER_REPEAT = 30.0
-"""Seconds within which the same answer to a command is not sent again to a chat."""
 
 
 class Outbox:
@@ -141,19 +138,21 @@ class Outbox:
         says no when its turn comes; ``done`` gets its id; ``sound``: :meth:`Sound.default`."""
         self._enqueue(chat_id, Post(text, markup, done, sound or Sound.default(chat_id), due))
 
-    def answer_command(self, chat_id: int, text: str) -> None:
-        """Answer a command: after the game's messages, and only with what is left of a
-        group's budget (:data:`.pacing.ANSWER_SHARE`); the same answer is not queued twice within
-        :data:`ANSWER_REPEAT` seconds, so a flood of one command is answered once."""
-        if chat_id in self.blocked:
-            return
+    def answer_command(self, chat_id: int, text: str, *, who: int | None = None) -> None:
+        """Answer ``who``'s command: in a group ahead of the table edits (they coalesce and
+        lose nothing), for :data:`.pacing.ANSWERS_AHEAD` answers a member a minute; his
+        others, and a private chat's, after the game's messages. A repeat of an answer still
+        queued is merged into it."""
         chat = self._chat(chat_id)
-        now = time.monotonic()
-        chat.answered = {a: w for a, w in chat.answered.items() if w > now - ANSWER_REPEAT}
-        if text in chat.answered:
+        if chat_id in self.blocked or any(p.text == text for p in chat.answers):
             return
-        chat.answered[text] = now
-        chat.answers.append(Post(text, None, sound=Sound.default(chat_id)))
+        late = next((p for p in chat.later if p.text == text), None)
+        if chat_id < 0 and who is not None and chat.ahead(who, ANSWERS_AHEAD, ANSWERS_WINDOW):
+            if late is not None:
+                chat.later.remove(late)
+            chat.answers.append(late or Post(text, None, sound=Sound.default(chat_id)))
+        elif late is None:
+            chat.later.append(Post(text, None, sound=Sound.default(chat_id)))
         self._kick(chat)
 
     def delete(self, chat_id: int, message_id: int) -> None:
@@ -246,7 +245,7 @@ class Outbox:
         return chat is not None and id(slot) in (chat.sending, *chat.waiting)
 
     def pending(self) -> int:
-        return sum(len(c.queue) + len(c.answers) for c in self._chats.values())
+        return sum(len(c.queue) + len(c.answers) + len(c.later) for c in self._chats.values())
 
     # ------------------------------------------------------------------ worker
 
@@ -262,12 +261,14 @@ class Outbox:
 
     async def _run(self, chat: ChatQueue) -> None:
         try:
-            while chat.queue or chat.answers:
-                wait = self.pacing.wait(chat) if chat.queue else self.pacing.wait_answer(chat)
-                if wait > 0:  # a game message may arrive meanwhile: it goes first
-                    await asyncio.sleep(min(wait, 0.5) if not chat.queue else wait)
+            while chat.answers or chat.queue or chat.later:
+                lane = chat.answers or chat.queue or chat.later
+                later = lane is chat.later
+                wait = self.pacing.wait_answer(chat) if later else self.pacing.wait(chat)
+                if wait > 0:  # an answer may arrive meanwhile: it goes first
+                    await asyncio.sleep(min(wait, 0.5) if later else wait)
                     continue
-                item = chat.queue.popleft() if chat.queue else chat.answers.popleft()
+                item = lane.popleft()
                 chat.sending = id(item.slot) if isinstance(item, Show) else None
                 try:
                     sent = await self._do(chat, item)

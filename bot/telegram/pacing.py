@@ -27,14 +27,19 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Time
 
 from .queue import ChatQueue
 
-__all__ = ["Pacing", "ANSWER_SHARE", "flood_wait"]
+__all__ = ["Pacing", "ANSWER_SHARE", "ANSWERS_AHEAD", "ANSWERS_WINDOW", "flood_wait"]
 
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS: Final = 4
 """Tries of a request that meets network errors before the outbox keeps it for later."""
 ANSWER_SHARE: Final = 0.25
-"""The share of a group's message budget commands' answers may use."""
+"""The share of a group's message budget the answers waiting behind the game's messages
+(:attr:`ChatQueue.later`) may use."""
+ANSWERS_AHEAD: Final = 3
+"""Answers to one member that go ahead of a group's table edits per :data:`ANSWERS_WINDOW`
+seconds; more of his go after the game's messages, so one member cannot flood the group."""
+ANSWERS_WINDOW: Final = 60.0
 
 
 def flood_wait(exc: RetryAfter) -> float:
@@ -97,8 +102,8 @@ class Pacing:
         return chat.last + interval - now
 
     def wait_answer(self, chat: ChatQueue) -> float:
-        """Seconds before a command's answer may go: in a group only while less than
-        :data:`ANSWER_SHARE` of the window is used, so the game keeps the rest."""
+        """Seconds before an answer behind the game's messages may go: in a group only while
+        less than :data:`ANSWER_SHARE` of the window is used, so the game keeps the rest."""
         wait = self.wait(chat)
         if chat.chat_id > 0 or len(chat.window) < self.group_limit * ANSWER_SHARE:
             return wait

@@ -16,7 +16,7 @@ from bot.render.callbacks import encode
 from bot.render.i18n import t
 
 from .pings import ACTIVE_SECONDS
-from .runtime import Runtime, is_group, player_of, runtime
+from .runtime import Runtime, is_group, player_of, runtime, sender
 
 __all__ = [
     "COMMANDS",
@@ -108,7 +108,7 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         return
     player = player_of(user)
     if is_group(update):
-        rt.outbox.answer_command(chat.id, t(player.lang, "notify.in_private"))
+        rt.outbox.answer_command(chat.id, t(player.lang, "notify.in_private"), who=sender(update))
         return
     rt.outbox.post(chat.id, *await _menu(rt, player))
 

@@ -4,6 +4,7 @@ refusals of an edit are told apart."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -114,7 +115,8 @@ class ChatQueue:
         "waiting",
         "window",
         "answers",
-        "answered",
+        "later",
+        "asked",
         "backoff",
         "pause_until",
         "sending",
@@ -131,9 +133,12 @@ class ChatQueue:
         self.waiting: dict[int, tuple[str, InlineKeyboardMarkup | None]] = {}
         """Slot id -> latest content for slots queued here."""
         self.answers: deque[Post] = deque()
-        """Answers to commands: sent after everything in :attr:`queue` (the game first)."""
-        self.answered: dict[str, float] = {}
-        """Answer text -> when it was last queued (the same answer is not repeated)."""
+        """Answers to people in a group: sent before everything in :attr:`queue` (a table
+        message waiting there coalesces, so it loses nothing)."""
+        self.later: deque[Post] = deque()
+        """Other answers (a private chat's, a member's beyond his share): after the game's."""
+        self.asked: dict[int, deque[float]] = {}
+        """Member -> when his recent answers were let ahead of the game's messages."""
         self.backoff = 0.0
         """The pause after the last failed attempt (0 after a success)."""
         self.sending: int | None = None
@@ -158,4 +163,19 @@ class ChatQueue:
         """Forget everything queued (nobody can receive it)."""
         self.queue.clear()
         self.answers.clear()
+        self.later.clear()
         self.waiting.clear()
+
+    def ahead(self, who: int, limit: int, window: float) -> bool:
+        """Whether ``who``'s answer may go ahead of the game's messages: fewer than
+        ``limit`` of his went ahead in the last ``window`` seconds (then it is counted)."""
+        now = time.monotonic()
+        times = self.asked.setdefault(who, deque())
+        while times and times[0] <= now - window:
+            times.popleft()
+        for gone in [w for w, ts in self.asked.items() if not ts and w != who]:
+            del self.asked[gone]
+        if len(times) >= limit:
+            return False
+        times.append(now)
+        return True

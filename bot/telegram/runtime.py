@@ -126,6 +126,12 @@ async def group_lang(rt: Runtime, update: Update) -> str:
     return lang_of(user.language_code if user else None)
 
 
+def sender(update: Update) -> int | None:
+    """Who wrote the command being answered (for the outbox's per-person guard)."""
+    user = update.effective_user
+    return user.id if user is not None else None
+
+
 def is_group(update: Update) -> bool:
     chat = update.effective_chat
     return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)

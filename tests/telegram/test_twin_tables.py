@@ -47,7 +47,7 @@ class _Outbox:
     def call(self, chat_id: int, run: Any) -> None:
         self.runs.append(run)
 
-    def answer_command(self, chat_id: int, text: str) -> None:
+    def answer_command(self, chat_id: int, text: str, *, who: int | None = None) -> None:
         self.answers.append(text)
 
     async def retry(self, send: Any) -> Any:
