@@ -24,9 +24,9 @@ from bot.core.codec import settings_from_json
 from bot.core.model import TableSettings
 from bot.core.service import LOBBY_TTL, TableService
 from bot.render.i18n import t
-from bot.telegram import buttons, commands, history, membership, personal
+from bot.telegram import buttons, commands, history, membership, personal, resuming
 from bot.telegram.outbox import Outbox
-from bot.telegram.recovery import resume
+from bot.telegram.resuming import Resumer
 from bot.telegram.running import OUTBOX_FLUSH, OutageWatch, serve
 from bot.telegram.runtime import KEY, Runtime
 from bot.telegram.scheduler import FORCED_PAUSE, configure_jobs
@@ -80,12 +80,14 @@ def build_application(
     get_updates_request: BaseRequest | None = None,
     forced_pause: float | None = FORCED_PAUSE,
     analysis: bool = True,
+    resume_hold: asyncio.Event | None = None,
 ) -> Application[Any, Any, Any, Any, Any, Any]:
     """The bot's Application; the service is created in ``post_init`` (after the loop starts).
 
     Keyword arguments exist for tests: a seed for the deals, a clock, default table
     settings, pacing, a request backend (a fake Bot API), the pause before a forced card
-    plays itself (``None``: never) and whether ended deals are analysed. Without them the
+    plays itself (``None``: never), whether ended deals are analysed and an event the
+    background resuming of the tables waits for (:mod:`bot.telegram.resuming`). Without them the
     seed and the default settings come from the config (``PREFERANS_SEED``,
     ``PREFERANS_DEFAULTS``); ``PREFERANS_PACING=off`` turns the pacing off and
     ``PREFERANS_ANALYSIS=off`` the analysis.
@@ -126,13 +128,21 @@ def build_application(
         schema = await storage.schema_version()
         log.info("database %s (schema %d)", describe(config.database), schema)
         await set_commands(app)
-        await resume(service, rt.presenter)
+        # the tables are listed, and resumed in the background: updates are answered now
+        resumer = app.bot_data[resuming.KEY] = Resumer(service, rt.presenter, outbox)
+        resumer.hold = resume_hold
+        await resumer.start()
 
     async def post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         rt = app.bot_data.get(KEY)
+        resumer = app.bot_data.get(resuming.KEY)
+        if resumer is not None:
+            await resumer.stop()
         if rt is not None:
             rt.presenter.close()
             await rt.outbox.close(OUTBOX_FLUSH)
+        if resumer is not None:  # what the messages show now: a restart edits no other
+            await resumer.save_shown()
 
     async def post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         storage = app.bot_data.pop("storage", None)
@@ -160,6 +170,7 @@ def build_application(
     application = builder.build()
     configure_jobs(application.job_queue)
 
+    resuming.add_handler(application)  # ahead of the others: the tables an update needs
     commands.add_handlers(application)
     history.add_handlers(application)
     personal.add_handlers(application)

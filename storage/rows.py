@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["UserRow", "TableRow", "HolderRow", "PlayerRow", "GameArchive", "PLAYER_COLUMNS"]
+__all__ = [
+    "UserRow",
+    "TableRow",
+    "ResumeEntry",
+    "HolderRow",
+    "PlayerRow",
+    "GameArchive",
+    "PLAYER_COLUMNS",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +40,22 @@ class TableRow:
     move: int
     deadline: float | None
     created_at: float
+    shown: dict[str, str] = field(default_factory=dict)
+    """What each of its messages last showed ("chat_id:message_id" -> digest)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeEntry:
+    """A table a restart resumes (or one closed lately), as the start-up lists it before
+    reading any: its chat, the people it concerns and when it last changed."""
+
+    id: int
+    chat_id: int
+    users: frozenset[int]
+    """Seated people, and in a lobby those waiting to sit down."""
+    updated_at: float
+    open: bool
+    """To resume (else closed lately: read only if somebody presses its buttons)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from typing import Any
 
 from .archive import ArchiveStore, write_archive
 from .connection import ConstraintError, Fetch, StorageError, Tx, dumps
-from .rows import GameArchive, TableRow
+from .rows import GameArchive, ResumeEntry, TableRow
 
 __all__ = ["TableStore"]
 
@@ -54,8 +54,9 @@ class TableStore(ArchiveStore):
         seats: list[int | None],
         deals: dict[int, dict[str, Any]] | None = None,
         archive: GameArchive | None = None,
+        shown: dict[str, str] | None = None,
     ) -> None:
-        """Write the table in one transaction.
+        """Write the table in one transaction (``shown``: see :meth:`save_shown`).
 
         ``record`` is the game's whole record (``None``: no game yet) — unless ``deals`` is
         given: then only those deals (deal number from 1 -> the record's deal entry) are
@@ -69,6 +70,8 @@ class TableStore(ArchiveStore):
             )
             if archive is not None:
                 write_archive(tx, table_id, archive)
+            if shown is not None:
+                tx.execute("UPDATE tables SET shown = ? WHERE id = ?", (_json(shown), table_id))
 
         await self._commit(job)
 
@@ -142,6 +145,63 @@ class TableStore(ArchiveStore):
         row that cannot be decoded does not keep the others from being read."""
         return await self._ids(self._backend.open_filter + " ORDER BY id")
 
+    async def resume_index(self, closed_since: float) -> list[ResumeEntry]:
+        """Every table to resume (:meth:`open_table_ids`) and every table closed at
+        ``closed_since`` or later, none of them read: one query each, for a start-up that
+        answers at once and reads each table when its turn comes (or when it is needed)."""
+        where = self._backend.open_filter
+
+        async def read(fetch: Fetch) -> list[ResumeEntry]:
+            opened = await fetch(
+                "SELECT id, chat_id, updated_at, CASE WHEN status = 'lobby' THEN state END "
+                "FROM tables " + where,
+                (),
+            )
+            seats = await fetch(
+                "SELECT table_id, user_id FROM seats WHERE table_id IN "
+                "(SELECT id FROM tables " + where + ")",
+                (),
+            )
+            closed = await fetch(
+                "SELECT id, chat_id, updated_at FROM tables WHERE updated_at >= ? "
+                "AND status IN ('over', 'expired', 'cancelled')",
+                (closed_since,),
+            )
+            people: dict[int, set[int]] = {}
+            for table_id, user_id in seats:
+                people.setdefault(int(table_id), set()).add(int(user_id))
+            out = [
+                ResumeEntry(
+                    int(r[0]),
+                    int(r[1]),
+                    frozenset(people.get(int(r[0]), set()) | _waiting(r[3])),
+                    float(r[2]),
+                    True,
+                )
+                for r in opened
+            ]
+            known = {e.id for e in out}
+            out += [
+                ResumeEntry(int(r[0]), int(r[1]), frozenset(), float(r[2]), False)
+                for r in closed
+                if int(r[0]) not in known
+            ]
+            return out
+
+        result: list[ResumeEntry] = await self._reads(read)
+        return result
+
+    async def save_shown(self, shown: Sequence[tuple[int, dict[str, str]]]) -> None:
+        """Write what the messages of each table last showed (``(table id, map)``; see
+        :attr:`TableRow.shown`), all in one transaction; the rest of the row stays."""
+        rows = [(_json(m), table_id) for table_id, m in shown]
+
+        def job(tx: Tx) -> None:
+            tx.executemany("UPDATE tables SET shown = ? WHERE id = ?", rows)
+
+        if rows:
+            await self._commit(job)
+
     async def unarchived_table_ids(self) -> list[int]:
         """The ids of :meth:`unarchived_tables`."""
         return await self._ids(_UNARCHIVED)
@@ -197,7 +257,7 @@ class TableStore(ArchiveStore):
     async def _tables(self, where: str, args: tuple[Any, ...] = ()) -> list[TableRow]:
         sql = (
             "SELECT id, chat_id, owner_id, status, settings, state, record, move, deadline, "
-            f"created_at, {_ARCHIVED} FROM tables " + where
+            f"created_at, {_ARCHIVED}, shown FROM tables " + where
         )
 
         async def read(fetch: Fetch) -> list[TableRow]:
@@ -240,7 +300,33 @@ def _row(r: Sequence[Any], record: dict[str, Any] | None) -> TableRow:
         move=int(r[7]),
         deadline=float(r[8]) if r[8] is not None else None,
         created_at=float(r[9]),
+        shown=_shown(r[11]),
     )
+
+
+def _json(shown: dict[str, str]) -> str:
+    return json.dumps(shown, separators=(",", ":"))
+
+
+def _shown(data: str | None) -> dict[str, str]:
+    """What a table's messages showed; an unreadable value is as none (all are edited)."""
+    try:
+        found = json.loads(data) if data else {}
+    except ValueError:
+        return {}
+    if not isinstance(found, dict):
+        return {}
+    return {str(k): v for k, v in found.items() if isinstance(v, str)}
+
+
+def _waiting(state: str | None) -> set[int]:
+    """The people a lobby's stored state names as waiting to sit down (none if unreadable:
+    the table is set aside when it is read)."""
+    try:
+        waiting = json.loads(state).get("waiting", []) if state else []
+        return {int(p["user_id"]) for p in waiting}
+    except (ValueError, TypeError, LookupError, AttributeError):
+        return set()
 
 
 def _deals(archived: str | None, rows: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:

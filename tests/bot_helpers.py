@@ -278,6 +278,7 @@ async def running_bot(
     forced_pause: float | None = None,
     analysis: bool = False,
     overall_rate: float = 0.0,
+    resume_hold: asyncio.Event | None = None,
 ) -> AsyncIterator[Harness]:
     """Start the real Application with polling against a fake Telegram.
 
@@ -286,7 +287,9 @@ async def running_bot(
     (``forced_pause``, ``analysis``): the tests press every card and spend no CPU on it.
     ``overall_rate`` is ``OVERALL_RATE`` (requests a second to all chats together): off by
     default, as the fake has no such limit unless its flood limits are on; at the
-    production 30 a second every test waited ~33 ms per request.
+    production 30 a second every test waited ~33 ms per request. The tables of an earlier
+    run are resumed before the harness is handed out, unless ``resume_hold`` holds the
+    background resuming (it waits for the event before each table).
     """
     fake = fake or FakeTelegram(flood=flood)
     names = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"]
@@ -330,6 +333,7 @@ async def running_bot(
         else {"group_limit": 100_000, "group_fast_interval": 0.0},
         forced_pause=forced_pause,
         analysis=analysis,
+        resume_hold=resume_hold,
         **kwargs,
     )
     harness = Harness(fake, app, group, people, server)
@@ -340,6 +344,8 @@ async def running_bot(
     assert app.updater is not None
     await start_polling(app, timeout=1)
     try:
+        if resume_hold is None:
+            await app.bot_data["resumer"].done.wait()
         if started and fresh:
             for user in people:  # the bot learns it may write to them
                 fake.user_starts_bot(user)

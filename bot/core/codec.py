@@ -34,6 +34,7 @@ __all__ = [
     "table_from_row",
     "holder_row",
     "load_state",
+    "shown_of",
 ]
 
 
@@ -216,6 +217,9 @@ def table_from_row(row: TableRow, *, with_game: bool = True) -> Table:
         status=Status(row.status),
     )
     load_state(table, row.state)
+    for slot in _kept(table):
+        if slot.message_id is not None:
+            slot.shown = row.shown.get(f"{slot.chat_id}:{slot.message_id}")
     if len(table.seats) != settings.players:
         table.resize(settings.players)
     table.move = row.move
@@ -223,3 +227,23 @@ def table_from_row(row: TableRow, *, with_game: bool = True) -> Table:
     if with_game and row.record is not None:
         table.game = Game.from_record(row.record)
     return table
+
+
+def _kept(table: Table) -> list[Slot]:
+    """The messages a table keeps up to date (and those of deals still to be shown)."""
+    m = table.messages
+    slots = [m.table_slot, m.vote, *m.hand_slots.values()]
+    for end in table.unshown.ends:
+        slots += [end.table_slot, *end.hand_slots.values()]
+    return [s for s in slots if s is not None]
+
+
+def shown_of(table: Table) -> dict[str, str]:
+    """What each of the table's messages shows (``"chat_id:message_id"`` -> the digest the
+    Telegram side set once it went out), as :meth:`storage.TableStore.save_shown` writes
+    it: after a restart, a message whose digest is what it must show is not edited."""
+    return {
+        f"{s.chat_id}:{s.message_id}": s.shown
+        for s in _kept(table)
+        if s.message_id is not None and s.shown is not None
+    }

@@ -182,6 +182,9 @@ class Slot:
     message_id: int | None = None
     silent: bool = False
     """Sent without a ring (not stored): the 4-player dealer's hand of a deal he sits out."""
+    shown: str | None = None
+    """A digest of what the message shows now (set once it went out; stored apart from the
+    table's state, see :meth:`bot.core.codec.shown_of`)."""
 
 
 @dataclass(slots=True, eq=False)

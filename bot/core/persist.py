@@ -16,7 +16,7 @@ from bot.preferans.game import Game
 from bot.stats import game_rows
 from storage import GameArchive, PlayerRow, Storage
 
-from .codec import holder_row, settings_json, state_json, table_from_row
+from .codec import holder_row, settings_json, shown_of, state_json, table_from_row
 from .effects import Effect, Effects
 from .model import SETTING_CHOICES, Holder, Status, Table, TableSettings
 from .play import Rejected
@@ -174,10 +174,28 @@ class Writer:
         self._saved: dict[int, tuple[Any, ...]] = {}
         self._records: dict[int, dict[str, Any]] = {}
         """Table id -> the game record as stored (to undo a change whose save failed)."""
+        self._shown: dict[int, dict[str, str]] = {}
+        """Table id -> what its messages showed, as stored (:func:`.codec.shown_of`)."""
 
     def forget(self, table_id: int) -> None:
         self._saved.pop(table_id, None)
         self._records.pop(table_id, None)
+        self._shown.pop(table_id, None)
+
+    def shown_changed(self, tables: Iterable[Table]) -> list[tuple[int, dict[str, str]]]:
+        """What the messages of ``tables`` show now, for those where it changed since it
+        was stored (by a save or by :meth:`save_shown`)."""
+        out = []
+        for table in tables:
+            shown = shown_of(table)
+            if self._shown.get(table.id) != shown:
+                out.append((table.id, shown))
+        return out
+
+    async def save_shown(self, shown: list[tuple[int, dict[str, str]]]) -> None:
+        """Store :meth:`shown_changed` (one transaction); a failure is tried next time."""
+        await self.storage.save_shown(shown)
+        self._shown.update(shown)
 
     def snapshot(self, table: Table) -> Snapshot:
         """The table before a change (see :meth:`restore`)."""
@@ -216,6 +234,9 @@ class Writer:
             else:
                 record = game.to_record()
         archive = None
+        # what the messages show now, with the state: a message edited after this save
+        # shows this state (saved before anything is sent), and one on its way is left out
+        shown = shown_of(table)
         if table.status == Status.OVER and game is not None and not table.archived:
             archive = archive_of(table, game, record or game.to_record())
             table.archived = True
@@ -232,12 +253,14 @@ class Writer:
                 seats=[p.user_id if p is not None and p.user_id > 0 else None for p in table.seats],
                 deals=deals,
                 archive=archive,
+                shown=shown,
             )
         except BaseException:
             self._saved.pop(table.id, None)
             if archive is not None:
                 table.archived = False
             raise
+        self._shown[table.id] = shown
         if mark is not None:
             self._saved[table.id] = mark
         if record is not None:
@@ -260,22 +283,21 @@ class Writer:
             log.warning("chat %s: the last table cannot be read: %s", chat_id, exc)
             return None
 
-    async def load_open(self) -> tuple[list[Table], list[Aside]]:
-        """The tables to resume, each read on its own; one that cannot be read is set aside
-        (one log line) and returned with its chat id and group language, when known, as the
-        second list. A read the database cannot serve now is tried again (:mod:`.steady`)."""
-        out, aside = [], []
-        ids = await self.steady(self.storage.open_table_ids, "reading the open tables")
-        for table_id in ids:
-            try:
-                read = partial(self.storage.table, table_id)
-                row = await self.steady(read, f"reading table {table_id}")
-                if row is not None:
-                    out.append(table_from_row(row))
-            except Exception as exc:  # its values: the steady read raises nothing else
-                chat_id = await self.set_aside(table_id, exc)
-                aside.append((table_id, chat_id, await self._stored_lang(table_id)))
-        return out, aside
+    async def load(self, table_id: int) -> Table | Aside | None:
+        """Read one table to resume; one that cannot be read is set aside (one log line) and
+        its :data:`Aside` returned; ``None``: it is gone. A read the database cannot serve
+        now is tried again (:mod:`.steady`)."""
+        try:
+            read = partial(self.storage.table, table_id)
+            row = await self.steady(read, f"reading table {table_id}")
+            if row is None:
+                return None
+            table = table_from_row(row)
+        except Exception as exc:  # its values: the steady read raises nothing else
+            chat_id = await self.set_aside(table_id, exc)
+            return (table_id, chat_id, await self._stored_lang(table_id))
+        self._shown[table_id] = shown_of(table)
+        return table
 
     async def _stored_lang(self, table_id: int) -> str | None:
         """The group's language a damaged table's settings still name, if the bot speaks it."""

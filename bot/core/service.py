@@ -29,6 +29,7 @@ from .names import StandIn, named
 from .persist import SAVE_RETRY, Aside, NotSaved, each, stored
 from .play import AlreadyDone, Choose, Rejected
 from .restart import Shown
+from .resumable import Resumable
 from .robot_seats import RobotSeats
 
 __all__ = ["TableService", "Rejected", "AlreadyDone", "Choose", "Shown", "LOBBY_TTL"]
@@ -39,7 +40,7 @@ LOBBY_TTL = 30 * 60
 """Seconds an unstarted lobby stays open."""
 
 
-class TableService(RobotSeats):
+class TableService(RobotSeats, Resumable):
     """All tables of the bot and every change to them."""
 
     def __init__(
@@ -64,8 +65,10 @@ class TableService(RobotSeats):
         self.stand_in = stand_in
         """Names a seated player whose name shows nothing (the adapter's catalogue text)."""
         self.set_aside: list[Aside] = []
-        """Tables the last :meth:`resume` could not use: (table id, chat id, group language,
-        each if known)."""
+        """Tables the restart could not use: (table id, chat id, group language, each if
+        known)."""
+        self.listed = {}
+        self.resuming = set()
 
     # ------------------------------------------------------------------ the one way to change
 
@@ -346,48 +349,6 @@ class TableService(RobotSeats):
         """Save what the Telegram side reports (a table forgotten meanwhile keeps nothing)."""
         with contextlib.suppress(Rejected):
             await self._change(table, change, save=True)
-
-    # ------------------------------------------------------------------ restart
-
-    async def resume(self) -> Effects:
-        """Load unfinished tables after a restart; returns what must be shown again.
-
-        Also tables whose game is over but whose last deal or settlement the group was
-        not shown yet (:class:`~bot.core.model.Unshown`). What the database cannot do now
-        is tried again until it can (:mod:`.steady`); only a table whose stored values
-        cannot be used is set aside (:attr:`set_aside`).
-        """
-        await self._writer.archive_old_games()
-        out: list[Effect] = []
-        tables, self.set_aside = await self._writer.load_open()
-        for table in tables:
-            out += await self._reopen(table)
-        log.info("resumed %d table(s)", len(self.tables))
-        return tuple(out)
-
-    async def _reopen(self, table: Table) -> list[Effect]:
-        """Hold a loaded table and bring it in line with its game (saved if in play)."""
-        playing = table.status == Status.PLAYING
-        try:  # one bad table never stops the others
-            adopt = partial(self._adopt, table)
-            await self.steady(adopt, f"table {table.id}: reading its players")
-            restart.check(table, self.clock())
-            effects = restart.reopen(table, self.clock(), self.seed)
-            if playing:
-                save = partial(self._writer.save, table)
-                await self.steady(save, f"table {table.id}: saving at start-up")
-        except Exception as exc:  # its values: the steady save raises nothing else
-            await self.put_aside(table, exc)
-            return []
-        return effects
-
-    async def put_aside(self, table: Table, exc: BaseException) -> None:
-        """Take a table whose stored values cannot be used out of play (one log line); its
-        chat is named in :attr:`set_aside` so that the group can be told."""
-        self.tables.pop(table.id, None)
-        self._locks.pop(table.id, None)
-        chat_id = await self._writer.set_aside(table.id, exc)
-        self.set_aside.append((table.id, chat_id, table.settings.lang))
 
 
 def _put(obj: object, name: str, value: object) -> tuple[()]:

@@ -22,6 +22,7 @@ that the request bodies are byte for byte the ones ``edit_message_text`` and
 
 from __future__ import annotations
 
+import hashlib
 import json
 import warnings
 from typing import Any
@@ -30,7 +31,7 @@ from telegram import InlineKeyboardMarkup, LinkPreviewOptions
 from telegram.constants import ParseMode
 from telegram.warnings import PTBUserWarning
 
-__all__ = ["NO_PREVIEW", "edit_text", "markup_json", "send_text"]
+__all__ = ["NO_PREVIEW", "digest", "edit_text", "markup_json", "send_text"]
 
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 """No link previews: the bot's messages (texts, the sheet) are never about a link."""
@@ -46,6 +47,13 @@ warnings.filterwarnings(
 def markup_json(markup: InlineKeyboardMarkup | None) -> str | None:
     """``markup`` as PTB writes it into a request (``None``: no keyboard)."""
     return None if markup is None else json.dumps(markup.to_dict())
+
+
+def digest(text: str, markup: str | None) -> str:
+    """A short digest of what a message shows: its text and its keyboard as
+    :func:`markup_json` wrote it. Stored, so that after a restart a message that already
+    shows what it must is not edited again (16 hex digits: a clash is as good as never)."""
+    return hashlib.blake2b(f"{text}\x00{markup or ''}".encode(), digest_size=8).hexdigest()
 
 
 async def edit_text(

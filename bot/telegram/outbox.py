@@ -39,7 +39,7 @@ from telegram.error import (
 
 from bot.core.model import Slot
 
-from .edits import edit_text, markup_json, send_text
+from .edits import digest, edit_text, markup_json, send_text
 from .pacing import ANSWERS_AHEAD, ANSWERS_WINDOW, Pacing
 from .queue import (
     Call,
@@ -360,27 +360,27 @@ class Outbox:
         content = item.content = chat.waiting.pop(id(slot), None)
         if content is None:
             return False
-        text, markup = content
-        keyboard = markup_json(markup)  # (sent as it is: see edits.py)
-        fingerprint = text + "\x00" + (keyboard or "")
+        text, keyboard = content[0], markup_json(content[1])  # (sent as it is: see edits.py)
+        fingerprint = digest(text, keyboard)  # kept with the slot: see TableRow.shown
         if slot.message_id is not None:
             key = (slot.chat_id, slot.message_id)
-            if self._shown.get(key) == fingerprint:
+            if fingerprint in (slot.shown, self._shown.get(key)):
                 return False
+            slot.shown = None  # unknown until Telegram took the edit (stored: TableRow.shown)
             try:  # (the edited message Telegram answers is not read: see edits.py)
                 await self.pacing.request(
                     lambda: edit_text(self.bot, slot.chat_id, slot.message_id, text, keyboard)
                 )
             except BadRequest as exc:
                 if not_modified(exc):
-                    self._remember(key, fingerprint)
+                    self._remember(slot, key, fingerprint)
                     return True
                 if message_gone(exc):
-                    slot.message_id = None  # gone: show it as a new message
+                    slot.message_id = slot.shown = None  # gone: show it as a new message
                 else:
                     raise
             else:
-                self._remember(key, fingerprint)
+                self._remember(slot, key, fingerprint)
                 return True
         quiet = item.sound.disable_notification
         message_id = await self.pacing.request(
@@ -388,13 +388,13 @@ class Outbox:
         )
         slot.message_id = message_id
         self.note_sent(slot.chat_id, message_id)
-        self._remember((slot.chat_id, message_id), fingerprint)
+        self._remember(slot, (slot.chat_id, message_id), fingerprint)
         if self.on_sent is not None:
             await self.on_sent(slot)
         return True
 
-    def _remember(self, key: tuple[int, int], fingerprint: str) -> None:
-        self._shown[key] = fingerprint
+    def _remember(self, slot: Slot, key: tuple[int, int], fingerprint: str) -> None:
+        self._shown[key] = slot.shown = fingerprint
         self._shown.move_to_end(key)
         while len(self._shown) > 5000:
             self._shown.popitem(last=False)

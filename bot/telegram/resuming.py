@@ -1,0 +1,216 @@
+"""Resuming the tables after a restart without keeping anybody waiting.
+
+The bot answers updates from its start: the tables are only listed then
+(:meth:`~bot.core.resumable.Resumable.list_tables`) and resumed in the background, the
+most recently active first, at most :data:`AT_ONCE` of them with messages on their way at
+a time, so that an answer to a person never queues behind thousands of messages shown
+again in the bot's overall budget (~30 requests a second). An update that concerns a table
+not resumed yet (a press on it, a command in its group, a message of one of its players)
+has that table resumed first (:func:`before_update`, a handler ahead of all others): the
+press is applied to the table as stored, never answered "out of date" for a live table.
+Each table is resumed once, by whichever comes first, and its timer is armed then.
+
+A message is shown again only if it does not show what it must: the outbox compares the
+digest stored with the table (:attr:`storage.TableRow.shown`), written with each save and
+every :data:`SHOWN_EVERY` seconds in between (:meth:`Resumer.save_shown`) and at the stop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from telegram import Update
+from telegram.ext import Application, ContextTypes, TypeHandler
+
+from bot.core.service import TableService
+from bot.render.callbacks import decode, from_base36
+from bot.render.i18n import t
+
+from .outbox import Outbox
+from .presenter import Presenter
+from .scheduler import EVICT_AFTER
+
+__all__ = ["Resumer", "AT_ONCE", "SHOWN_EVERY", "KEY", "add_handler"]
+
+log = logging.getLogger(__name__)
+
+KEY = "resumer"
+"""The key of the :class:`Resumer` in ``Application.bot_data``."""
+AT_ONCE = 32
+"""Tables resumed in the background whose messages may be on their way at once: at ~1-4
+requests a table, an answer to a person waits behind ~1-4 seconds of them at most."""
+SHOWN_EVERY = 2.0
+"""Seconds between two writes of what the tables' messages show (those that changed)."""
+SENT_WAIT = 60.0
+"""The longest wait for one table's messages before the next table is taken up (a chat
+that refuses the bot drops its queue, and what was queued behind it with it)."""
+
+
+class Resumer:
+    """Resumes the listed tables: in the background, and at once when an update needs one."""
+
+    def __init__(self, service: TableService, presenter: Presenter, outbox: Outbox) -> None:
+        self.service = service
+        self.presenter = presenter
+        self.outbox = outbox
+        self.hold: asyncio.Event | None = None
+        """While set to an unset event, the background waits before each table (tests)."""
+        self.done = asyncio.Event()
+        """Set once every listed table was resumed."""
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._background: list[asyncio.Task[None]] = []
+        self._told = 0
+        """How many of the service's set-aside tables the groups were told of."""
+
+    async def start(self) -> None:
+        """List the tables (nothing read yet) and start resuming them in the background."""
+        order = await self.service.list_tables(closed_within=EVICT_AFTER)
+        log.info("%d table(s) to resume", len(order))
+        self._background = [
+            asyncio.create_task(self._run(order), name="resume"),
+            asyncio.create_task(self._keep_shown(), name="shown"),
+        ]
+
+    async def stop(self) -> None:
+        """Stop resuming (the bot stops: the rest resumes at the next start)."""
+        tasks = [*self._background, *self._tasks.values()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def save_shown(self) -> None:
+        """Store what the tables' messages show; a failure is only logged (tried again)."""
+        try:
+            await self.service.save_shown()
+        except Exception as exc:  # noqa: BLE001 - the next write stores it
+            log.warning("what the messages show is not stored now: %s", exc)
+
+    async def resume(self, table_ids: Iterable[int]) -> None:
+        """Resume these listed tables now (or wait for those under way): read, shown again
+        and their timers armed."""
+        tasks = [self._task(table_id) for table_id in table_ids]
+        if tasks:  # (not gather: a handler cancelled would cancel the shared work)
+            await asyncio.wait(tasks)
+
+    async def before(self, update: Update) -> None:
+        """Resume what ``update`` concerns before any handler sees it."""
+        chat = update.effective_chat
+        user = update.effective_user
+        concerned = self.service.concerned
+        ids = concerned(
+            table_id=_named_table(update),
+            chat_id=chat.id if chat is not None else None,
+            user_id=user.id if user is not None else None,
+        )
+        message = update.effective_message
+        if message is not None and message.migrate_from_chat_id is not None:
+            ids += concerned(chat_id=message.migrate_from_chat_id)
+        await self.resume(ids)
+
+    # ------------------------------------------------------------------ the work
+
+    def _task(self, table_id: int) -> asyncio.Task[None]:
+        task = self._tasks.get(table_id)
+        if task is None:
+            task = asyncio.create_task(self._one(table_id), name=f"resume:{table_id}")
+            self._tasks[table_id] = task
+            task.add_done_callback(lambda _: self._tasks.pop(table_id, None))
+        return task
+
+    async def _one(self, table_id: int) -> None:
+        """Resume one table and show what it must show; one that cannot be shown (a value
+        its timer or its messages cannot take) is set aside."""
+        try:
+            effects = await self.service.resume_table(table_id)
+            try:
+                self.presenter.show(effects)
+            except Exception as exc:
+                await self.service.put_aside(effects[0].table, exc)
+        except Exception:
+            log.exception("table %s: resuming failed", table_id)
+        for _, chat_id, lang in self.service.set_aside[self._told :]:
+            if chat_id is not None:  # in the group's language, when its row still says it
+                text = t(lang or self.service.defaults.lang, "restart.set_aside")
+                self.outbox.post(chat_id, text)
+        self._told = len(self.service.set_aside)
+
+    async def _run(self, order: list[int]) -> None:
+        """Resume ``order`` in turn, :data:`AT_ONCE` at a time."""
+        began = time.monotonic()
+        room = asyncio.Semaphore(AT_ONCE)
+        running: set[asyncio.Task[None]] = set()
+        for table_id in order:
+            if self.hold is not None:
+                await self.hold.wait()
+            if table_id not in self.service.listed:
+                continue  # resumed already, for an update that concerned it
+            await room.acquire()
+            task = asyncio.create_task(self._shown_once(table_id, room))
+            running.add(task)
+            task.add_done_callback(running.discard)
+        if running:
+            await asyncio.wait(running)
+        log.info("resumed %d table(s) in %.1f s", len(order), time.monotonic() - began)
+        self.done.set()
+
+    async def _shown_once(self, table_id: int, room: asyncio.Semaphore) -> None:
+        """Resume a table, then wait until its messages went out (or were found unchanged)."""
+        try:
+            await self.resume([table_id])
+            table = self.service.get(table_id)
+            if table is None:
+                return
+            chats = {table.chat_id, *(s.chat_id for s in table.messages.hand_slots.values())}
+            marks = [self._mark(chat_id) for chat_id in chats - self.outbox.blocked]
+            if marks:
+                await asyncio.wait(marks, timeout=SENT_WAIT)
+        finally:
+            room.release()
+
+    def _mark(self, chat_id: int) -> asyncio.Future[None]:
+        """A future done once what is queued for ``chat_id`` now went out."""
+        sent: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        async def run() -> bool:
+            if not sent.done():
+                sent.set_result(None)
+            return False  # no request: nothing to pace
+
+        self.outbox.call(chat_id, run)
+        return sent
+
+    async def _keep_shown(self) -> None:
+        while True:
+            await asyncio.sleep(SHOWN_EVERY)
+            await self.save_shown()
+
+
+def _named_table(update: Update) -> int | None:
+    """The table a press or a deep link (``/start s<table>``, ``r<table>_<seat>``) names."""
+    query = update.callback_query
+    if query is not None:
+        data = decode(query.data)
+        return data.table_id if data is not None else None
+    message = update.effective_message
+    words = (message.text or "").split() if message is not None else []
+    if len(words) == 2 and words[0].startswith("/start") and words[1][:1] in ("s", "r"):
+        with contextlib.suppress(ValueError):
+            return from_base36(words[1][1:].partition("_")[0])
+    return None
+
+
+async def before_update(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Resume the tables an update concerns before it is handled (a handler of group -1)."""
+    resumer = context.application.bot_data.get(KEY)
+    if isinstance(resumer, Resumer) and isinstance(update, Update):
+        await resumer.before(update)
+
+
+def add_handler(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Register :func:`before_update` ahead of every other handler (group -1)."""
+    application.add_handler(TypeHandler(Update, before_update, block=True), group=-1)
