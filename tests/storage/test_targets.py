@@ -34,7 +34,12 @@ def test_both_dialects_have_every_migration() -> None:
     shared = [
         name for (_, name, _), (_, other, _) in zip(sqlite, postgres, strict=True) if name == other
     ]
-    assert shared == ["003_turn_notify.sql", "004_card_ranks.sql", "005_autoplay.sql"]
+    assert shared == [
+        "003_turn_notify.sql",
+        "004_card_ranks.sql",
+        "005_autoplay.sql",
+        "007_shown.sql",
+    ]
 
 
 def test_an_unreachable_database_url_is_one_line(monkeypatch, capsys) -> None:
