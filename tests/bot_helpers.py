@@ -321,6 +321,8 @@ async def running_bot(
         )
     else:
         kwargs = {"request": FakeRequest(fake), "get_updates_request": FakeRequest(fake)}
+    if resume_hold is not None:
+        kwargs["resume_hold"] = resume_hold
     app = build_application(
         config,
         seed=seed,
@@ -333,7 +335,6 @@ async def running_bot(
         else {"group_limit": 100_000, "group_fast_interval": 0.0},
         forced_pause=forced_pause,
         analysis=analysis,
-        resume_hold=resume_hold,
         **kwargs,
     )
     harness = Harness(fake, app, group, people, server)
@@ -344,8 +345,9 @@ async def running_bot(
     assert app.updater is not None
     await start_polling(app, timeout=1)
     try:
-        if resume_hold is None:
-            await app.bot_data["resumer"].done.wait()
+        resumer = app.bot_data.get("resumer")
+        if resume_hold is None and resumer is not None:
+            await resumer.done.wait()
         if started and fresh:
             for user in people:  # the bot learns it may write to them
                 fake.user_starts_bot(user)
