@@ -4,10 +4,11 @@ An accepted change is saved before anything is sent, so a bot killed right after
 has not shown its effects yet. What a player would miss is kept in the table's
 :class:`~bot.core.model.Unshown` (an ended deal, the settlement, a started game's lobby)
 in the same transaction as the change, and confirmed to the core once it was sent (the
-presenter queues the confirmation behind those messages). After a restart
-:func:`resume` shows the effects the core returns for what was not confirmed, refreshes
-the current deal's messages and re-arms the timers: at least once, never lost (if the bot
-dies between sending and confirming, the group sees it twice).
+presenter queues the confirmation behind those messages). After a restart each table
+shows the effects the core returns for what was not confirmed, refreshes the current
+deal's messages (those that differ from what they show) and re-arms its timer
+(:mod:`.resuming`; :func:`resume` does it for every table at once): at least once, never
+lost (if the bot dies between sending and confirming, the group sees it twice).
 
 One window cannot be closed: a new hand message sent just before the bot died, whose id
 was not saved yet. After the restart the hand is sent again, and the first message keeps

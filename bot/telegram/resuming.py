@@ -47,8 +47,8 @@ requests a table, an answer to a person waits behind ~1-4 seconds of them at mos
 SHOWN_EVERY = 2.0
 """Seconds between two writes of what the tables' messages show (those that changed)."""
 SENT_WAIT = 60.0
-"""The longest wait for one table's messages before the next table is taken up (a chat
-that refuses the bot drops its queue, and what was queued behind it with it)."""
+"""The longest wait for one table's messages before its place goes to the next table (a
+group's budget may hold them back)."""
 
 
 class Resumer:
@@ -140,7 +140,9 @@ class Resumer:
         self._told = len(self.service.set_aside)
 
     async def _run(self, order: list[int]) -> None:
-        """Resume ``order`` in turn, :data:`AT_ONCE` at a time."""
+        """Resume ``order`` one table after the other (reading and replaying a table is the
+        event loop's work: one at a time, an update waits for one table's share at most),
+        with the messages of :data:`AT_ONCE` tables at most on their way."""
         began = time.monotonic()
         room = asyncio.Semaphore(AT_ONCE)
         running: set[asyncio.Task[None]] = set()
@@ -150,7 +152,12 @@ class Resumer:
             if table_id not in self.service.listed:
                 continue  # resumed already, for an update that concerned it
             await room.acquire()
-            task = asyncio.create_task(self._shown_once(table_id, room))
+            try:
+                await self.resume([table_id])
+            except BaseException:
+                room.release()
+                raise
+            task = asyncio.create_task(self._sent(table_id, room))
             running.add(task)
             task.add_done_callback(running.discard)
         if running:
@@ -158,17 +165,21 @@ class Resumer:
         log.info("resumed %d table(s) in %.1f s", len(order), time.monotonic() - began)
         self.done.set()
 
-    async def _shown_once(self, table_id: int, room: asyncio.Semaphore) -> None:
-        """Resume a table, then wait until its messages went out (or were found unchanged)."""
+    async def _sent(self, table_id: int, room: asyncio.Semaphore) -> None:
+        """Wait until the resumed table's messages went out (or were found unchanged)."""
         try:
-            await self.resume([table_id])
             table = self.service.get(table_id)
             if table is None:
                 return
             chats = {table.chat_id, *(s.chat_id for s in table.messages.hand_slots.values())}
-            marks = [self._mark(chat_id) for chat_id in chats - self.outbox.blocked]
-            if marks:
-                await asyncio.wait(marks, timeout=SENT_WAIT)
+            marks = {chat_id: self._mark(chat_id) for chat_id in chats - self.outbox.blocked}
+            until = time.monotonic() + SENT_WAIT
+            while marks and time.monotonic() < until:
+                await asyncio.wait(marks.values(), timeout=1.0)
+                # a chat that blocked the bot meanwhile dropped its queue, the mark with it
+                marks = {
+                    c: m for c, m in marks.items() if not (m.done() or c in self.outbox.blocked)
+                }
         finally:
             room.release()
 
