@@ -7,6 +7,7 @@ press repeated on a table closed just before the restart is "already done"."""
 from __future__ import annotations
 
 import asyncio
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
@@ -50,8 +51,15 @@ def _table_id(h: Harness, group: FakeChat) -> int:
     return table.id
 
 
-def _people(fake: FakeTelegram, made: list[tuple[FakeChat, list[FakeUser]]]) -> list[FakeUser]:
-    return [user for _, people in made for user in people]
+def _restarted(
+    tmp_path: Path,
+    fake: FakeTelegram,
+    made: list[tuple[FakeChat, list[FakeUser]]],
+    hold: asyncio.Event,
+) -> AbstractAsyncContextManager[Harness]:
+    """The bot started again on the tables ``made``, its background resuming held."""
+    people = [user for _, group_people in made for user in group_people]
+    return running_bot(tmp_path, fake=fake, people=people, group=made[0][0], resume_hold=hold)
 
 
 def _recorded(service: TableService) -> list[int]:
@@ -71,11 +79,8 @@ async def test_start_is_answered_before_any_table_is_shown_again(tmp_path: Path)
     async with running_bot(tmp_path, users=3) as h:
         made = await _tables(h, 2)
         ids = [_table_id(h, group) for group, _ in made]
-    fake = h.fake
-    hold = asyncio.Event()
-    async with running_bot(
-        tmp_path, fake=fake, people=_people(fake, made), group=made[0][0], resume_hold=hold
-    ) as h:
+    fake, hold = h.fake, asyncio.Event()
+    async with _restarted(tmp_path, fake, made, hold) as h:
         before = len(fake.calls)
         newcomer = fake.add_user("Zoe", language_code="en", username="zoe")
         await h.start_bot(newcomer)
@@ -100,11 +105,8 @@ async def test_a_press_on_a_table_not_resumed_yet_is_applied_once(tmp_path: Path
         assert actor is not None
         hand = h.hand_message(actor)
         assert hand is not None
-    fake = h.fake
-    hold = asyncio.Event()
-    async with running_bot(
-        tmp_path, fake=fake, people=_people(fake, made), group=made[0][0], resume_hold=hold
-    ) as h:
+    fake, hold = h.fake, asyncio.Event()
+    async with _restarted(tmp_path, fake, made, hold) as h:
         reads = _recorded(h.service)
         hand = fake.message(actor.id, hand.message_id)
         data = next(d for _, d in hand.buttons if code_of(d) == "bP")
@@ -159,11 +161,8 @@ async def test_the_most_recently_active_table_resumes_first(tmp_path: Path) -> N
         ids = [_table_id(h, group) for group, _ in made]
         first = Harness(h.fake, h.app, *made[0])  # active again: the most recent now
         await first.act(lambda buttons: next(d for _, d in buttons if code_of(d) == "bP"))
-    fake = h.fake
-    hold = asyncio.Event()
-    async with running_bot(
-        tmp_path, fake=fake, people=_people(fake, made), group=made[0][0], resume_hold=hold
-    ) as h:
+    fake, hold = h.fake, asyncio.Event()
+    async with _restarted(tmp_path, fake, made, hold) as h:
         reads = _recorded(h.service)
         hold.set()
         await h.rt.app.bot_data["resumer"].done.wait()
