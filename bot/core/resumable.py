@@ -20,7 +20,7 @@ from storage import ResumeEntry
 
 from . import restart
 from .codec import table_from_row
-from .effects import Effect, Effects
+from .effects import Effect, Effects, TimerChanged
 from .model import Status, Table
 from .persist import Aside
 from .registry import TableRegistry
@@ -102,7 +102,7 @@ class Resumable(TableRegistry):
             log.info("table %s (closed) cannot be read: %s", table_id, exc)
             return ()
         self.tables[table_id] = table
-        return tuple(restart.reopen(table, self.clock(), self.seed))
+        return (TimerChanged(table),)  # its eviction from memory, as after any close
 
     async def resume(self) -> Effects:
         """Resume every unfinished table now, in turn; returns what must be shown again.

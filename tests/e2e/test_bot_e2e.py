@@ -248,6 +248,7 @@ async def test_group_edits_are_coalesced_within_telegram_limits(tmp_path: Path) 
         assert 3 <= msg.edit_count < 39  # coalesced
         assert fake.flood_errors == []
         outbox._shown.clear()  # forget what was shown: the edit gets "not modified"
+        slot.shown = None
         outbox.show(slot, "state 39")
         await outbox.drain(15)
         assert any(
