@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.bot_helpers import bot_env
-from tests.e2e.bot_forks import gone, shared
+from tests.e2e.bot_process import gone, start
 from tests.fakes import FakeBotApiServer, FakeTelegram, FloodLimits
 
 GRACE = 10.0
@@ -26,7 +26,7 @@ def test_sigterm_ends_the_bot_within_the_grace_while_answers_hang(tmp_path: Path
     server = FakeBotApiServer(fake, injected_timeout_hold=60.0)
     server.start_in_thread()
     log = tmp_path / "bot.log"
-    pid = shared().start(bot_env(fake, server, tmp_path), tmp_path, log)
+    pid = start(bot_env(fake, server, tmp_path), tmp_path, log)
     try:
         fake.wait_until_sync(lambda: fake.calls_to("getUpdates"), timeout=30, what="polling")
         fake.fail_when(lambda method, params: method != "getUpdates", "timeout")
