@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import resource
 import signal
 import socket
@@ -25,7 +24,7 @@ from bot.__main__ import main
 from bot.config import Config
 from bot.telegram.webhook import Webhook
 from tests.bot_helpers import bot_env
-from tests.e2e.bot_process import gone, start
+from tests.e2e.bot_process import gone, send, start
 from tests.fakes import FakeBotApiServer, FakeChat, FakeTelegram, FakeUser
 
 
@@ -79,9 +78,9 @@ def _hooked(
 
 
 def _stop(pid: int, server: FakeBotApiServer, sig: int) -> None:
-    os.kill(pid, sig)
+    send(pid, sig)
     if not gone(pid, 20):
-        os.kill(pid, signal.SIGKILL)
+        send(pid, signal.SIGKILL)
         gone(pid, 10)
     server.stop()
 

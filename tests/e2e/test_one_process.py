@@ -14,7 +14,7 @@ import pytest
 from storage import StorageError, lock_database
 from storage.pg_lock import APP_NAME, HOLDER, LOCK_KEY
 from tests.bot_helpers import bot_env, start_bot_process
-from tests.e2e.bot_process import alive, gone, start
+from tests.e2e.bot_process import alive, gone, send, start
 from tests.fakes import FakeBotApiServer, FakeTelegram, FloodLimits
 from tests.pg_helpers import fresh_database_sync, need_server, query
 
@@ -56,17 +56,17 @@ def _refused(env: dict[str, str], log: Path, holds: Callable[[int], None]) -> tu
         assert len(lines) == 1, err
         assert "in use by another bot process" in lines[0]
         assert alive(first)  # the first one goes on
-        os.kill(first, signal.SIGKILL)
+        send(first, signal.SIGKILL)
         assert gone(first, 10)
         third = start(env, Path.cwd(), log)  # a killed process leaves no stale lock
         try:
             holds(third)
         finally:
-            os.kill(third, signal.SIGTERM)
+            send(third, signal.SIGTERM)
             assert gone(third, 30), log.read_text()
     finally:
         if alive(first):
-            os.kill(first, signal.SIGKILL)
+            send(first, signal.SIGKILL)
             gone(first, 10)
     return first, lines[0]
 
@@ -142,7 +142,7 @@ def test_a_second_process_through_a_link_refuses_to_start(tmp_path: Path, link: 
             assert f"(pid {first})" in lines[0]
         assert alive(first)
     finally:
-        os.kill(first, signal.SIGKILL)
+        send(first, signal.SIGKILL)
         gone(first, 10)
         server.stop()
 

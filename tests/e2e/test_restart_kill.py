@@ -43,7 +43,7 @@ from bot.preferans.game import Game
 from bot.render.callbacks import CallbackData, decode
 from bot.telegram.scheduler import FORCED_PAUSE
 from tests.bot_helpers import is_alert, running_bot
-from tests.e2e.bot_process import alive, gone, start
+from tests.e2e.bot_process import alive, gone, send, start
 from tests.fakes import FakeBotApiServer, FakeTelegram, FakeUser, FloodLimits, MessageView
 from tests.pg_helpers import fresh_database_sync, query
 
@@ -189,16 +189,16 @@ class BotProcess:
         return self.ready_start == self.starts
 
     def kill(self) -> None:
-        os.kill(self.pid, signal.SIGKILL)
+        send(self.pid, signal.SIGKILL)
         assert self._wait(10), "SIGKILL did not end the bot"
         self.kills += 1
 
     def stop(self) -> None:
         if not self.pid or not self.running():
             return
-        os.kill(self.pid, signal.SIGINT)
+        send(self.pid, signal.SIGINT)
         if not self._wait(20):
-            os.kill(self.pid, signal.SIGKILL)
+            send(self.pid, signal.SIGKILL)
             self._wait(10)
 
 

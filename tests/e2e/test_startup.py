@@ -23,7 +23,7 @@ from bot.core.model import TableSettings
 from bot.render.i18n import t
 from storage import StorageError, check_path
 from tests.bot_helpers import bot_env, is_alert, open_and_start, running_bot
-from tests.e2e.bot_process import alive, gone, start
+from tests.e2e.bot_process import alive, gone, send, start
 from tests.fakes import FakeBotApiServer, FakeTelegram, FakeUser, FloodLimits
 
 
@@ -182,7 +182,7 @@ def test_an_unreachable_api_is_waited_for(tmp_path: Path) -> None:
         )
         assert fake.calls_to("getUpdates"), log.read_text()
     finally:
-        os.kill(pid, signal.SIGTERM)
+        send(pid, signal.SIGTERM)
         assert gone(pid, 30), "SIGTERM did not stop the bot"
         if server is not None:
             server.stop()
@@ -237,7 +237,7 @@ def _table_row(db: Path, table_id: int) -> tuple[str, int]:
 def _stop(pid: int) -> None:
     """SIGTERM, unless it has exited already; it is gone within 30 s."""
     if alive(pid):
-        os.kill(pid, signal.SIGTERM)
+        send(pid, signal.SIGTERM)
     assert gone(pid, 30), "SIGTERM did not stop the bot"
 
 
