@@ -56,13 +56,13 @@ def deal_settings(
     options drawn, 3 or 4 players (or ``players``), the lowest first bid 6 or 7 (7 after
     an all-pass, with an exit rule)."""
     rules = Rules.preset(
-        draw(conventions or st.sampled_from(CONVENTIONS)),
+        draw(st.sampled_from(CONVENTIONS) if conventions is None else conventions),
         jumps=draw(st.booleans()),
         ten_checked=draw(st.booleans()),
         stalingrad=draw(st.booleans()),
         half_whist=draw(st.booleans()),
     )
-    count = draw(players or st.sampled_from((3, 4)))
+    count = draw(st.sampled_from((3, 4)) if players is None else players)
     return settings_for(rules, count, draw(st.sampled_from((6, 7))))
 
 
@@ -70,6 +70,6 @@ def deal_settings(
 def deals(draw: st.DrawFn, settings: st.SearchStrategy[DealSettings] | None = None) -> DealPlan:
     """A deal under ``settings`` (default: :func:`deal_settings`), any dealer, the deck
     in any order."""
-    chosen = draw(settings or deal_settings())
+    chosen = draw(deal_settings() if settings is None else settings)
     dealer = Seat(draw(st.integers(0, chosen.players - 1)))
     return DealPlan(chosen, dealer, tuple(draw(st.permutations(DECK))))
