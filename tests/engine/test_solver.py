@@ -386,7 +386,7 @@ def test_a_trump_must_be_played_when_void_of_the_suit_led() -> None:
     # Seat 1 has no hearts and must trump with 7♠ even though that loses him nothing;
     # with no trump the ace of hearts wins for seat 0.
     pos = _pos({0: "AH 7D", 1: "7S 8D", 2: "7H 9D"}, trump=Suit.SPADES)
-    assert solve(pos, Goal.TRICKS, Seat(1)) == 1  # his 7♠ takes a heart, whichever suit is led first
+    assert solve(pos, Goal.TRICKS, Seat(1)) == 1  # 7♠ ruffs a heart, whichever suit comes first
     no_trump = _pos({0: "AH 7D", 1: "7S 8D", 2: "7H 9D"})
     assert solve(no_trump, Goal.TRICKS, Seat(0)) == 1
 
