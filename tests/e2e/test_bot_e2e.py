@@ -97,7 +97,10 @@ async def test_three_player_game_to_the_final_settlement(tmp_path: Path) -> None
         # deal 1: all-pass, played to the last trick
         log = await play_deal(h, simple_policy())
         assert [c for _, c in log[:3]] == ["bP", "bP", "bP"] and len(log) == 33
-        assert "all-pass" in h.group_texts()[-2] or "all-pass" in h.group_texts()[-1]
+        # the result, then the next deal's table (queued by the same press, in that order)
+        *_, result, table_message = h.group_texts()
+        assert result.startswith("Deal 1: all-pass, tricks: ")
+        assert table_message.startswith("🃏 Deal 2 · ")
         # deal 2: 6♠, the first defender passes, the second half-whists, it stands
         first = h.table().game.current.first_hand
         await play_deal(h, simple_policy({int(first): ["b6S"]}, contract="c6S", whist="wH,wP"))

@@ -1,15 +1,13 @@
 """Webhook mode: ``python -m bot`` with WEBHOOK_URL registers the webhook and handles
 updates that Telegram POSTs to it (with the secret token checked).
 
-The bot runs as its own process, forked from a pre-imported one (tests/e2e/bot_forks.py);
-tests/e2e/test_bot_e2e.py runs the real ``python -m bot``."""
+The bot runs as its own process (``python -m bot``, tests/e2e/bot_process.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
-import os
 import resource
 import signal
 import socket
@@ -26,7 +24,7 @@ from bot.__main__ import main
 from bot.config import Config
 from bot.telegram.webhook import Webhook
 from tests.bot_helpers import bot_env
-from tests.e2e.bot_forks import gone, shared
+from tests.e2e.bot_process import gone, send, start
 from tests.fakes import FakeBotApiServer, FakeChat, FakeTelegram, FakeUser
 
 
@@ -80,9 +78,9 @@ def _hooked(
 
 
 def _stop(pid: int, server: FakeBotApiServer, sig: int) -> None:
-    os.kill(pid, sig)
+    send(pid, sig)
     if not gone(pid, 20):
-        os.kill(pid, signal.SIGKILL)
+        send(pid, signal.SIGKILL)
         gone(pid, 10)
     server.stop()
 
@@ -102,7 +100,7 @@ def test_webhook_mode_registers_and_handles_posted_updates(tmp_path: Path) -> No
     public = env["WEBHOOK_URL"]
     hook = f"http://127.0.0.1:{port}/tg-hook"
     out_file, err_file = tmp_path / "stdout.txt", tmp_path / "stderr.txt"
-    pid = shared().start(env, tmp_path, err_file, out_file)
+    pid = start(env, tmp_path, err_file, out_file)
     try:
         fake.wait_until_sync(lambda: fake.webhook_url == public, timeout=30, what="setWebhook")
         # Telegram would now POST updates; the fake queues them, we deliver them by hand.
@@ -306,7 +304,7 @@ def test_without_a_secret_one_is_made_and_a_malformed_update_is_one_line(
     fake, user, group, server, port, env = _hooked(tmp_path)
     env.pop("WEBHOOK_SECRET", None)
     err_file = tmp_path / "stderr.txt"
-    pid = shared().start(env, tmp_path, err_file)
+    pid = start(env, tmp_path, err_file)
     hook = f"http://127.0.0.1:{port}/tg-hook"
     try:
         fake.wait_until_sync(lambda: fake.webhook_url is not None, timeout=30, what="setWebhook")

@@ -14,7 +14,7 @@ import pytest
 from storage import StorageError, lock_database
 from storage.pg_lock import APP_NAME, HOLDER, LOCK_KEY
 from tests.bot_helpers import bot_env, start_bot_process
-from tests.e2e.bot_forks import alive, gone, shared
+from tests.e2e.bot_process import alive, gone, send, start
 from tests.fakes import FakeBotApiServer, FakeTelegram, FloodLimits
 from tests.pg_helpers import fresh_database_sync, need_server, query
 
@@ -29,9 +29,8 @@ def _holder(lock_file: Path, pid: int, timeout: float = 20.0) -> None:
 
 
 def test_a_second_process_on_the_same_database_refuses_to_start(tmp_path: Path) -> None:
-    """The first and third bots are forks of a pre-imported ``python -m bot``
-    (tests/e2e/bot_forks.py), each its own process; the refused second one is the real
-    ``python -m bot``, its status and stderr read."""
+    """Three ``python -m bot`` processes on one database: the first holds it, the second
+    is refused (its status and stderr read), the third takes it once the first is killed."""
     fake = FakeTelegram(flood=FloodLimits(enabled=False))
     server = FakeBotApiServer(fake)
     server.start_in_thread()
@@ -47,7 +46,7 @@ def test_a_second_process_on_the_same_database_refuses_to_start(tmp_path: Path) 
 def _refused(env: dict[str, str], log: Path, holds: Callable[[int], None]) -> tuple[int, str]:
     """A first bot holds the lock (``holds(pid)`` waits for it), a second one is refused,
     the first is killed, a third takes the lock: the first's pid and the refusal's line."""
-    first = shared().start(env, Path.cwd(), log)
+    first = start(env, Path.cwd(), log)
     try:
         holds(first)
         second = start_bot_process(env, Path.cwd())
@@ -57,17 +56,17 @@ def _refused(env: dict[str, str], log: Path, holds: Callable[[int], None]) -> tu
         assert len(lines) == 1, err
         assert "in use by another bot process" in lines[0]
         assert alive(first)  # the first one goes on
-        os.kill(first, signal.SIGKILL)
+        send(first, signal.SIGKILL)
         assert gone(first, 10)
-        third = shared().start(env, Path.cwd(), log)  # a killed process leaves no stale lock
+        third = start(env, Path.cwd(), log)  # a killed process leaves no stale lock
         try:
             holds(third)
         finally:
-            os.kill(third, signal.SIGTERM)
+            send(third, signal.SIGTERM)
             assert gone(third, 30), log.read_text()
     finally:
         if alive(first):
-            os.kill(first, signal.SIGKILL)
+            send(first, signal.SIGKILL)
             gone(first, 10)
     return first, lines[0]
 
@@ -119,7 +118,7 @@ def test_a_second_process_through_a_link_refuses_to_start(tmp_path: Path, link: 
     server.start_in_thread()
     env = bot_env(fake, server, tmp_path)
     log = tmp_path / "bot.log"
-    first = shared().start(env, Path.cwd(), log)
+    first = start(env, Path.cwd(), log)
     try:
         _holder(Path(env["DATABASE_PATH"] + ".lock"), first)
         other = tmp_path / "elsewhere"
@@ -143,7 +142,7 @@ def test_a_second_process_through_a_link_refuses_to_start(tmp_path: Path, link: 
             assert f"(pid {first})" in lines[0]
         assert alive(first)
     finally:
-        os.kill(first, signal.SIGKILL)
+        send(first, signal.SIGKILL)
         gone(first, 10)
         server.stop()
 

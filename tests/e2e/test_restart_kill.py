@@ -1,7 +1,7 @@
 """Nothing is lost: ``python -m bot`` killed with SIGKILL at random points of a scripted game
 and restarted ends the game with the same record and sheet as an uninterrupted run.
 
-The bot runs as a subprocess (a fork of a pre-imported ``python -m bot``: bot_forks.py)
+The bot runs as a subprocess (``python -m bot``: bot_process.py)
 against :class:`FakeBotApiServer` (HTTP, in a thread of the test) with a fixed
 ``PREFERANS_SEED`` (the same deals in both runs) and a small pulka; the uninterrupted run's
 bot, the same Application with the same settings, runs in a thread of the test and talks
@@ -43,7 +43,7 @@ from bot.preferans.game import Game
 from bot.render.callbacks import CallbackData, decode
 from bot.telegram.scheduler import FORCED_PAUSE
 from tests.bot_helpers import is_alert, running_bot
-from tests.e2e.bot_forks import BotForks, alive, gone, shared
+from tests.e2e.bot_process import alive, gone, send, start
 from tests.fakes import FakeBotApiServer, FakeTelegram, FakeUser, FloodLimits, MessageView
 from tests.pg_helpers import fresh_database_sync, query
 
@@ -124,8 +124,7 @@ class CalmBot:
 
 
 class BotProcess:
-    """``python -m bot`` (a fork of a pre-imported one, see bot_forks) against the fake
-    server; ``kill()`` is SIGKILL."""
+    """``python -m bot`` against the fake server; ``kill()`` is SIGKILL."""
 
     def __init__(
         self,
@@ -135,11 +134,9 @@ class BotProcess:
         log: Path,
         seed: int,
         table: dict[str, Any],
-        forks: BotForks,
         database_url: str | None = None,
     ) -> None:
         self.fake = fake
-        self.forks = forks
         self.pid = 0
         self.env = dict(os.environ)
         if database_url is not None:  # PostgreSQL instead of the file
@@ -170,7 +167,7 @@ class BotProcess:
     def start(self) -> None:
         self.started_at = time.monotonic()  # the fake's clock is time.monotonic
         self.starts += 1
-        self.pid = self.forks.start(self.env, self.db.parent, self.log)
+        self.pid = start(self.env, self.db.parent, self.log)
 
     def running(self) -> bool:
         return alive(self.pid)
@@ -192,16 +189,16 @@ class BotProcess:
         return self.ready_start == self.starts
 
     def kill(self) -> None:
-        os.kill(self.pid, signal.SIGKILL)
+        send(self.pid, signal.SIGKILL)
         assert self._wait(10), "SIGKILL did not end the bot"
         self.kills += 1
 
     def stop(self) -> None:
         if not self.pid or not self.running():
             return
-        os.kill(self.pid, signal.SIGINT)
+        send(self.pid, signal.SIGINT)
         if not self._wait(20):
-            os.kill(self.pid, signal.SIGKILL)
+            send(self.pid, signal.SIGKILL)
             self._wait(10)
 
 
@@ -509,12 +506,12 @@ def _game(
     *,
     kill_seed: int | None,
     kill_rate: float,
-    forks: BotForks | None,
+    killed: bool,
     max_kills: int = 16,
     url: str | None = None,
 ) -> tuple:
     """Play the game with a bot process killed at random points (on the PostgreSQL
-    database ``url`` if given), or (``forks`` is ``None``) with the uninterrupted
+    database ``url`` if given), or (not ``killed``) with the uninterrupted
     in-process bot."""
     fake = FakeTelegram(flood=FloodLimits(enabled=False))
     users = [
@@ -525,13 +522,13 @@ def _game(
     db = tmp / f"{name}.sqlite3"
     server = None
     bot: BotProcess | CalmBot
-    if forks is None:
+    if not killed:
         bot = CalmBot(fake, users, group, db, SEED, table)
     else:
         server = FakeBotApiServer(fake)
         server.start_in_thread()
         log = tmp / f"{name}.log"
-        bot = BotProcess(fake, server.root_url, db, log, SEED, table, forks, url)
+        bot = BotProcess(fake, server.root_url, db, log, SEED, table, url)
     bot.start()
     try:
         fake.wait_until_sync(bot.ready, timeout=30, what="the bot polls")
@@ -611,12 +608,10 @@ def _sigkill_run(
     table = GAMES[game]
     # The uninterrupted run alongside the killed one (each has its own fake Telegram and
     # database): the test takes as long as the killed run alone. The killed run starts the
-    # bot ~15 times, each a fork of one pre-imported bot; the uninterrupted bot runs in
-    # this process (CalmBot).
-    forks = shared()
+    # bot ~15 times; the uninterrupted bot runs in this process (CalmBot).
     with ThreadPoolExecutor(1) as pool:
         undisturbed = pool.submit(
-            _game, tmp_path, "calm", table, kill_seed=None, kill_rate=0, forks=None
+            _game, tmp_path, "calm", table, kill_seed=None, kill_rate=0, killed=False
         )
         fake, users, group, bot, run, killed_record, killed_rows = _game(
             tmp_path,
@@ -624,7 +619,7 @@ def _sigkill_run(
             table,
             kill_seed=int(os.environ.get("KILL_SEED", kill_seed)),
             kill_rate=0.09,
-            forks=forks,
+            killed=True,
             max_kills=max_kills,
             url=url,
         )

@@ -23,7 +23,7 @@ from bot.core.model import TableSettings
 from bot.render.i18n import t
 from storage import StorageError, check_path
 from tests.bot_helpers import bot_env, is_alert, open_and_start, running_bot
-from tests.e2e.bot_forks import alive, gone, shared
+from tests.e2e.bot_process import alive, gone, send, start
 from tests.fakes import FakeBotApiServer, FakeTelegram, FakeUser, FloodLimits
 
 
@@ -161,8 +161,8 @@ def test_an_unreachable_api_is_waited_for(tmp_path: Path) -> None:
     }
     log = tmp_path / "bot.log"
     log.write_text("")
-    # its own process, forked from a pre-imported bot (tests/e2e/bot_forks.py)
-    pid = shared().start(env, tmp_path, log)
+    # its own process (tests/e2e/bot_process.py)
+    pid = start(env, tmp_path, log)
     server = None
     try:
         deadline = time.monotonic() + 30
@@ -182,7 +182,7 @@ def test_an_unreachable_api_is_waited_for(tmp_path: Path) -> None:
         )
         assert fake.calls_to("getUpdates"), log.read_text()
     finally:
-        os.kill(pid, signal.SIGTERM)
+        send(pid, signal.SIGTERM)
         assert gone(pid, 30), "SIGTERM did not stop the bot"
         if server is not None:
             server.stop()
@@ -237,7 +237,7 @@ def _table_row(db: Path, table_id: int) -> tuple[str, int]:
 def _stop(pid: int) -> None:
     """SIGTERM, unless it has exited already; it is gone within 30 s."""
     if alive(pid):
-        os.kill(pid, signal.SIGTERM)
+        send(pid, signal.SIGTERM)
     assert gone(pid, 30), "SIGTERM did not stop the bot"
 
 
@@ -266,8 +266,7 @@ def test_a_database_locked_at_start_up_is_waited_for_and_the_game_resumes(
     assert _table_row(db, game.table_id) == ("playing", game.move)
     server = FakeBotApiServer(fake)
     server.start_in_thread()
-    # the write lock, as a sqlite3 shell holds it, in a process of its own (a connection of
-    # this process would be copied into the bot's fork, where it would never let go)
+    # the write lock, as a sqlite3 shell holds it, in a process of its own
     hold = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None); "
     hold += "c.execute('BEGIN IMMEDIATE'); print('held', flush=True); sys.stdin.read()"
     holder = subprocess.Popen(
@@ -277,7 +276,7 @@ def test_a_database_locked_at_start_up_is_waited_for_and_the_game_resumes(
     log = tmp_path / "bot.log"
     log.write_text("")
     env = bot_env(fake, server, tmp_path, PREFERANS_PACING="off", PREFERANS_ANALYSIS="off")
-    pid = shared().start(env, tmp_path, log)
+    pid = start(env, tmp_path, log)
     try:
         deadline = time.monotonic() + 90
         while log.read_text().count("saving at start-up failed") < 2:
@@ -325,7 +324,7 @@ def test_a_table_whose_deadline_no_timer_can_hold_is_set_aside_and_the_other_pla
     log.write_text("")
     env = bot_env(fake, server, tmp_path, PREFERANS_PACING="off", PREFERANS_ANALYSIS="off")
     told = t("en", "restart.set_aside")  # the group's language, not the bot's default
-    pid = shared().start(env, tmp_path, log)
+    pid = start(env, tmp_path, log)
     try:
         fake.wait_until_sync(
             lambda: (

@@ -3,7 +3,6 @@ request without an answer (the stop's steps each have their share of the time)."
 
 from __future__ import annotations
 
-import os
 import signal
 import time
 from pathlib import Path
@@ -11,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.bot_helpers import bot_env
-from tests.e2e.bot_forks import gone, shared
+from tests.e2e.bot_process import gone, send, start
 from tests.fakes import FakeBotApiServer, FakeTelegram, FloodLimits
 
 GRACE = 10.0
@@ -26,7 +25,7 @@ def test_sigterm_ends_the_bot_within_the_grace_while_answers_hang(tmp_path: Path
     server = FakeBotApiServer(fake, injected_timeout_hold=60.0)
     server.start_in_thread()
     log = tmp_path / "bot.log"
-    pid = shared().start(bot_env(fake, server, tmp_path), tmp_path, log)
+    pid = start(bot_env(fake, server, tmp_path), tmp_path, log)
     try:
         fake.wait_until_sync(lambda: fake.calls_to("getUpdates"), timeout=30, what="polling")
         fake.fail_when(lambda method, params: method != "getUpdates", "timeout")
@@ -38,13 +37,13 @@ def test_sigterm_ends_the_bot_within_the_grace_while_answers_hang(tmp_path: Path
             what="a send held without an answer",
         )
         fake.fail_when(lambda method, params: True, "timeout")  # the polls hang too
-        os.kill(pid, signal.SIGTERM)
+        send(pid, signal.SIGTERM)
         signalled = time.monotonic()
         ended = gone(pid, 30)
         took = time.monotonic() - signalled
     finally:
         if not gone(pid, 0):
-            os.kill(pid, signal.SIGKILL)
+            send(pid, signal.SIGKILL)
             gone(pid, 10)
         server.stop()
     assert ended and took <= GRACE, f"{took:.1f} s\n{log.read_text()[-3000:]}"

@@ -1,18 +1,17 @@
 """Property tests: whole random deals under every rule option, checked at every step.
 
-Each example deals with a random seed, plays the deal to the end choosing uniformly
-among the legal actions, and after every action checks the invariants in
-tests/engine_helpers.py (cards accounted for, legal actions consistent with ``can``,
-the referee's reading of the log, privacy of the views), tries a sample of illegal
-actions (each must be refused and change nothing), and at the end checks the outcome
-and that the record rebuilds the same deal.
+Each example deals a deck in an order hypothesis draws (tests/strategies.py), plays the
+deal to the end choosing uniformly among the legal actions, and after every action
+checks the invariants in tests/engine_helpers.py (cards accounted for, legal actions
+consistent with ``can``, the referee's reading of the log, privacy of the views), tries a
+sample of illegal actions (each must be refused and change nothing), and at the end
+checks the outcome and that the record rebuilds the same deal.
 """
 
 from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -20,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.preferans.actions import Action, IllegalAction
-from bot.preferans.cards import Seat
+from bot.preferans.cards import Seat, shuffled_deck
 from bot.preferans.deal import Deal, DealSettings, Phase
 from bot.preferans.outcome import DealKind
 from tests.engine_helpers import (
@@ -30,6 +29,7 @@ from tests.engine_helpers import (
     check_outcome,
     snapshot,
 )
+from tests.strategies import DealPlan, deals
 
 PROFILE = settings(
     max_examples=100,
@@ -37,30 +37,6 @@ PROFILE = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-
-
-@dataclass(frozen=True)
-class Table:
-    settings: DealSettings
-    dealer: Seat
-    seed: int
-
-
-@st.composite
-def tables(draw: st.DrawFn) -> Table:
-    players = draw(st.sampled_from([3, 4]))
-    deal_settings = DealSettings(
-        players=players,
-        jumps=draw(st.booleans()),
-        ten_checked=draw(st.booleans()),
-        stalingrad=draw(st.booleans()),
-        half_whist=draw(st.booleans()),
-        raspasy_talon=draw(st.sampled_from(["lead", "closed"])),
-        min_level=draw(st.sampled_from([6, 7])),
-    )
-    dealer = Seat(draw(st.integers(0, players - 1)))
-    seed = draw(st.integers(0, 2**32 - 1))
-    return Table(deal_settings, dealer, seed)
 
 
 def _check_illegal(
@@ -86,9 +62,9 @@ def _check_illegal(
 
 
 def _play_whole_deal(
-    table: Table, rng: random.Random, illegal_per_step: int, low_contracts: bool = False
+    plan: DealPlan, rng: random.Random, illegal_per_step: int, low_contracts: bool = False
 ) -> Deal:
-    deal = Deal.new(table.settings, table.dealer, random.Random(table.seed))
+    deal = plan.deal()
     steps = 0
     while True:
         # Where illegal actions are tried, one snapshot serves the invariants' view checks
@@ -125,7 +101,7 @@ def _play_whole_deal(
         assert deal.trick_number == 10
     # the deal rebuilds from its log and from its record
     assert_same_state(deal, deal.replay())
-    assert_same_state(deal, Deal.from_json(table.settings, deal.to_json()))
+    assert_same_state(deal, Deal.from_json(plan.settings, deal.to_json()))
     return deal
 
 
@@ -136,20 +112,20 @@ SEEDS = st.integers(0, 2**32 - 1)
 
 @pytest.mark.slow
 @PROFILE
-@given(table=tables(), play_seed=SEEDS)
-def test_random_deals_keep_every_invariant(table: Table, play_seed: int) -> None:
-    _play_whole_deal(table, random.Random(play_seed), illegal_per_step=4)
+@given(plan=deals(), play_seed=SEEDS)
+def test_random_deals_keep_every_invariant(plan: DealPlan, play_seed: int) -> None:
+    _play_whole_deal(plan, random.Random(play_seed), illegal_per_step=4)
 
 
 @settings(
     max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
 )
-@given(table=tables(), play_seed=SEEDS, cut=st.floats(0, 1))
-def test_unfinished_deal_round_trips(table: Table, play_seed: int, cut: float) -> None:
+@given(plan=deals(), play_seed=SEEDS, cut=st.floats(0, 1))
+def test_unfinished_deal_round_trips(plan: DealPlan, play_seed: int, cut: float) -> None:
     """A deal stopped anywhere rebuilds from its record and goes on identically."""
     rng = random.Random(play_seed)
-    deal = Deal.new(table.settings, table.dealer, random.Random(table.seed))
-    full = Deal.new(table.settings, table.dealer, random.Random(table.seed))
+    deal = plan.deal()
+    full = plan.deal()
     actions: list[Action] = []
     while not full.is_over:
         action = rng.choice(full.legal_actions())
@@ -158,7 +134,7 @@ def test_unfinished_deal_round_trips(table: Table, play_seed: int, cut: float) -
     stop = int(cut * len(actions))
     for action in actions[:stop]:
         deal.apply(action)
-    rebuilt = Deal.from_json(table.settings, deal.to_json())
+    rebuilt = Deal.from_json(plan.settings, deal.to_json())
     assert_same_state(deal, rebuilt)
     assert_same_state(deal, deal.replay())
     for action in actions[stop:]:
@@ -185,7 +161,7 @@ def test_every_option_combination_plays_through() -> None:
         (6, 7),
     )
     for i, (players, jumps, ten, stalingrad, half, talon, min_level) in enumerate(combos):
-        table = Table(
+        plan = DealPlan(
             DealSettings(
                 players=players,
                 jumps=jumps,
@@ -196,9 +172,9 @@ def test_every_option_combination_plays_through() -> None:
                 min_level=min_level,
             ),
             Seat(i % players),
-            rng.randrange(2**32),
+            tuple(shuffled_deck(random.Random(rng.randrange(2**32)))),
         )
-        deal = _play_whole_deal(table, rng, illegal_per_step=0, low_contracts=True)
+        deal = _play_whole_deal(plan, rng, illegal_per_step=0, low_contracts=True)
         out = deal.outcome()
         seen.add(out.kind.value)
         if out.kind is DealKind.GAME:

@@ -11,6 +11,8 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.preferans.actions import (
     Bid,
@@ -55,6 +57,7 @@ from tests.engine_helpers import (
     whist,
     win_auction,
 )
+from tests.strategies import DealPlan, deal_settings, deals
 
 S0, S1, S2, S3 = Seat.S0, Seat.S1, Seat.S2, Seat.S3
 
@@ -186,18 +189,23 @@ def test_three_player_all_pass_talon_names_the_suit_and_never_wins() -> None:
     check_outcome(deal)
 
 
-@pytest.mark.parametrize("players", [3, 4])
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_rostov_all_pass_talon_stays_closed_and_first_hand_leads(players: int, seed: int) -> None:
-    dealer = seed % players
-    deal = random_deal(seed, players=players, dealer=dealer, raspasy_talon="closed")
+@settings(max_examples=10, deadline=None, database=None)
+@given(
+    plan=deals(deal_settings(conventions=st.just("rostov"))),
+    play_seed=st.integers(0, 2**32 - 1),
+)
+def test_rostov_all_pass_talon_stays_closed_and_first_hand_leads(
+    plan: DealPlan, play_seed: int
+) -> None:
+    deal = plan.deal()
+    players = deal.players
     first = deal.first_hand
     for seat in deal.active:
         bid(deal, seat, "pass")
     assert deal.kind is DealKind.ALL_PASS and deal.phase is Phase.PLAY
     assert deal.to_act == first and deal.current_trick == ()
     assert deal.lead_suit is None
-    rng = random.Random(seed)
+    rng = random.Random(play_seed)
     talon = set(deal.talon)
     first_play = True
     while not deal.is_over:
@@ -216,7 +224,7 @@ def test_rostov_all_pass_talon_stays_closed_and_first_hand_leads(players: int, s
     out = deal.outcome()
     assert out.tricks is not None and sum(out.tricks) == 10
     if players == 4:
-        assert out.tricks[dealer] == 0
+        assert out.tricks[deal.dealer] == 0
     check_outcome(deal)
 
 

@@ -82,7 +82,8 @@ def test_every_decision_is_legal_robots_only(
     convention: str, seats: int, options: dict[str, Any]
 ) -> None:
     game = run_game(convention, seats, options, [robot] * seats, seed=len(options), deals=8)
-    assert len(game.finished_deals) == 8 or game.over
+    # a pulka to 10 is not over in 8 deals in any of these configurations
+    assert len(game.finished_deals) == 8 and not game.over
 
 
 @pytest.mark.parametrize(("convention", "seats", "options"), CONFIGS)

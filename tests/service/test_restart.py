@@ -57,7 +57,10 @@ async def test_an_unconfirmed_deal_end_is_shown_again(tmp_path: Path) -> None:
         table = await started(service)
         await _all_pass(service, table)
         assert [e.deal_no for e in table.unshown.ends] == [1]
-        assert table.unshown.lobby_message is not None or table.messages.table_slot
+        # the lobby was confirmed; the table message was never sent (nothing shows here)
+        assert table.unshown.lobby_message is None
+        slot = table.messages.table_slot
+        assert slot is not None and (slot.chat_id, slot.message_id) == (GROUP, None)
     async with service_on(path) as service:
         effects = await service.resume()
         [end] = of(effects, fx.DealEnded)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.core.model import Status, TableSettings
 from bot.preferans.policy import replaceable
 from bot.render.callbacks import encode
+from bot.render.i18n import t
 from tests.bot_helpers import (
     NO_FLOOD,
     FakeClock,
@@ -86,7 +87,8 @@ async def test_lobby_settings_seats_and_start_rules(tmp_path) -> None:
         assert table.game.rules.convention.name == "leningrad" and table.game.players == 4
         for user in (anna, boris, vera, gleb):
             assert h.hand_message(user) is not None
-        assert h.private(dasha) == [] or all("Deal" not in m.content for m in h.private(dasha))
+        # not seated: her chat holds the answer to her /start alone, no hand
+        assert [m.content for m in h.private(dasha)] == [t("en", "start.private")]
         assert h.fake.unanswered_callbacks() == []
 
 

@@ -188,7 +188,10 @@ async def test_each_player_reads_card_ranks_his_way_and_the_group_the_tables(
             style = "russian" if player == anna else "latin"
             assert "\n".join(hand_lines(deal.hand(seat), ranks=style)) in text
             assert service.card_ranks(player.user_id) == style
-            assert markup is None or "♠️" in str(markup.to_dict())  # the bid buttons
+            if seat == deal.actor:  # the bid buttons, ranks or not
+                assert markup is not None and "♠️" in str(markup.to_dict())
+            else:
+                assert markup is None
         assert table.settings.ranks == "latin"
 
 
