@@ -127,12 +127,15 @@ async def test_rules_in_a_busy_game_go_ahead_of_the_queued_table_edits(tmp_path:
         slot = table.messages.table_slot
         assert slot is not None and slot.message_id is not None
         gate = asyncio.Event()  # the group's queue is held, as its budget holds it
+        holding = asyncio.Event()
 
         async def hold() -> bool:
+            holding.set()
             await gate.wait()
             return False
 
         h.rt.outbox.call(h.group.id, hold)
+        await holding.wait()  # (not still waiting for the game's pace to take it)
         for _ in range(2):
             await _press_held(h)
         queued = h.rt.outbox._chats[h.group.id].queue
