@@ -19,6 +19,7 @@ from tests.bot_helpers import Harness, code_of, open_and_start, running_bot
 from tests.e2e.test_hostile_telegram import QUICK, play_to_the_end
 from tests.fakes import FloodLimits
 from tests.hostile_helpers import quick_code, settle, unthrottle
+from tests.telegram.conftest import StoppedClock
 
 LIMITS = {"group_limit": 20, "group_window": 6.0, "group_fast_interval": 0.0}
 
@@ -160,6 +161,38 @@ async def test_rules_in_a_busy_game_go_ahead_of_the_queued_table_edits(tmp_path:
         assert texts.count(rules) == 1
         shown = h.fake.message(h.group.id, slot.message_id)
         assert not shown.deleted
+        assert [e for e in h.fake.flood_errors if e.chat_id == h.group.id] == []
+
+
+@pytest.mark.waits
+async def test_an_answer_in_a_busy_game_is_not_held_by_the_games_pace(
+    tmp_path: Path, stopped_clock: StoppedClock
+) -> None:
+    clock = stopped_clock
+    async with running_bot(tmp_path, defaults=QUICK, outbox_options=GROUP, flood=FLOOD) as h:
+        unthrottle(h)
+        await open_and_start(h)
+        await settle(h)
+        table = h.table()
+        slot = table.messages.table_slot
+        chat = h.rt.outbox._chats[h.group.id]
+        span = GROUP["group_window"]  # the start's requests leave the window (both sides')
+        await h.fake.wait_until(lambda: all(w < time.monotonic() - span for w in chat.window))
+        clock.at = time.monotonic()  # from now on only the group's window decides
+        # the game has just used half of the group's budget: its next edit waits its pace
+        chat.window.extend([clock.at] * (GROUP["group_limit"] // 2))
+        chat.last = clock.at
+        for _ in range(2):
+            await _press_held(h)
+        assert any(isinstance(i, Show) and i.slot is slot for i in chat.queue)
+        h.fake.send_text(h.users[1], h.group, "/rules")
+        rules = rules_text(table.settings, "en")
+        await h.fake.wait_until(
+            lambda: any(m.sent_text == rules for m in h.fake.bot_messages(h.group)), timeout=10
+        )
+        assert any(isinstance(i, Show) and i.slot is slot for i in chat.queue)  # still paced
+        clock.at = None
+        await settle(h)
         assert [e for e in h.fake.flood_errors if e.chat_id == h.group.id] == []
 
 
