@@ -143,9 +143,9 @@ class Outbox:
 
     def answer_command(self, chat_id: int, text: str, *, who: int | None = None) -> None:
         """Answer ``who``'s command: in a group ahead of the table edits (they coalesce and
-        lose nothing), for :data:`.pacing.ANSWERS_AHEAD` answers a member a minute; his
-        others, and a private chat's, after the game's messages. A repeat of an answer still
-        queued is merged into it."""
+        lose nothing), for :data:`.pacing.ANSWERS_AHEAD` answers a member a minute, his
+        others when his share allows; a private chat's after the game's messages. A repeat
+        of an answer still queued is merged into it."""
         if chat_id not in self.blocked:
             chat, sound = self._chat(chat_id), Sound.default(chat_id)
             chat.answer(text, sound, who if chat_id < 0 else None, ANSWERS_AHEAD, ANSWERS_WINDOW)
@@ -259,10 +259,12 @@ class Outbox:
 
     async def _run(self, chat: ChatQueue) -> None:
         try:
-            while lane := chat.answers or chat.queue or chat.later:
+            while chat.answers or chat.queue or chat.later:
+                chat.promote(ANSWERS_AHEAD, ANSWERS_WINDOW)
+                lane = chat.answers or chat.queue or chat.later
                 wait = self.pacing.wait_in(chat, lane)
-                if wait > 0:  # an answer may arrive meanwhile: it goes first
-                    await chat.nap(min(wait, 0.5) if lane is chat.later else wait)
+                if wait > 0:  # an answer may arrive (or be promoted) meanwhile: it goes first
+                    await chat.nap(min(wait, 0.5) if chat.later else wait)
                     continue
                 item = lane.popleft()
                 chat.sending = id(item.slot) if isinstance(item, Show) else None

@@ -52,9 +52,10 @@ to answers to people."""
 ANSWER_SHARE: Final = 0.25
 """The share of a group's message budget the answers waiting behind the game's messages
 (:attr:`ChatQueue.later`) may use."""
-ANSWERS_AHEAD: Final = 3
+ANSWERS_AHEAD: Final = 5
 """Answers to one member that go ahead of a group's table edits per :data:`ANSWERS_WINDOW`
-seconds; more of his go after the game's messages, so one member cannot flood the group."""
+seconds; more of his wait until his share allows, so one member cannot flood the group (a
+member asking /rules, /history, /top and /stats in a row is not flooding it)."""
 ANSWERS_WINDOW: Final = 60.0
 
 

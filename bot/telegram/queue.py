@@ -84,6 +84,8 @@ class Post:
     sound: Sound = Sound.RING
     due: Callable[[], bool] | None = None
     """Sent only if this still says so when its turn comes (else dropped)."""
+    who: int | None = None
+    """The member this answers, while it waits beyond his share (:meth:`ChatQueue.promote`)."""
 
 
 @dataclass(slots=True)
@@ -183,7 +185,8 @@ class ChatQueue:
     def answer(self, text: str, sound: Sound, who: int | None, limit: int, window: float) -> None:
         """Queue an answer to ``who`` (a group's member; ``None`` in a private chat): ahead
         of the game's messages for ``limit`` of his answers per ``window`` seconds, else
-        after them. A repeat of an answer still queued is merged into it."""
+        after them until his share allows (:meth:`promote`). A repeat of an answer still
+        queued is merged into it."""
         if any(isinstance(p, Post) and p.text == text for p in self.answers):
             return
         late = next((p for p in self.later if p.text == text), None)
@@ -192,7 +195,16 @@ class ChatQueue:
                 self.later.remove(late)
             self.answers.append(late or Post(text, None, sound=sound))
         elif late is None:
-            self.later.append(Post(text, None, sound=sound))
+            self.later.append(Post(text, None, sound=sound, who=who))
+
+    def promote(self, limit: int, window: float) -> None:
+        """A member's answers that wait beyond his share go ahead once it allows (his oldest
+        answer ahead left the window): the guard delays him, it never buries him behind a
+        game whose messages are always due."""
+        for post in list(self.later):
+            if post.who is not None and self.ahead(post.who, limit, window):
+                self.later.remove(post)
+                self.answers.append(post)
 
     def drop(self) -> None:
         """Forget everything queued (nobody can receive it)."""

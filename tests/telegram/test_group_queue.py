@@ -13,7 +13,7 @@ import pytest
 from bot.render.i18n import t
 from bot.render.rules import rules_text
 from bot.telegram.outbox import Outbox
-from bot.telegram.pacing import ANSWERS_AHEAD
+from bot.telegram.pacing import ANSWERS_AHEAD, ANSWERS_WINDOW
 from bot.telegram.queue import Show
 from tests.bot_helpers import Harness, code_of, open_and_start, running_bot
 from tests.e2e.test_hostile_telegram import QUICK, play_to_the_end
@@ -196,19 +196,34 @@ async def test_an_answer_in_a_busy_game_is_not_held_by_the_games_pace(
         assert [e for e in h.fake.flood_errors if e.chat_id == h.group.id] == []
 
 
-def test_a_members_repeats_merge_and_beyond_his_share_his_answers_wait() -> None:
+def test_a_members_repeats_merge_and_beyond_his_share_his_answers_wait(
+    stopped_clock: StoppedClock,
+) -> None:
+    stopped_clock.at = 1000.0
     outbox = Outbox(object())
     outbox._closed = True  # no worker: the lanes are looked at, nothing is sent
     group = -100
-    for text in ("a", "a", "b", "c", "d", "d"):
+    share = [f"answer {i}" for i in range(ANSWERS_AHEAD)]
+    for text in (share[0], *share, "more", "more"):
         outbox.answer_command(group, text, who=1)
     chat = outbox._chats[group]
-    assert [p.text for p in chat.answers] == ["a", "b", "c"]  # "a" twice: merged
-    assert [p.text for p in chat.later] == ["d"]  # beyond his share: after the game's
-    outbox.answer_command(group, "d", who=2)  # another member asks the same: it goes ahead
-    outbox.answer_command(group, "e", who=2)
-    assert [p.text for p in chat.answers] == ["a", "b", "c", "d", "e"]
+    assert [p.text for p in chat.answers] == share  # the first one twice: merged
+    assert [p.text for p in chat.later] == ["more"]  # beyond his share: it waits
+    outbox.answer_command(group, "more", who=2)  # another member asks the same: it goes ahead
+    outbox.answer_command(group, "else", who=2)
+    assert [p.text for p in chat.answers] == [*share, "more", "else"]
+    assert [p.text for p in chat.later] == []
+    outbox.answer_command(group, "later", who=1)
+    stopped_clock.at += ANSWERS_WINDOW - 1
+    chat.promote(ANSWERS_AHEAD, ANSWERS_WINDOW)
+    assert [p.text for p in chat.later] == ["later"]  # his share is still used
+    stopped_clock.at += 1  # his first answer ahead left the window: his next one goes ahead
+    chat.promote(ANSWERS_AHEAD, ANSWERS_WINDOW)
+    assert [p.text for p in chat.answers] == [*share, "more", "else", "later"]
     assert [p.text for p in chat.later] == []
     outbox.answer_command(5, "f", who=5)  # a private chat: after the game's messages
-    assert [p.text for p in outbox._chats[5].later] == ["f"]
-    assert outbox.pending() == 6
+    chat = outbox._chats[5]
+    assert [p.text for p in chat.later] == ["f"]
+    chat.promote(ANSWERS_AHEAD, ANSWERS_WINDOW)
+    assert [p.text for p in chat.later] == ["f"]
+    assert outbox.pending() == ANSWERS_AHEAD + 4
