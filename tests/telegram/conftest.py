@@ -7,6 +7,7 @@ import time
 import pytest
 
 from bot.telegram import outbox, pacing, queue
+from tests.fakes import FloodLimits
 
 
 class StoppedClock:
@@ -27,3 +28,16 @@ def stopped_clock(monkeypatch: pytest.MonkeyPatch) -> StoppedClock:
     for module in (pacing, outbox, queue):
         monkeypatch.setattr(module, "time", clock)
     return clock
+
+
+def group_flood(window: float) -> FloodLimits:
+    """The fake's limits: Telegram's 20 requests per ``window`` seconds in a group; the
+    private chats and the bot as a whole not limited (the group's queue is what is
+    tested)."""
+    return FloodLimits(
+        group_per_minute=20,
+        group_window=window,
+        private_per_second=1e4,
+        private_burst=10**4,
+        global_per_second=10**6,
+    )

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.model import Slot, Table
 from bot.render.i18n import t
 from bot.render.rules import rules_text
 from bot.telegram.outbox import Outbox
@@ -17,9 +18,8 @@ from bot.telegram.pacing import ANSWERS_AHEAD, ANSWERS_WINDOW
 from bot.telegram.queue import Show
 from tests.bot_helpers import Harness, code_of, open_and_start, running_bot
 from tests.e2e.test_hostile_telegram import QUICK, play_to_the_end
-from tests.fakes import FloodLimits
 from tests.hostile_helpers import quick_code, settle, unthrottle
-from tests.telegram.conftest import StoppedClock
+from tests.telegram.conftest import StoppedClock, group_flood
 
 LIMITS = {"group_limit": 20, "group_window": 6.0, "group_fast_interval": 0.0}
 
@@ -82,13 +82,7 @@ async def test_a_command_flood_cannot_hold_the_table_back(tmp_path: Path) -> Non
 GROUP = {"group_limit": 20, "group_window": 3.0, "group_fast_interval": 0.0}
 """The outbox's group limit and the fake's: 20 requests per 3 s; the private chats and the
 bot as a whole are not limited here (the group's queue is what is tested)."""
-FLOOD = FloodLimits(
-    group_per_minute=20,
-    group_window=3.0,
-    private_per_second=1e4,
-    private_burst=10**4,
-    global_per_second=10**6,
-)
+FLOOD = group_flood(3.0)
 
 
 async def _handled(h: Harness) -> None:
@@ -99,6 +93,17 @@ async def _handled(h: Harness) -> None:
         or h.app.update_processor.current_concurrent_updates > 0
     ):
         await asyncio.sleep(0.001)
+
+
+async def _started(h: Harness) -> tuple[Table, Slot]:
+    """A quick game started and shown; the table and its group message."""
+    unthrottle(h)
+    await open_and_start(h)
+    await settle(h)
+    table = h.table()
+    slot = table.messages.table_slot
+    assert slot is not None and slot.message_id is not None
+    return table, slot
 
 
 async def _press_held(h: Harness) -> None:
@@ -121,12 +126,7 @@ async def _press_held(h: Harness) -> None:
 @pytest.mark.waits
 async def test_rules_in_a_busy_game_go_ahead_of_the_queued_table_edits(tmp_path: Path) -> None:
     async with running_bot(tmp_path, defaults=QUICK, outbox_options=GROUP, flood=FLOOD) as h:
-        unthrottle(h)
-        await open_and_start(h)
-        await settle(h)
-        table = h.table()
-        slot = table.messages.table_slot
-        assert slot is not None and slot.message_id is not None
+        table, slot = await _started(h)
         gate = asyncio.Event()  # the group's queue is held, as its budget holds it
         holding = asyncio.Event()
 
@@ -170,11 +170,7 @@ async def test_an_answer_in_a_busy_game_is_not_held_by_the_games_pace(
 ) -> None:
     clock = stopped_clock
     async with running_bot(tmp_path, defaults=QUICK, outbox_options=GROUP, flood=FLOOD) as h:
-        unthrottle(h)
-        await open_and_start(h)
-        await settle(h)
-        table = h.table()
-        slot = table.messages.table_slot
+        table, slot = await _started(h)
         chat = h.rt.outbox._chats[h.group.id]
         span = GROUP["group_window"]  # the start's requests leave the window (both sides')
         await h.fake.wait_until(lambda: all(w < time.monotonic() - span for w in chat.window))

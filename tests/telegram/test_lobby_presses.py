@@ -8,22 +8,17 @@ import asyncio
 import time
 from pathlib import Path
 
-from bot.core.model import SETTING_CHOICES
+from bot.core.model import SETTING_CHOICES, Slot
 from bot.render.i18n import t
+from bot.telegram.outbox import Outbox
 from tests.bot_helpers import Harness, running_bot
-from tests.fakes import FloodLimits, MessageView
-from tests.telegram.conftest import StoppedClock
+from tests.fakes import MessageView
+from tests.telegram.conftest import StoppedClock, group_flood
 
 LIMITS = {"group_limit": 20, "group_window": 60.0, "group_fast_interval": 0.0}
 """The outbox's limits for groups: Telegram's 20 a minute."""
-FLOOD = FloodLimits(
-    group_per_minute=20,
-    group_window=60.0,
-    private_per_second=1e4,
-    private_burst=10**4,
-    global_per_second=10**6,
-)
-"""The fake's: the same for groups; private chats and the bot as a whole not limited."""
+FLOOD = group_flood(60.0)
+"""The fake's: the same."""
 
 
 async def _settings(h: Harness) -> MessageView:
@@ -116,3 +111,16 @@ async def test_presses_queued_meanwhile_coalesce_ahead_of_the_games_messages(
         shown = h.fake.message(h.group.id, lobby.message_id)
         assert labels[-1] in _labels(shown)  # the latest state, once
         assert after[1].params["text"] == "news"
+
+
+def test_a_lobby_queued_behind_the_games_messages_moves_ahead_with_a_press() -> None:
+    box = Outbox(object())
+    box._closed = True  # no worker: the lanes are looked at, nothing is sent
+    slot = Slot(-100)
+    box.show(slot, "closing")  # (queued as one of the game's messages)
+    box.post(-100, "news")
+    box.show(slot, "after the press", answer=True)
+    chat = box._chats[-100]
+    assert [type(i).__name__ for i in chat.answers] == ["Show"]
+    assert [type(i).__name__ for i in chat.queue] == ["Post"]
+    assert chat.waiting == {id(slot): ("after the press", None)}  # one edit, the latest
