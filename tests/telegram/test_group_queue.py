@@ -173,7 +173,7 @@ async def test_an_answer_in_a_busy_game_is_not_held_by_the_games_pace(
         table, slot = await _started(h)
         chat = h.rt.outbox._chats[h.group.id]
         span = GROUP["group_window"]  # the start's requests leave the window (both sides')
-        await h.fake.wait_until(lambda: all(w < time.monotonic() - span for w in chat.window))
+        await h.fake.wait_until(lambda: all(w < time.monotonic() - span for w in chat.window), 30)
         clock.at = time.monotonic()  # from now on only the group's window decides
         # the game has just used half of the group's budget: its next edit waits its pace
         chat.window.extend([clock.at] * (GROUP["group_limit"] // 2))
@@ -184,7 +184,7 @@ async def test_an_answer_in_a_busy_game_is_not_held_by_the_games_pace(
         h.fake.send_text(h.users[1], h.group, "/rules")
         rules = rules_text(table.settings, "en")
         await h.fake.wait_until(
-            lambda: any(m.sent_text == rules for m in h.fake.bot_messages(h.group)), timeout=10
+            lambda: any(m.sent_text == rules for m in h.fake.bot_messages(h.group)), timeout=30
         )
         assert any(isinstance(i, Show) and i.slot is slot for i in chat.queue)  # still paced
         clock.at = None
