@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.core.model import Table
+from bot.core.model import Table, TableSettings
 from bot.preferans.actions import (
     Accept,
     Action,
@@ -29,6 +29,7 @@ from .text import card, cards, contract
 __all__ = [
     "lobby_keyboard",
     "settings_keyboard",
+    "setting_label",
     "actions_keyboard",
     "stop_keyboard",
     "take_keyboard",
@@ -94,15 +95,18 @@ def _robot_row(table: Table) -> list[InlineKeyboardButton]:
     return row
 
 
+def setting_label(settings: TableSettings, key: str) -> str:
+    """A setting's button: its name and value (the convention: its name only)."""
+    value = option_value(settings, key, settings.lang)
+    return value if key == "convention" else t(settings.lang, "set." + key, v=value)
+
+
 def settings_keyboard(table: Table) -> InlineKeyboardMarkup:
     s = table.settings
     lang = s.lang
 
     def b(key: str) -> InlineKeyboardButton:
-        label_key = "set." + key
-        value = option_value(s, key, lang)
-        text = value if key == "convention" else t(lang, label_key, v=value)
-        return _btn(table, text, "Lx" + _CODE_OF[key], 0)
+        return _btn(table, setting_label(s, key), "Lx" + _CODE_OF[key], 0)
 
     rows = [
         [b("players"), b("pulka")],

@@ -21,7 +21,7 @@ from bot.preferans.actions import Action
 from bot.preferans.cards import Card, Seat, parse_card
 from bot.render.callbacks import CallbackData, action_code, decode, to_base36
 from bot.render.i18n import lang_of, t
-from bot.render.keyboards import SETTING_CODES
+from bot.render.keyboards import SETTING_CODES, setting_label
 
 from .recovery import stale_buttons
 from .runtime import Runtime, player_of, runtime
@@ -129,7 +129,14 @@ async def _lobby(press: _Press, table: Table, data: CallbackData) -> Effects:
     if code == "Lr":
         return await service.remove_robot(table.id, user_id)
     if code.startswith("Lx") and code[2:] in SETTING_CODES:
-        return await service.change_setting(table.id, user_id, SETTING_CODES[code[2:]])
+        key = SETTING_CODES[code[2:]]
+        effects = await service.change_setting(table.id, user_id, key)
+        # the new value at once, as the button will read: the lobby's edit takes a moment,
+        # and a player who sees nothing presses again and overshoots
+        shown = [e.table for e in effects if isinstance(e, fx.LobbyShown)]
+        settings = (shown[0] if shown else table).settings
+        await press.answer(setting_label(settings, key))
+        return effects
     raise Rejected("err.stale")
 
 

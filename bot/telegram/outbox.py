@@ -109,10 +109,11 @@ class Outbox:
         markup: InlineKeyboardMarkup | None = None,
         *,
         sound: Sound | None = None,
+        answer: bool = False,
     ) -> None:
         """Make ``slot`` show ``text`` (send it the first time, edit it later); ``sound``:
         how it rings if it is sent (default: :meth:`Sound.default`, quiet for a silent
-        slot)."""
+        slot); ``answer``: it answers a press (the lobby): it goes with the answers."""
         if slot.chat_id in self.blocked:
             return
         chat = self._chat(slot.chat_id)
@@ -120,7 +121,9 @@ class Outbox:
         if key not in chat.waiting:
             if sound is None:
                 sound = Sound.QUIET if slot.silent else Sound.default(slot.chat_id)
-            chat.queue.append(Show(slot, sound))
+            (chat.answers if answer else chat.queue).append(Show(slot, sound))
+        elif answer:
+            chat.hurry(slot)
         chat.waiting[key] = (text, markup)
         self._kick(chat)
 
@@ -140,20 +143,13 @@ class Outbox:
 
     def answer_command(self, chat_id: int, text: str, *, who: int | None = None) -> None:
         """Answer ``who``'s command: in a group ahead of the table edits (they coalesce and
-        lose nothing), for :data:`.pacing.ANSWERS_AHEAD` answers a member a minute; his
-        others, and a private chat's, after the game's messages. A repeat of an answer still
-        queued is merged into it."""
-        chat = self._chat(chat_id)
-        if chat_id in self.blocked or any(p.text == text for p in chat.answers):
-            return
-        late = next((p for p in chat.later if p.text == text), None)
-        if chat_id < 0 and who is not None and chat.ahead(who, ANSWERS_AHEAD, ANSWERS_WINDOW):
-            if late is not None:
-                chat.later.remove(late)
-            chat.answers.append(late or Post(text, None, sound=Sound.default(chat_id)))
-        elif late is None:
-            chat.later.append(Post(text, None, sound=Sound.default(chat_id)))
-        self._kick(chat)
+        lose nothing), for :data:`.pacing.ANSWERS_AHEAD` answers a member a minute, his
+        others when his share allows; a private chat's after the game's messages. A repeat
+        of an answer still queued is merged into it."""
+        if chat_id not in self.blocked:
+            chat, sound = self._chat(chat_id), Sound.default(chat_id)
+            chat.answer(text, sound, who if chat_id < 0 else None, ANSWERS_AHEAD, ANSWERS_WINDOW)
+            self._kick(chat)
 
     def delete(self, chat_id: int, message_id: int) -> None:
         self._enqueue(chat_id, Delete(message_id))
@@ -258,15 +254,17 @@ class Outbox:
     def _kick(self, chat: ChatQueue) -> None:
         if chat.task is None and not self._closed:
             chat.task = asyncio.create_task(self._run(chat), name=f"outbox:{chat.chat_id}")
+        elif chat.answers:  # the worker may be waiting out the game's pace: not for these
+            chat.woken.set()
 
     async def _run(self, chat: ChatQueue) -> None:
         try:
             while chat.answers or chat.queue or chat.later:
+                chat.promote(ANSWERS_AHEAD, ANSWERS_WINDOW)
                 lane = chat.answers or chat.queue or chat.later
-                later = lane is chat.later
-                wait = self.pacing.wait_answer(chat) if later else self.pacing.wait(chat)
-                if wait > 0:  # an answer may arrive meanwhile: it goes first
-                    await asyncio.sleep(min(wait, 0.5) if later else wait)
+                wait = self.pacing.wait_in(chat, lane)
+                if wait > 0:  # an answer may arrive (or be promoted) meanwhile: it goes first
+                    await chat.nap(min(wait, 0.5) if chat.later else wait)
                     continue
                 item = lane.popleft()
                 chat.sending = id(item.slot) if isinstance(item, Show) else None

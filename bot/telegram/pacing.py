@@ -12,6 +12,12 @@ let through bursts that Telegram's sliding minute refuses. Here each ``RetryAfte
 waited out once, for as long as Telegram says, and the request is sent again; a network
 error (a timeout, a reset, a 5xx) is tried again a few times after a short pause, then the
 outbox keeps the message due and tries again later (:meth:`Outbox._again`).
+
+A group's minute is shared by priority. The game's messages (table edits, results, sheets)
+keep a steady pace and never use the last :data:`ANSWER_RESERVE` of the window; answers to
+people (a command's answer, the lobby after a press) may use the whole window at once, a
+short burst an even spacing would not allow: a settings press shows in a moment, not six
+seconds later, and a command typed during a busy game finds room at once.
 """
 
 from __future__ import annotations
@@ -27,18 +33,29 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Time
 
 from .queue import ChatQueue
 
-__all__ = ["Pacing", "ANSWER_SHARE", "ANSWERS_AHEAD", "ANSWERS_WINDOW", "flood_wait"]
+__all__ = [
+    "Pacing",
+    "ANSWER_RESERVE",
+    "ANSWER_SHARE",
+    "ANSWERS_AHEAD",
+    "ANSWERS_WINDOW",
+    "flood_wait",
+]
 
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS: Final = 4
 """Tries of a request that meets network errors before the outbox keeps it for later."""
+ANSWER_RESERVE: Final = 0.2
+"""The share of a group's window (4 of Telegram's 20 a minute) the game's messages leave
+to answers to people."""
 ANSWER_SHARE: Final = 0.25
 """The share of a group's message budget the answers waiting behind the game's messages
 (:attr:`ChatQueue.later`) may use."""
-ANSWERS_AHEAD: Final = 3
+ANSWERS_AHEAD: Final = 5
 """Answers to one member that go ahead of a group's table edits per :data:`ANSWERS_WINDOW`
-seconds; more of his go after the game's messages, so one member cannot flood the group."""
+seconds; more of his wait until his share allows, so one member cannot flood the group (a
+member asking /rules, /history, /top and /stats in a row is not flooding it)."""
 ANSWERS_WINDOW: Final = 60.0
 
 
@@ -77,14 +94,44 @@ class Pacing:
         event loop never lets the waiting ones go in a burst."""
 
     def wait(self, chat: ChatQueue) -> float:
-        """Seconds to wait before the next request to ``chat``.
+        """Seconds to wait before the game's next request to ``chat``.
 
-        Private chats: one request per ``private_interval``. Groups: never more than
-        ``group_limit`` in any ``group_window`` (Telegram's 20 per minute); while less than
-        half of it is used, requests may follow each other every ``group_fast_interval``,
-        then they are spread evenly over the window — and coalescing keeps the latest state.
+        Private chats: one request per ``private_interval``. Groups: the game's messages
+        never fill more than :meth:`game_limit` of any ``group_window`` (the rest is kept
+        for answers, :meth:`wait_first`); a few may follow each other every
+        ``group_fast_interval``, then one goes every ``group_window / (group_limit // 2)``
+        (6 s at Telegram's 20 a minute), a pace that never reaches that limit, so the table
+        never stalls for long; coalescing keeps its latest state meanwhile.
         """
         now = time.monotonic()
+        held = self._held(chat, self.game_limit(), now)
+        if held is not None:
+            return held
+        steady = max(1, self.group_limit // 2)
+        if len(chat.window) < self.game_limit() - steady:
+            interval = self.group_fast_interval
+        else:
+            interval = self.group_window / steady
+        return chat.last + interval - now
+
+    def wait_first(self, chat: ChatQueue) -> float:
+        """Seconds before an answer to a person may go (a command's answer, the lobby after
+        a press): in a group only the whole window counts, not the game's even pacing."""
+        now = time.monotonic()
+        held = self._held(chat, self.group_limit, now)
+        if held is not None:
+            return held
+        return chat.last + self.group_fast_interval - now
+
+    def game_limit(self) -> int:
+        """The most requests of the game's messages in a group's window."""
+        reserve = max(1, round(self.group_limit * ANSWER_RESERVE))
+        return max(1, self.group_limit - reserve)
+
+    def _held(self, chat: ChatQueue, limit: int, now: float) -> float | None:
+        """The wait a pause after failures, a private chat's pace or a group window holding
+        ``limit`` requests impose (requests older than the window are forgotten); ``None``
+        for a group with room."""
         paused = chat.pause_until - now
         if paused > 0:
             return paused
@@ -93,13 +140,17 @@ class Pacing:
         window = chat.window
         while window and window[0] <= now - self.group_window:
             window.popleft()
-        if len(window) >= self.group_limit:
-            return window[0] + self.group_window - now
-        if len(window) < self.group_limit // 2:
-            interval = self.group_fast_interval
-        else:
-            interval = self.group_window / max(1, self.group_limit - self.group_limit // 2)
-        return chat.last + interval - now
+        if len(window) < limit:
+            return None
+        return window[len(window) - limit] + self.group_window - now
+
+    def wait_in(self, chat: ChatQueue, lane: object) -> float:
+        """Seconds before the first of ``chat``'s ``lane`` may go: its answers to people
+        (:meth:`wait_first`), the game's messages (:meth:`wait`) or the answers behind
+        them (:meth:`wait_answer`)."""
+        if lane is chat.answers:
+            return self.wait_first(chat)
+        return self.wait_answer(chat) if lane is chat.later else self.wait(chat)
 
     def wait_answer(self, chat: ChatQueue) -> float:
         """Seconds before an answer behind the game's messages may go: in a group only while

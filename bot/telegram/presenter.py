@@ -184,7 +184,8 @@ class Presenter:
             return
         shown = table.ui.settings_open
         markup = keyboards.settings_keyboard(table) if shown else keyboards.lobby_keyboard(table)
-        self.outbox.show(slot, lobby_text(table), markup, sound=Sound.RING)
+        # the lobby answers a person's press (a seat, a setting): it goes with the answers
+        self.outbox.show(slot, lobby_text(table), markup, sound=Sound.RING, answer=True)
 
     def show_deal(self, table: Table) -> None:
         """Refresh the group's table message and every hand message of the current deal."""

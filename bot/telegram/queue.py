@@ -4,6 +4,7 @@ refusals of an edit are told apart."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -83,6 +84,8 @@ class Post:
     sound: Sound = Sound.RING
     due: Callable[[], bool] | None = None
     """Sent only if this still says so when its turn comes (else dropped)."""
+    who: int | None = None
+    """The member this answers, while it waits beyond his share (:meth:`ChatQueue.promote`)."""
 
 
 @dataclass(slots=True)
@@ -121,6 +124,7 @@ class ChatQueue:
         "pause_until",
         "sending",
         "refused",
+        "woken",
     )
 
     def __init__(self, chat_id: int) -> None:
@@ -132,9 +136,10 @@ class ChatQueue:
         self.last = -1e9
         self.waiting: dict[int, tuple[str, InlineKeyboardMarkup | None]] = {}
         """Slot id -> latest content for slots queued here."""
-        self.answers: deque[Post] = deque()
-        """Answers to people in a group: sent before everything in :attr:`queue` (a table
-        message waiting there coalesces, so it loses nothing)."""
+        self.answers: deque[Post | Show] = deque()
+        """Answers to people in a group (a command's, the lobby after a press): sent before
+        everything in :attr:`queue` (a table message waiting there coalesces, so it loses
+        nothing)."""
         self.later: deque[Post] = deque()
         """Other answers (a private chat's, a member's beyond his share): after the game's."""
         self.asked: dict[int, deque[float]] = {}
@@ -147,6 +152,16 @@ class ChatQueue:
         """Nothing is sent to this chat before (Telegram kept failing)."""
         self.refused = False
         """The bot may not write in this group now (logged once; sent when it may)."""
+        self.woken = asyncio.Event()
+        """Set when an answer to a person is queued: the worker stops waiting (:meth:`nap`)."""
+
+    async def nap(self, seconds: float) -> None:
+        """Wait ``seconds``, or less if an answer to a person is queued meanwhile: the wait
+        was for the game's pace, which an answer does not keep."""
+        self.woken.clear()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                await self.woken.wait()
 
     def keep(self, item: Post | Delete | Show | Call) -> None:
         """``item`` was not taken: it goes first again. A slot is sent with its latest
@@ -158,6 +173,38 @@ class ChatQueue:
             if (key := id(item.slot)) not in self.waiting:  # else a newer state is queued
                 self.waiting[key] = item.content
                 self.queue.appendleft(Show(item.slot, item.sound))
+
+    def hurry(self, slot: Slot) -> None:
+        """``slot``, queued behind the game's messages, now answers a person: it moves
+        ahead with the answers (still coalescing: its content stays in :attr:`waiting`)."""
+        queued = next((i for i in self.queue if isinstance(i, Show) and i.slot is slot), None)
+        if queued is not None:
+            self.queue.remove(queued)
+            self.answers.append(queued)
+
+    def answer(self, text: str, sound: Sound, who: int | None, limit: int, window: float) -> None:
+        """Queue an answer to ``who`` (a group's member; ``None`` in a private chat): ahead
+        of the game's messages for ``limit`` of his answers per ``window`` seconds, else
+        after them until his share allows (:meth:`promote`). A repeat of an answer still
+        queued is merged into it."""
+        if any(isinstance(p, Post) and p.text == text for p in self.answers):
+            return
+        late = next((p for p in self.later if p.text == text), None)
+        if who is not None and self.ahead(who, limit, window):
+            if late is not None:
+                self.later.remove(late)
+            self.answers.append(late or Post(text, None, sound=sound))
+        elif late is None:
+            self.later.append(Post(text, None, sound=sound, who=who))
+
+    def promote(self, limit: int, window: float) -> None:
+        """A member's answers that wait beyond his share go ahead once it allows (his oldest
+        answer ahead left the window): the guard delays him, it never buries him behind a
+        game whose messages are always due."""
+        for post in list(self.later):
+            if post.who is not None and self.ahead(post.who, limit, window):
+                self.later.remove(post)
+                self.answers.append(post)
 
     def drop(self) -> None:
         """Forget everything queued (nobody can receive it)."""

@@ -10,15 +10,16 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.model import Slot, Table
 from bot.render.i18n import t
 from bot.render.rules import rules_text
 from bot.telegram.outbox import Outbox
-from bot.telegram.pacing import ANSWERS_AHEAD
+from bot.telegram.pacing import ANSWERS_AHEAD, ANSWERS_WINDOW
 from bot.telegram.queue import Show
 from tests.bot_helpers import Harness, code_of, open_and_start, running_bot
 from tests.e2e.test_hostile_telegram import QUICK, play_to_the_end
-from tests.fakes import FloodLimits
 from tests.hostile_helpers import quick_code, settle, unthrottle
+from tests.telegram.conftest import StoppedClock, group_flood
 
 LIMITS = {"group_limit": 20, "group_window": 6.0, "group_fast_interval": 0.0}
 
@@ -81,13 +82,7 @@ async def test_a_command_flood_cannot_hold_the_table_back(tmp_path: Path) -> Non
 GROUP = {"group_limit": 20, "group_window": 3.0, "group_fast_interval": 0.0}
 """The outbox's group limit and the fake's: 20 requests per 3 s; the private chats and the
 bot as a whole are not limited here (the group's queue is what is tested)."""
-FLOOD = FloodLimits(
-    group_per_minute=20,
-    group_window=3.0,
-    private_per_second=1e4,
-    private_burst=10**4,
-    global_per_second=10**6,
-)
+FLOOD = group_flood(3.0)
 
 
 async def _handled(h: Harness) -> None:
@@ -98,6 +93,17 @@ async def _handled(h: Harness) -> None:
         or h.app.update_processor.current_concurrent_updates > 0
     ):
         await asyncio.sleep(0.001)
+
+
+async def _started(h: Harness) -> tuple[Table, Slot]:
+    """A quick game started and shown; the table and its group message."""
+    unthrottle(h)
+    await open_and_start(h)
+    await settle(h)
+    table = h.table()
+    slot = table.messages.table_slot
+    assert slot is not None and slot.message_id is not None
+    return table, slot
 
 
 async def _press_held(h: Harness) -> None:
@@ -120,19 +126,17 @@ async def _press_held(h: Harness) -> None:
 @pytest.mark.waits
 async def test_rules_in_a_busy_game_go_ahead_of_the_queued_table_edits(tmp_path: Path) -> None:
     async with running_bot(tmp_path, defaults=QUICK, outbox_options=GROUP, flood=FLOOD) as h:
-        unthrottle(h)
-        await open_and_start(h)
-        await settle(h)
-        table = h.table()
-        slot = table.messages.table_slot
-        assert slot is not None and slot.message_id is not None
+        table, slot = await _started(h)
         gate = asyncio.Event()  # the group's queue is held, as its budget holds it
+        holding = asyncio.Event()
 
         async def hold() -> bool:
+            holding.set()
             await gate.wait()
             return False
 
         h.rt.outbox.call(h.group.id, hold)
+        await holding.wait()  # (not still waiting for the game's pace to take it)
         for _ in range(2):
             await _press_held(h)
         queued = h.rt.outbox._chats[h.group.id].queue
@@ -160,19 +164,62 @@ async def test_rules_in_a_busy_game_go_ahead_of_the_queued_table_edits(tmp_path:
         assert [e for e in h.fake.flood_errors if e.chat_id == h.group.id] == []
 
 
-def test_a_members_repeats_merge_and_beyond_his_share_his_answers_wait() -> None:
+@pytest.mark.waits
+async def test_an_answer_in_a_busy_game_is_not_held_by_the_games_pace(
+    tmp_path: Path, stopped_clock: StoppedClock
+) -> None:
+    clock = stopped_clock
+    async with running_bot(tmp_path, defaults=QUICK, outbox_options=GROUP, flood=FLOOD) as h:
+        table, slot = await _started(h)
+        chat = h.rt.outbox._chats[h.group.id]
+        span = GROUP["group_window"]  # the start's requests leave the window (both sides')
+        await h.fake.wait_until(lambda: all(w < time.monotonic() - span for w in chat.window), 30)
+        clock.at = time.monotonic()  # from now on only the group's window decides
+        # the game has just used half of the group's budget: its next edit waits its pace
+        chat.window.extend([clock.at] * (GROUP["group_limit"] // 2))
+        chat.last = clock.at
+        for _ in range(2):
+            await _press_held(h)
+        assert any(isinstance(i, Show) and i.slot is slot for i in chat.queue)
+        h.fake.send_text(h.users[1], h.group, "/rules")
+        rules = rules_text(table.settings, "en")
+        await h.fake.wait_until(
+            lambda: any(m.sent_text == rules for m in h.fake.bot_messages(h.group)), timeout=30
+        )
+        assert any(isinstance(i, Show) and i.slot is slot for i in chat.queue)  # still paced
+        clock.at = None
+        await settle(h)
+        assert [e for e in h.fake.flood_errors if e.chat_id == h.group.id] == []
+
+
+def test_a_members_repeats_merge_and_beyond_his_share_his_answers_wait(
+    stopped_clock: StoppedClock,
+) -> None:
+    stopped_clock.at = 1000.0
     outbox = Outbox(object())
     outbox._closed = True  # no worker: the lanes are looked at, nothing is sent
     group = -100
-    for text in ("a", "a", "b", "c", "d", "d"):
+    share = [f"answer {i}" for i in range(ANSWERS_AHEAD)]
+    for text in (share[0], *share, "more", "more"):
         outbox.answer_command(group, text, who=1)
     chat = outbox._chats[group]
-    assert [p.text for p in chat.answers] == ["a", "b", "c"]  # "a" twice: merged
-    assert [p.text for p in chat.later] == ["d"]  # beyond his share: after the game's
-    outbox.answer_command(group, "d", who=2)  # another member asks the same: it goes ahead
-    outbox.answer_command(group, "e", who=2)
-    assert [p.text for p in chat.answers] == ["a", "b", "c", "d", "e"]
+    assert [p.text for p in chat.answers] == share  # the first one twice: merged
+    assert [p.text for p in chat.later] == ["more"]  # beyond his share: it waits
+    outbox.answer_command(group, "more", who=2)  # another member asks the same: it goes ahead
+    outbox.answer_command(group, "else", who=2)
+    assert [p.text for p in chat.answers] == [*share, "more", "else"]
+    assert [p.text for p in chat.later] == []
+    outbox.answer_command(group, "later", who=1)
+    stopped_clock.at += ANSWERS_WINDOW - 1
+    chat.promote(ANSWERS_AHEAD, ANSWERS_WINDOW)
+    assert [p.text for p in chat.later] == ["later"]  # his share is still used
+    stopped_clock.at += 1  # his first answer ahead left the window: his next one goes ahead
+    chat.promote(ANSWERS_AHEAD, ANSWERS_WINDOW)
+    assert [p.text for p in chat.answers] == [*share, "more", "else", "later"]
     assert [p.text for p in chat.later] == []
     outbox.answer_command(5, "f", who=5)  # a private chat: after the game's messages
-    assert [p.text for p in outbox._chats[5].later] == ["f"]
-    assert outbox.pending() == 6
+    chat = outbox._chats[5]
+    assert [p.text for p in chat.later] == ["f"]
+    chat.promote(ANSWERS_AHEAD, ANSWERS_WINDOW)
+    assert [p.text for p in chat.later] == ["f"]
+    assert outbox.pending() == ANSWERS_AHEAD + 4
