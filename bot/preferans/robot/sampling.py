@@ -2,6 +2,9 @@
 
 A sample gives every hidden hand its exact number of cards, never a card of a suit the
 hand has shown a void in, and keeps talon cards with the declarer (or in his discard).
+Among such layouts it prefers those that fit what the bidding showed
+(:attr:`.Knowledge.fit`): a layout that contradicts it is dealt again, a few times at
+most, and the one contradicting least is kept (rejection sampling with a fallback).
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from .knowledge import SINK, Knowledge
 __all__ = ["sample_layout"]
 
 _TRIES = 40
+_FIT_TRIES = 12
+"""Layouts dealt at most to find one that fits the bidding."""
 _NO_SUITS: frozenset[Suit] = frozenset()
 
 
@@ -24,8 +29,28 @@ def sample_layout(
 
     Cards are placed most-constrained first, each to a holder chosen with weight equal
     to the room left in it. A dead end restarts; after many the voids are relaxed (a
-    layout is always returned, the rules of play never break).
+    layout is always returned, the rules of play never break). A layout that does not
+    fit the bidding is dealt again (:data:`_FIT_TRIES` at most; the best kept).
     """
+    layout = _deal_once(know, rng)
+    fit = know.fit
+    if fit is None:
+        return layout
+    broken = fit(layout[0])
+    tries = 1
+    while broken and tries < _FIT_TRIES:
+        other = _deal_once(know, rng)
+        tries += 1
+        other_broken = fit(other[0])
+        if other_broken < broken:
+            layout, broken = other, other_broken
+    return layout
+
+
+def _deal_once(
+    know: Knowledge, rng: random.Random
+) -> tuple[dict[Seat, frozenset[Card]], tuple[Card, ...]]:
+    """One layout by the rules of play alone."""
     holders = [int(s) for s in know.hidden]
     if know.sink:
         holders.append(SINK)
