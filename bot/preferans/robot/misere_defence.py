@@ -24,17 +24,20 @@ from ..cards import Card, Seat, Suit
 from ..outcome import DealKind
 from ..solver import BudgetExceeded, Goal, Position, Solver
 from ..views import SeatView
-from .evaluation import misere_holes
+from .evaluation import best_misere_discard, misere_holes
 from .knowledge import SINK, Knowledge, knowledge_of
 from .layouts import Layout, every_layout, layout_count
 from .sampling import sample_layout
 from .simple_play import catch_card
 
-__all__ = ["misere_catch", "plan_card", "MAX_LAYOUTS"]
+__all__ = ["misere_catch", "plan_card", "is_catcher", "MAX_LAYOUTS"]
 
 MAX_LAYOUTS = 120
 """Up to this many layouts every one is solved; past it (a catcher's hand not yet seen)
 as many are sampled as the budget's layouts."""
+_LIKELIEST = 8
+"""The weight of the discard a careful misère player makes (the fewest holes, the highest
+cards on ties); other discards leaving as few holes weigh 4, one hole more 2, else 1."""
 
 
 def misere_catch(view: SeatView, rng: random.Random, samples: int, nodes: int, total: int) -> Card:
@@ -53,9 +56,9 @@ def _layouts(
     """The layouts to solve, each with its weight: how likely the declarer's discard is.
 
     His twelve cards are known to the catchers (all but theirs); a strong misère player
-    discards the two that leave the fewest holes (:func:`.evaluation.misere_holes`), which
-    usually are the talon's aces, but not always (an ace kept beside a void is thrown on
-    it), so no discard is ruled out: the likely ones weigh more.
+    discards the two that leave the fewest holes (:func:`.evaluation.best_misere_discard`),
+    usually the talon's aces, but not always (an ace kept beside a void is thrown on it),
+    so no discard is ruled out: the likely ones weigh more.
     """
     declarer = view.public.declarer
     assert declarer is not None
@@ -71,7 +74,12 @@ def _layouts(
     played = frozenset(tc.card for tc in cards if tc.seat == declarer)
     holes = [misere_holes(hands[declarer] | played) for hands, _ in layouts]
     least = min(holes)
-    return [(layout, 4 >> min(2, h - least)) for layout, h in zip(layouts, holes, strict=True)]
+    twelve = layouts[0][0][declarer] | played | frozenset(layouts[0][1])
+    likeliest = frozenset(best_misere_discard(twelve)[0])
+    return [
+        (layout, _LIKELIEST if frozenset(layout[1]) == likeliest else 4 >> min(2, h - least))
+        for layout, h in zip(layouts, holes, strict=True)
+    ]
 
 
 def _searched(
@@ -152,9 +160,8 @@ def _after(pos: Position, card: Card, declarer: Seat) -> tuple[Position, int]:
 
 
 def _alive(view: SeatView) -> frozenset[Card]:
-    """Cards not yet played (in a hand or in the discard)."""
+    """Cards not in a finished trick: the current trick's still decide who takes it."""
     gone = {tc.card for t in view.public.played_tricks for tc in t.cards}
-    gone.update(tc.card for tc in view.public.current_trick)
     return frozenset(c for c in Card if c not in gone)
 
 
