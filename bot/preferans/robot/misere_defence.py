@@ -208,13 +208,19 @@ def plan_card(view: SeatView, know: Knowledge, allowed: list[Card]) -> Card:
     void = know.voids.get(declarer, frozenset())
     kill = _killing(mine, his, theirs, void)
     if kill:
-        return max(kill, key=lambda c: (int(c.rank), -int(c)))
+        # Surest first: a suit with more of his possible cards than his discard can hold
+        # is a suit he still has; then the highest killing card, keeping the lower ones.
+        return max(kill, key=lambda c: (min(_count(theirs, c.suit), 3), int(c.rank), -int(c)))
     if his and _killing(his, know.known.get(mover, mine), theirs, void):
         # The partner holds the killing card: hand him the lead with a suit he wins.
         gives = [c for c in allowed if _partner_wins(c, his, theirs)]
         if gives:
             return min(gives, key=lambda c: (int(c.rank), int(c)))
     return catch_card(view, allowed, pub.current_trick)
+
+
+def _count(cards: frozenset[Card], suit: Suit) -> int:
+    return sum(1 for c in cards if c.suit is suit)
 
 
 def _low(cards: frozenset[Card], suit: Suit) -> int:
