@@ -3,8 +3,8 @@
 A player who called a game holds a hand worth about that many tricks; one who passed at
 his first call, nothing worth a game; a misère caller, a low hand; a declarer, the
 tricks of his contract; a whister, tricks against it. :func:`bidding_fit` turns that into
-a count of the signs a sampled layout contradicts, which :mod:`.sampling` keeps low by
-dealing again (with a fallback when nothing fits: people do not bid by the book). The
+how far a sampled layout falls short of them, which :mod:`.sampling` keeps low by dealing
+again and mending (with a fallback when nothing fits: people do not bid by the book). The
 thresholds are the computer player's own hand counts (:mod:`.evaluation`) with a margin of
 a trick or more, so that a hand a person would reasonably bid is never ruled out.
 """
@@ -28,8 +28,9 @@ from .whisting import whist_thresholds
 
 __all__ = ["Fit", "bidding_fit"]
 
-Fit = Callable[[Mapping[Seat, frozenset[Card]]], int]
-"""How many of the signs a layout of the hidden hands contradicts (0: it fits them all)."""
+Fit = Callable[[Mapping[Seat, frozenset[Card]]], float]
+"""How far a layout of the hidden hands falls short of the signs, summed over them in
+tricks (holes for a misère caller); 0: it fits them all."""
 
 _HOPE = 2.5
 """Tricks a caller's ten cards may count short of his bid: the talon's hope (1.5, as the
@@ -43,7 +44,8 @@ _MISERE_HOLES = 2
 _WHIST_SHORT = 0.8
 """Tricks a whister's hand may count short of what whisting beside a partner takes."""
 
-Sign = Callable[[frozenset[Card]], bool]
+Sign = Callable[[frozenset[Card]], float]
+"""A hand's ten cards (held and played) → how far they fall short of a sign (0: fit)."""
 
 
 def bidding_fit(view: SeatView, hidden: Mapping[Seat, int]) -> Fit | None:
@@ -84,12 +86,13 @@ def bidding_fit(view: SeatView, hidden: Mapping[Seat, int]) -> Fit | None:
         return None
     kept = {s: (frozenset(played[s]), tuple(v)) for s, v in signs.items() if v}
 
-    def fit(hands: Mapping[Seat, frozenset[Card]]) -> int:
-        broken = 0
+    def fit(hands: Mapping[Seat, frozenset[Card]]) -> float:
+        short = 0.0
         for seat, (gone, checks) in kept.items():
             ten = hands[seat] | gone
-            broken += sum(1 for check in checks if not check(ten))
-        return broken
+            for check in checks:
+                short += check(ten)
+        return short
 
     return fit
 
@@ -99,24 +102,24 @@ def _best(ten: frozenset[Card]) -> float:
     return max(masks_declarer_tricks(masks, trump) for trump in TRUMP_CHOICES)
 
 
-def _no_game(ten: frozenset[Card]) -> bool:
-    return _best(ten) < _PASS_BELOW
+def _no_game(ten: frozenset[Card]) -> float:
+    return max(0.0, _best(ten) - _PASS_BELOW + 0.01)
 
 
-def _low(ten: frozenset[Card]) -> bool:
-    return masks_misere_holes(hand_masks(ten)) <= _MISERE_HOLES
+def _low(ten: frozenset[Card]) -> float:
+    return float(max(0, masks_misere_holes(hand_masks(ten)) - _MISERE_HOLES))
 
 
 def _worth(level: int) -> Sign:
-    def check(ten: frozenset[Card]) -> bool:
-        return _best(ten) >= level - _HOPE
+    def check(ten: frozenset[Card]) -> float:
+        return max(0.0, level - _HOPE - _best(ten))
 
     return check
 
 
 def _makes(level: int, trump: Suit | None) -> Sign:
-    def check(ten: frozenset[Card]) -> bool:
-        return masks_declarer_tricks(hand_masks(ten), trump) >= level - _DECLARER_SHORT
+    def check(ten: frozenset[Card]) -> float:
+        return max(0.0, level - _DECLARER_SHORT - masks_declarer_tricks(hand_masks(ten), trump))
 
     return check
 
@@ -124,7 +127,7 @@ def _makes(level: int, trump: Suit | None) -> Sign:
 def _whists(contract: Contract) -> Sign:
     need = whist_thresholds(contract)[0] - _WHIST_SHORT
 
-    def check(ten: frozenset[Card]) -> bool:
-        return defender_tricks(ten, contract.trump) >= need
+    def check(ten: frozenset[Card]) -> float:
+        return max(0.0, need - defender_tricks(ten, contract.trump))
 
     return check
