@@ -48,6 +48,8 @@ from bot.preferans.views import seat_view  # noqa: E402
 
 BASE = "fae4a89"
 """The commit whose catchers are the earlier ones."""
+CATCHER_TIMES: list[float] = []
+"""CPU seconds of every decision of a new catcher with a choice."""
 
 
 def misere_deals(count: int, seed: int) -> list[tuple[int, int, list[list[Card]], list[Card]]]:
@@ -115,7 +117,10 @@ def play_out(table: Table, declarer: int, catchers: dict[int, str], budget: Budg
         who = "new" if int(actor) == declarer else catchers[int(actor)]
         view = seat_view(deal, actor)
         if who == "new":
+            start = time.process_time()
             action = choose(view, rng, budget=budget)
+            if int(actor) != declarer and len(view.legal) > 1:
+                CATCHER_TIMES.append(time.process_time() - start)
         elif who == "rule":
             action = rule_player(view, rng)
         else:
@@ -197,6 +202,13 @@ def main() -> None:
         print("  nothing measured")
         sys.exit(1)
     print(f"  {played} catchable misères, {time.process_time() - start:.0f} s CPU")
+    times = sorted(CATCHER_TIMES)
+    if times:
+        p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+        print(
+            f"  new catchers' decisions: {len(times)}, p50 {1000 * times[len(times) // 2]:.0f} ms,"
+            f" p99 {1000 * p99:.0f} ms, max {1000 * times[-1]:.0f} ms CPU"
+        )
     if old is not None:
         print(f"  caught by the earlier catchers ({args.base}): {caught['old']} of {played}")
         print(f"  caught by the new catchers: {caught['new']} of {played}")
