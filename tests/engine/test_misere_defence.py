@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.preferans.actions import Bid, Declare, Discard, Play
 from bot.preferans.cards import Card, Seat
 from bot.preferans.contracts import MISERE
@@ -57,79 +59,71 @@ def _plan_card(deal: Deal) -> Card:
     return misere_catch(seat_view(deal, actor), random.Random(1), 0, 0, 0)
 
 
-def _singleton_nine() -> Deal:
-    # The declarer (seat 1) holds ♦9 alone; seat 0 leads with ♦8 ♦10, the partner has ♦7.
-    return _misere(
-        0,
-        1,
-        {
-            0: "KS AS KC AC 8D 10D 8H 10H QH KH",
-            1: "7S 8S 9S 10S JS 7C 8C 10C JC 9D",
-            2: "QS 9C QC 7D JD KD AD 7H 9H AH",
-        },
-        "JH QD",
-        "QD JH",
-        "7S QS KS KC JC 9C AS JS AD AC 10C QC",
-    )
+# Positions with one card keeping the catch: (dealer, declarer, hands, talon, discard,
+# cards played so far) and that card.
+ONE_CARD = {
+    # ♦8 under the declarer's lone ♦9 (seat 1), the partner following with ♦7: he must take
+    # it. ♦10, or a suit he may be void in (the earlier catcher's ♥10), lets him go.
+    "killing card under his singleton": (
+        (
+            0,
+            1,
+            {
+                0: "KS AS KC AC 8D 10D 8H 10H QH KH",
+                1: "7S 8S 9S 10S JS 7C 8C 10C JC 9D",
+                2: "QS 9C QC 7D JD KD AD 7H 9H AH",
+            },
+            "JH QD",
+            "QD JH",
+            "7S QS KS KC JC 9C AS JS AD AC 10C QC",
+        ),
+        Card.D8,
+    ),
+    # ♥7 is the one card below the declarer's lone ♥8 (seat 2): led now it catches; ♥9 (the
+    # earlier choice) lets him play under, and the seven alone no longer forces him.
+    "the seven kept for his eight": (
+        (
+            1,
+            2,
+            {
+                0: "10S AS 8C 9C JC KC 10D JD QD AD",
+                1: "10C AC 8D KD 7H 9H 10H JH QH KH",
+                2: "7S 8S 9S JS QS 7C 7D 9D 8H AH",
+            },
+            "KS QC",
+            "QC AH",
+            "7S AS AC 10D 8D 9D KC 10C 7C JD KD 7D",
+        ),
+        Card.H7,
+    ),
+    # Seat 0 on lead: only ♣10, under the partner's ♣K, keeps the catch: the partner takes
+    # the lead and plays the declarer's spades from the side that holds ♠7.
+    "the lead handed to the partner": (
+        (
+            2,
+            2,
+            {
+                0: "JS KS AS 10C AC JD QD KD AD AH",
+                1: "7S 9S 10S QC KC 7D 8D 10D 8H QH",
+                2: "QS 7C 8C 9C JC 9D 7H 9H 10H KH",
+            },
+            "JH 8S",
+            "9D KH",
+            "AC QC JC AH QH JH",
+        ),
+        Card.C10,
+    ),
+}
 
 
-def test_leads_the_killing_card_under_his_singleton() -> None:
-    """♦8 under his lone ♦9, the partner following with ♦7: he must take it. ♦10 (or a
-    suit he may be void in, as the earlier catcher led) lets him go."""
-    deal = _singleton_nine()
-    assert _catching(deal) == {Card.D8}
-    assert _robot_card(deal) == Card.D8
-    assert _plan_card(deal) == Card.D8
-
-
-def _singleton_eight() -> Deal:
-    # The declarer (seat 2) keeps ♥8 alone; seat 1 holds ♥7 and five hearts above it.
-    return _misere(
-        1,
-        2,
-        {
-            0: "10S AS 8C 9C JC KC 10D JD QD AD",
-            1: "10C AC 8D KD 7H 9H 10H JH QH KH",
-            2: "7S 8S 9S JS QS 7C 7D 9D 8H AH",
-        },
-        "KS QC",
-        "QC AH",
-        "7S AS AC 10D 8D 9D KC 10C 7C JD KD 7D",
-    )
-
-
-def test_keeps_the_seven_for_his_eight() -> None:
-    """♥7 is the one card below his ♥8: led now it catches; ♥9 (the earlier choice) lets
-    him play under, and the seven alone no longer forces him."""
-    deal = _singleton_eight()
-    assert _catching(deal) == {Card.H7}
-    assert _robot_card(deal) == Card.H7
-    assert _plan_card(deal) == Card.H7
-
-
-def _lead_to_the_partner() -> Deal:
-    # Seat 0 is on lead; the partner (seat 1) holds ♣K over the declarer's clubs.
-    return _misere(
-        2,
-        2,
-        {
-            0: "JS KS AS 10C AC JD QD KD AD AH",
-            1: "7S 9S 10S QC KC 7D 8D 10D 8H QH",
-            2: "QS 7C 8C 9C JC 9D 7H 9H 10H KH",
-        },
-        "JH 8S",
-        "9D KH",
-        "AC QC JC AH QH JH",
-    )
-
-
-def test_hands_the_lead_to_the_partner() -> None:
-    """Only ♣10, under the partner's ♣K, keeps the catch: the partner takes the lead and
-    plays the declarer's spades from the side that holds ♠7."""
-    deal = _lead_to_the_partner()
-    assert _catching(deal) == {Card.C10}
-    assert _robot_card(deal) == Card.C10
-    assert _plan_card(deal) == Card.C10
+@pytest.mark.parametrize("name", sorted(ONE_CARD))
+def test_the_one_card_that_catches(name: str) -> None:
+    """The robot and, with no search at all, the plan find the one catching card."""
+    spec, wanted = ONE_CARD[name]
+    deal = _misere(*spec)
+    assert _catching(deal) == {wanted}
+    assert _robot_card(deal) == wanted
+    assert _plan_card(deal) == wanted
 
 
 def test_the_declarer_may_keep_a_talon_ace() -> None:
