@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import random
 
+from bot.preferans.actions import ChooseDefence, Play
 from bot.preferans.cards import Card, Seat, Suit
 from bot.preferans.deal import Deal
-from bot.preferans.outcome import WhistAnswer
+from bot.preferans.outcome import Defence, WhistAnswer
+from bot.preferans.robot import choose
 from bot.preferans.robot.evaluation import declarer_tricks
 from bot.preferans.robot.inference import bidding_fit
 from bot.preferans.robot.knowledge import knowledge_of
@@ -64,3 +66,50 @@ def test_the_signs_read_from_the_table() -> None:
     swapped[S0] = truth[S1] | {Card.S7}
     swapped[S1] = truth[S0] - {Card.S7}
     assert fit(swapped) > 0
+
+
+def _king_jack_guess() -> Deal:
+    """6NT by seat 1; seat 0 bid up to 6♥ and whists alone (closed), seat 2 passed at once.
+    After seven tricks and a diamond to seat 0's ace he leads ♥8: the declarer, second
+    to play with ♥K J, cannot see where ♥A, ♥Q and ♥10 are (seat 2 holds two of them)."""
+    deal = make_deal(
+        {
+            1: "AS KS QS JS 10S AC KC 7D KH JH",
+            0: "AD KD QD 9D AH 8H 10C 9C 8C 7C",
+            2: "9S 8S 7S JD 10D 8D QH 10H 9H 7H",
+        },
+        "QC JC",
+    )
+    bids(deal, (1, "6S"), (2, "pass"), (0, "6C"), (1, "6D"), (0, "6H"), (1, "6NT"), (0, "pass"))
+    discard_and_declare(deal, "QC JC", "6NT")
+    whist(deal, 2, WhistAnswer.PASS)
+    whist(deal, 0, WhistAnswer.WHIST)
+    deal.apply(ChooseDefence(S0, Defence.CLOSED))
+    tricks = (
+        "AS 7S 7C",
+        "KS 8S 8C",
+        "QS 9S 9C",
+        "JS 9H 9D",
+        "10S 7H QD",
+        "AC 8D 10C",
+        "KC 10D KD",
+        "7D JD AD",
+    )
+    for trick in tricks:
+        for code in trick.split():
+            actor = deal.actor
+            assert actor is not None
+            play(deal, int(actor), code)
+    play(deal, 0, "8H")
+    return deal
+
+
+def test_the_bidder_holds_the_ace() -> None:
+    """With ♥A over him (seat 0 led from it) the king wins now; with it behind him, the
+    jack. By the cards alone seat 2, holding two of the three, more likely has it, and the
+    earlier player guessed (the jack on seeds 1, 3 and 4); but seat 0 bid 6♥, which his
+    cards without the ace do not count to, and seat 2 passed at once: the king."""
+    deal = _king_jack_guess()
+    for seed in range(1, 6):
+        action = choose(seat_view(deal, S1), random.Random(seed))
+        assert action == Play(S1, Card.HK)
