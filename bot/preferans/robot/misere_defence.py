@@ -114,15 +114,18 @@ def _searched(
                 if not solver.at_least(pos, k, budget=min(nodes, room)):
                     solved += 1  # safe from k tricks whatever is played: no card differs
                     continue
+                reach = []
                 for card in cards:
                     child, won = _after(pos, card, declarer)
                     room = total - solver.nodes
                     if room <= 0:
                         raise BudgetExceeded
                     if won >= k or solver.at_least(child, k - won, budget=min(nodes, room)):
-                        score[card] += weight
+                        reach.append(card)
             except BudgetExceeded:
-                continue
+                continue  # a layout counts whole or not at all
+            for card in reach:
+                score[card] += weight
             solved += 1
         if not solved:
             return None if k == 1 else _expand(cards, legal, alive)
