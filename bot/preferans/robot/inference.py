@@ -58,6 +58,7 @@ def bidding_fit(view: SeatView, hidden: Mapping[Seat, int]) -> Fit | None:
                 played[tc.seat].add(tc.card)
     signs: dict[Seat, list[Sign]] = {s: [] for s in hidden}
     called: set[Seat] = set()
+    highest: dict[Seat, int] = {}  # each defender's highest game call
     top = 0  # the highest game level called so far
     for bid in pub.auction:
         first = bid.seat not in called
@@ -74,7 +75,9 @@ def bidding_fit(view: SeatView, hidden: Mapping[Seat, int]) -> Fit | None:
         elif contract.misere:
             signs[bid.seat].append(_low)
         elif bid.seat != pub.declarer:
-            signs[bid.seat].append(_worth(contract.level))
+            highest[bid.seat] = max(highest.get(bid.seat, 0), contract.level)
+    for seat, level in highest.items():
+        signs[seat].append(_worth(level))
     declarer, contract = pub.declarer, pub.contract
     if pub.kind is DealKind.GAME and contract is not None:
         if declarer in signs:
