@@ -59,9 +59,10 @@ def _plan_card(deal: Deal) -> Card:
     return misere_catch(seat_view(deal, actor), random.Random(1), 0, 0, 0)
 
 
-# Positions with one card keeping the catch: (dealer, declarer, hands, talon, discard,
-# cards played so far) and that card.
-ONE_CARD = {
+# Catchable misères the earlier catchers let go: (dealer, declarer, hands, talon, discard,
+# cards played so far), the earlier catchers' card, and the one card keeping the catch
+# (None: several do).
+POSITIONS: dict[str, tuple[tuple[int, int, dict[int, str], str, str, str], Card, Card | None]] = {
     # ♦8 under the declarer's lone ♦9 (seat 1), the partner following with ♦7: he must take
     # it. ♦10, or a suit he may be void in (the earlier catcher's ♥10), lets him go.
     "killing card under his singleton": (
@@ -77,6 +78,7 @@ ONE_CARD = {
             "QD JH",
             "7S QS KS KC JC 9C AS JS AD AC 10C QC",
         ),
+        Card.H10,
         Card.D8,
     ),
     # ♥7 is the one card below the declarer's lone ♥8 (seat 2): led now it catches; ♥9 (the
@@ -94,6 +96,7 @@ ONE_CARD = {
             "QC AH",
             "7S AS AC 10D 8D 9D KC 10C 7C JD KD 7D",
         ),
+        Card.H9,
         Card.H7,
     ),
     # Seat 0 on lead: only ♣10, under the partner's ♣K, keeps the catch: the partner takes
@@ -111,55 +114,57 @@ ONE_CARD = {
             "9D KH",
             "AC QC JC AH QH JH",
         ),
+        Card.DJ,
         Card.C10,
+    ),
+    # The first lead. He kept the talon's ♦A beside ♦8 (he can throw it on a suit he is
+    # void in): a catcher sure the ace was discarded led ♠7 into his void, letting him go.
+    "a talon ace kept": (
+        (
+            0,
+            2,
+            {
+                0: "9S KS AS JC QC KC JD QD KD 9H",
+                1: "7S 10S JS QS 10C 7D 9D 10D QH AH",
+                2: "8S 7C 8C 9C 8D 7H 8H 10H JH KH",
+            },
+            "AD AC",
+            "8S AC",
+            "",
+        ),
+        Card.S7,
+        None,
+    ),
+    # The first lead against a hand clean at first sight: ♦8 lets him go.
+    "a hand clean at first sight": (
+        (
+            0,
+            0,
+            {
+                0: "7S 8S JS KS 9C QC 7H 8H 10H QH",
+                1: "9S QS 10C KC 8D JD QD KD 9H JH",
+                2: "10S AS 7C JC AC 7D 10D AD KH AH",
+            },
+            "9D 8C",
+            "KS 9D",
+            "",
+        ),
+        Card.D8,
+        None,
     ),
 }
 
 
-@pytest.mark.parametrize("name", sorted(ONE_CARD))
-def test_the_one_card_that_catches(name: str) -> None:
-    """The robot and, with no search at all, the plan find the one catching card."""
-    spec, wanted = ONE_CARD[name]
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_the_catchers_keep_the_catch(name: str) -> None:
+    """The robot keeps the catch the earlier catchers let go; where one card does, the
+    plan alone (no search) finds it too."""
+    spec, earlier, only = POSITIONS[name]
     deal = _misere(*spec)
-    assert _catching(deal) == {wanted}
-    assert _robot_card(deal) == wanted
-    assert _plan_card(deal) == wanted
-
-
-def test_the_declarer_may_keep_a_talon_ace() -> None:
-    """He kept the talon's ♦A beside ♦8 (he can throw it on a suit he is void in): a
-    catcher sure the ace was discarded led ♠7 into his void and let him go."""
-    deal = _misere(
-        0,
-        2,
-        {
-            0: "9S KS AS JC QC KC JD QD KD 9H",
-            1: "7S 10S JS QS 10C 7D 9D 10D QH AH",
-            2: "8S 7C 8C 9C 8D 7H 8H 10H JH KH",
-        },
-        "AD AC",
-        "8S AC",
-        "",
-    )
     keep = _catching(deal)
-    assert Card.S7 not in keep
+    assert earlier not in keep
     assert _robot_card(deal) in keep
-
-
-def test_first_lead_against_a_hand_clean_at_first_sight() -> None:
-    """The first lead: only some cards keep the catch (♦8, the earlier choice, does not)."""
-    deal = _misere(
-        0,
-        0,
-        {
-            0: "7S 8S JS KS 9C QC 7H 8H 10H QH",
-            1: "9S QS 10C KC 8D JD QD KD 9H JH",
-            2: "10S AS 7C JC AC 7D 10D AD KH AH",
-        },
-        "9D 8C",
-        "KS 9D",
-        "",
-    )
-    keep = _catching(deal)
-    assert Card.D8 not in keep
-    assert _robot_card(deal) in keep
+    if only is not None:
+        assert keep == {only}
+        assert _robot_card(deal) == only
+        assert _plan_card(deal) == only
