@@ -1,6 +1,8 @@
-"""Strength benchmark: the computer players against an earlier version of themselves. Run by hand.
+"""Strength benchmark: the computer players against an earlier version of themselves and
+against the rule-of-thumb players. Run by hand.
 
     python tests/perf/strength.py --deals 200 --workers 2          # the duplicate match
+    python tests/perf/strength.py --parts duplicate --against rule # ... against rules of thumb
     python tests/perf/strength.py --pulkas 20 --parts pulkas       # robot-only pulkas
     python tests/perf/strength.py --quick                          # a smoke run
 
@@ -15,7 +17,12 @@ only in one phase, the earlier player deciding the rest: the auction and contrac
 card but a misère catcher's) and misère catching. A seat's gain is its result in
 whists (one deal scored alone, Сочинка, the pulka's points counted as gora) minus the
 same seat's result in the reference: the same cards, the same neighbours. Shown: mean
-gain per deal with a 95 % interval (1.96 standard errors over deal × seat).
+gain per deal with a 95 % interval (1.96 standard errors over deal × seat). With
+``--against rule`` the other players are the rule-of-thumb players
+(``robot/baseline.py``: ``rule_player``) instead of the earlier computer player, and a
+seat given to the new player in one phase decides the rest by those rules; the
+rule-of-thumb players never call misère, so catching is measured on dealt misères
+(``tests/perf/catching.py``).
 
 **Robot-only pulkas.** Whole pulkas of the new players (and of the earlier ones, for
 comparison): share of all-pass deals and misères, and of the games named the share a
@@ -66,6 +73,7 @@ from bot.preferans.deal import Deal, Phase  # noqa: E402
 from bot.preferans.game import Game, settings_for  # noqa: E402
 from bot.preferans.outcome import DealKind  # noqa: E402
 from bot.preferans.robot import FAST, STRONG, choose  # noqa: E402
+from bot.preferans.robot.baseline import rule_player  # noqa: E402
 from bot.preferans.scoring import Pulka  # noqa: E402
 from bot.preferans.solver import Goal, Position, Solver  # noqa: E402
 from bot.preferans.views import seat_view  # noqa: E402
@@ -75,6 +83,8 @@ BASE = "c730099"
 PHASES = ("all", "auction", "whisting", "play", "catching")
 NEW_BUDGET = replace(FAST, judge=STRONG.judge, judge_samples=STRONG.judge_samples)
 OLD_NAME = "earlier_preferans"
+RULE = "rule"
+"""``--against rule``: the other players are the rule-of-thumb players."""
 
 _old: ModuleType | None = None
 
@@ -113,17 +123,20 @@ def phase_of(deal: Deal, action: Action) -> str:
 
 
 class Table:
-    """One deal played in our engine and, in step, in the earlier one."""
+    """One deal played in our engine and, in step, in the earlier one (``old``; ``None``:
+    the others are the rule-of-thumb players)."""
 
     def __init__(self, old: Any, rules: Rules, dealer: int, hands: list[Any], talon: Any) -> None:
         self.deal = Deal(settings_for(rules, 3, 6), Seat(dealer), hands, talon)
+        self.old = old
+        if old is None:
+            return
         self.old_deal = old.deal.Deal(
             old.deal.DealSettings(**asdict(self.deal.settings)),
             old.cards.Seat(dealer),
             [[old.cards.Card(int(c)) for c in h] for h in hands],
             [old.cards.Card(int(c)) for c in talon],
         )
-        self.old = old
 
     def play(self, new_seats: dict[int, str], seed: int) -> tuple[float, ...]:
         """Play to the end: seats in ``new_seats`` use the new player in that phase."""
@@ -140,12 +153,15 @@ class Table:
                 first = view.legal[0]
                 if phase == "all" or phase_of(self.deal, first) == phase:
                     action = choose(view, rng_new, budget=NEW_BUDGET)
-            if action is None:
+            if action is None and old is None:
+                action = rule_player(view, rng_old)
+            elif action is None:
                 o_view = old.views.seat_view(self.old_deal, old.cards.Seat(int(actor)))
                 o_action = old.robot.choose(o_view, rng_old, budget=old.robot.FAST)
                 action = action_from_json(o_action.to_json(), 3)
             self.deal.apply(action)
-            self.old_deal.apply(old.actions.action_from_json(action.to_json(), 3))
+            if old is not None:
+                self.old_deal.apply(old.actions.action_from_json(action.to_json(), 3))
         return deal_result(self.deal)
 
 
@@ -157,8 +173,9 @@ def deal_result(deal: Deal) -> tuple[float, ...]:
 
 
 def duplicate_deal(index: int, seed: int, base: str) -> dict[str, list[float]]:
-    """Gains of the new player per phase, one per seat, on deal ``index``."""
-    old = load_old(base)
+    """Gains of the new player per phase, one per seat, on deal ``index`` (``base``:
+    ``"rule"`` for the rule-of-thumb players)."""
+    old = None if base == RULE else load_old(base)
     rules = Rules.preset("sochi")
     rng = random.Random(seed * 100003 + index)
     cards = list(range(32))
@@ -197,9 +214,10 @@ def mean_ci(values: list[float]) -> tuple[float, float]:
 
 
 def duplicate_part(deals: int, seed: int, base: str, workers: int) -> bool:
+    against = "the rule-of-thumb players" if base == RULE else f"the computer player of {base}"
     print(
         f"Duplicate match, {deals} deals × 3 seats, new player (card play {FAST}, "
-        f"judge {NEW_BUDGET.judge}) against the computer player of {base}:"
+        f"judge {NEW_BUDGET.judge}) against {against}:"
     )
     jobs = [(i, seed, base) for i in range(deals)]
     gains: dict[str, list[float]] = {p: [] for p in PHASES}
@@ -323,6 +341,12 @@ def main() -> None:
     parser.add_argument("--pulkas", type=int, default=20, help="robot-only pulkas per side")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--base", default=BASE, help="commit of the earlier computer player")
+    parser.add_argument(
+        "--against",
+        choices=("earlier", RULE),
+        default="earlier",
+        help="the duplicate match's other players: the earlier computer player or rules of thumb",
+    )
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument(
         "--parts",
@@ -337,7 +361,8 @@ def main() -> None:
     print(f"Python {sys.version.split()[0]}; seed {args.seed}")
     ok = True
     if "duplicate" in parts:
-        ok &= duplicate_part(args.deals, args.seed, args.base, args.workers)
+        base = RULE if args.against == RULE else args.base
+        ok &= duplicate_part(args.deals, args.seed, base, args.workers)
     sides = [w for w in ("new", "earlier") if "pulkas" in parts or f"pulkas-{w}" in parts]
     if sides:
         print("Robot-only pulkas, Сочинка to 10, 3 players:")

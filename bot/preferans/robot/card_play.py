@@ -17,6 +17,7 @@ from ..outcome import DealKind
 from ..solver import BudgetExceeded, Goal, Position, Solver
 from ..views import SeatView
 from .knowledge import Knowledge, knowledge_of
+from .misere_defence import is_catcher, misere_catch
 from .sampling import sample_layout
 from .simple_play import simple_card
 
@@ -54,6 +55,8 @@ def search_card(view: SeatView, rng: random.Random, budget: Budget) -> Card | No
     mover = pub.to_act
     if mover is None or not legal or pub.kind is None:
         return None
+    if is_catcher(view):  # a misère catcher plays by its own search and plan
+        return misere_catch(view, rng, budget.samples, budget.nodes, budget.total)
     know = knowledge_of(view)
     goal, seat, maximise = _objective(view, mover)
     exact = not know.hidden and know.sink == 0

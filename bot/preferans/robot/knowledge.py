@@ -3,8 +3,8 @@
 Known: its own hand, hands it moves (open defence), hands lying face up, every card
 played (the finished tricks are public), the talon where it was shown. Inferred: a
 player who did not follow suit is void in it (and, in a trick game, void in trumps too
-when he did not trump). Everything else is unknown and is dealt out by
-:mod:`.sampling`.
+when he did not trump); what the bidding and whisting showed (:mod:`.inference`).
+Everything else is unknown and is dealt out by :mod:`.sampling`.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from ..cards import DECK, Card, Seat, Suit
 from ..outcome import DealKind
 from ..views import SeatView
+from .inference import Fit, bidding_fit
 
 __all__ = ["Knowledge", "SINK", "knowledge_of", "active_seats"]
 
@@ -40,6 +41,9 @@ class Knowledge:
     """Suits a hidden seat has shown it does not hold."""
     only: dict[Card, frozenset[int]]
     """Cards whose holder is narrowed down (talon cards taken by the declarer)."""
+    fit: Fit | None = None
+    """What the auction and whisting showed about the hidden hands (:mod:`.inference`):
+    a likelihood for sampling, never a rule (every layout stays possible)."""
 
 
 _DECK = frozenset(DECK)
@@ -102,6 +106,7 @@ def knowledge_of(view: SeatView) -> Knowledge:
         unknown=unknown,
         voids=_voids(view, hidden),
         only=only,
+        fit=bidding_fit(view, hidden) if hidden else None,
     )
 
 

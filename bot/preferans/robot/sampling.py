@@ -2,6 +2,10 @@
 
 A sample gives every hidden hand its exact number of cards, never a card of a suit the
 hand has shown a void in, and keeps talon cards with the declarer (or in his discard).
+Among such layouts it prefers those that fit what the bidding showed
+(:attr:`.Knowledge.fit`): a layout that contradicts it is dealt again, a few times at
+most; the one contradicting least is then mended by swapping cards between the hidden
+hands, and kept even if some sign still does not fit (rejection sampling with a fallback).
 """
 
 from __future__ import annotations
@@ -9,11 +13,16 @@ from __future__ import annotations
 import random
 
 from ..cards import Card, Seat, Suit
+from .inference import Fit
 from .knowledge import SINK, Knowledge
 
 __all__ = ["sample_layout"]
 
 _TRIES = 40
+_FIT_TRIES = 8
+"""Layouts dealt at most to find one that fits the bidding."""
+_MEND_STEPS = 200
+"""Card swaps tried at most to mend a layout that still does not fit it."""
 _NO_SUITS: frozenset[Suit] = frozenset()
 
 
@@ -24,8 +33,76 @@ def sample_layout(
 
     Cards are placed most-constrained first, each to a holder chosen with weight equal
     to the room left in it. A dead end restarts; after many the voids are relaxed (a
-    layout is always returned, the rules of play never break).
+    layout is always returned, the rules of play never break). A layout that does not
+    fit the bidding is dealt again (:data:`_FIT_TRIES` at most; the best kept).
     """
+    layout = _deal_once(know, rng)
+    fit = know.fit
+    if fit is None:
+        return layout
+    broken = fit(layout[0])
+    tries = 1
+    while broken and tries < _FIT_TRIES:
+        other = _deal_once(know, rng)
+        tries += 1
+        other_broken = fit(other[0])
+        if other_broken < broken:
+            layout, broken = other, other_broken
+    if broken:
+        layout = _mend(know, fit, layout, broken, rng)
+    return layout
+
+
+def _mend(
+    know: Knowledge,
+    fit: Fit,
+    layout: tuple[dict[Seat, frozenset[Card]], tuple[Card, ...]],
+    broken: float,
+    rng: random.Random,
+) -> tuple[dict[Seat, frozenset[Card]], tuple[Card, ...]]:
+    """Swap cards between the hidden holders while that breaks no more signs, until the
+    layout fits them all or :data:`_MEND_STEPS` swaps were tried (a sign few random
+    layouts fit, such as a declarer's long trumps, is reached in a few swaps)."""
+    held: dict[int, list[Card]] = {int(s): sorted(layout[0][s]) for s in know.hidden}
+    if know.sink:
+        held[SINK] = list(layout[1])
+    holders = [h for h, cards in held.items() if cards]
+    if len(holders) < 2:
+        return layout
+    void_of = {int(s): v for s, v in know.voids.items()}
+
+    def may_hold(holder: int, card: Card) -> bool:
+        if holder != SINK and card.suit in void_of.get(holder, _NO_SUITS):
+            return False
+        only = know.only.get(card)
+        return only is None or holder in only
+
+    hands = dict(layout[0])
+    for _ in range(_MEND_STEPS):
+        a, b = rng.sample(holders, 2)
+        i, j = rng.randrange(len(held[a])), rng.randrange(len(held[b]))
+        x, y = held[a][i], held[b][j]
+        if not (may_hold(b, x) and may_hold(a, y)):
+            continue
+        held[a][i], held[b][j] = y, x
+        trial = dict(hands)
+        for h in (a, b):
+            if h != SINK:
+                trial[Seat(h)] = frozenset(held[h])
+        now = fit(trial)
+        if now <= broken:
+            hands, broken = trial, now
+            if not broken:
+                break
+        else:
+            held[a][i], held[b][j] = x, y
+    return hands, tuple(sorted(held.get(SINK, [])))
+
+
+def _deal_once(
+    know: Knowledge, rng: random.Random
+) -> tuple[dict[Seat, frozenset[Card]], tuple[Card, ...]]:
+    """One layout by the rules of play alone."""
     holders = [int(s) for s in know.hidden]
     if know.sink:
         holders.append(SINK)

@@ -14,7 +14,14 @@ from ..outcome import DealKind
 from ..views import SeatView
 from .knowledge import knowledge_of
 
-__all__ = ["simple_card", "mover_hand", "played_cards", "wants_tricks", "trick_winner"]
+__all__ = [
+    "simple_card",
+    "catch_card",
+    "mover_hand",
+    "played_cards",
+    "wants_tricks",
+    "trick_winner",
+]
 
 
 def mover_hand(view: SeatView) -> frozenset[Card]:
@@ -106,7 +113,7 @@ def simple_card(view: SeatView) -> Card:
         return _duck(legal, trick, trump, len(seated))
     leader = trick_winner(trick, trump)
     if pub.kind is DealKind.MISERE:
-        return _catch(view, legal, trick)
+        return catch_card(view, legal, trick)
     if not seated and leader is None:
         return _lead(view, legal, hand, gone, mover)
     partner_wins = leader is not None and _same_side(view, leader.seat, mover)
@@ -127,7 +134,7 @@ def simple_card(view: SeatView) -> Card:
     return _discard_low(legal, trump)
 
 
-def _catch(view: SeatView, legal: list[Card], trick: tuple[TrickCard, ...]) -> Card:
+def catch_card(view: SeatView, legal: list[Card], trick: tuple[TrickCard, ...]) -> Card:
     """Catching a misère: force the declarer over our cards, never take his trick away.
 
     The declarer's cards are among the unknown ones; a card of ours below all of them in
