@@ -90,7 +90,7 @@ class OfferCheck:
         )
         if not pending:
             return frozenset(sure)
-        know = knowledge_of(check.view)
+        know = knowledge_of(check.view, certain=True)
         if layout_count(know) > MAX_LAYOUTS:
             return frozenset(sure)
         start = solver.nodes

@@ -7,15 +7,17 @@ import dataclasses
 
 import pytest
 
+from bot.preferans import offer_marks
 from bot.preferans.actions import Accept, Offer
-from bot.preferans.cards import Seat
+from bot.preferans.cards import Card, Seat
 from bot.preferans.deal import Deal
 from bot.preferans.offer_marks import MAX_LAYOUTS, OfferCheck, offer_check
 from bot.preferans.offer_value import counted_seat, gives_best, goal_for, offer_position
 from bot.preferans.robot.card_play import layout_position
-from bot.preferans.robot.knowledge import knowledge_of
+from bot.preferans.robot.knowledge import Knowledge, knowledge_of
 from bot.preferans.robot.layouts import every_layout, layout_count
 from bot.preferans.solver import Position, solve
+from bot.preferans.views import SeatView
 from tests.engine.test_offers import all_pass_deal, game_deal, misere_deal, play_to_trick
 from tests.engine_helpers import W, discard_and_declare, make_deal, play_trick, whist, win_auction
 
@@ -206,3 +208,39 @@ def test_out_of_turn_or_with_no_offer_open_there_is_nothing_to_check() -> None:
     assert answerer is not None
     deal.apply(Accept(answerer, False))
     assert offer_check(deal, [answerer]) is None
+
+
+def test_a_misere_declarer_who_kept_a_talon_ace_is_among_the_layouts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A strong player reads a misère declarer as having thrown the talon's aces, but he
+    may keep one: a «✅» mark must hold in that layout too, so the marks deal it out."""
+    deal = make_deal(
+        {
+            2: "9S JS 7C 9C 7D 9D 7H 8H 9H JH",
+            1: "7S 8S QS KS 8C 10C QC 8D 10D QD",
+            0: "10S AS JC KC AC JD KD 10H QH KH",
+        },
+        "AD AH",
+    )
+    win_auction(deal, 2, "misere")
+    discard_and_declare(deal, "JH 9H", "misere")
+    play_to_trick(deal, 3)
+    seat = deal.actor
+    assert seat is not None and seat != S2
+    check = offer_check(deal, [seat])
+    assert check is not None
+    asked: list[bool] = []
+    real_knowledge_of = offer_marks.knowledge_of
+
+    def spy(view: SeatView, *, certain: bool = False) -> Knowledge:
+        asked.append(certain)
+        return real_knowledge_of(view, certain=certain)
+
+    monkeypatch.setattr(offer_marks, "knowledge_of", spy)
+    check.run()
+    assert asked == [True]
+    know = knowledge_of(check.wanted[0].view, certain=True)
+    real = Position.from_deal(deal).hands
+    assert Card.DA in real[S2]
+    assert real in [hands for hands, _ in every_layout(know)]

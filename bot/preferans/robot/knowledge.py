@@ -60,8 +60,11 @@ def active_seats(view: SeatView) -> tuple[Seat, Seat, Seat]:
     return (first, second, second.next(pub.players))
 
 
-def knowledge_of(view: SeatView) -> Knowledge:
-    """Everything ``view`` reveals about where the cards are."""
+def knowledge_of(view: SeatView, *, certain: bool = False) -> Knowledge:
+    """Everything ``view`` reveals about where the cards are.
+
+    ``certain`` keeps only what is sure (for a «✅» mark, true in every layout); otherwise
+    a strong player's reading is added: a misère declarer threw the talon's aces."""
     pub = view.public
     order = active_seats(view)
     known: dict[Seat, frozenset[Card]] = {}
@@ -93,8 +96,9 @@ def knowledge_of(view: SeatView) -> Knowledge:
             frozenset({int(pub.declarer), SINK}) if pub.declarer in hidden else frozenset({SINK})
         )
         # A misère declarer throws the talon's aces (a sure trick for him otherwise): the
-        # others know they lie in the discard.
-        misere = pub.kind is DealKind.MISERE
+        # others take it that they lie in the discard. Only a reading: he may keep one
+        # beside a void, so it is never used where a mark must hold in every layout.
+        misere = pub.kind is DealKind.MISERE and not certain
         for card in pub.talon:
             if card in unknown:
                 only[card] = _DISCARD if misere and card & 7 == _ACE else holders
