@@ -151,15 +151,19 @@ async def test_a_replaced_players_hand_is_frozen_and_says_how_to_come_back(
             assert frozen.content.endswith("🪑 Gleb plays in your seat now.")
 
 
-def _hold(h: Harness) -> asyncio.Event:
-    """Hold the group's queue (as Telegram's limits do) until the event is set."""
+async def _hold(h: Harness) -> asyncio.Event:
+    """Hold the group's queue (as Telegram's limits do) until the event is set; returns
+    once the hold is really in place, not still waiting for its turn behind the start."""
     gate = asyncio.Event()
+    holding = asyncio.Event()
 
     async def hold() -> bool:
+        holding.set()
         await gate.wait()
         return False  # no request: nothing to pace
 
     h.rt.outbox.call(h.group.id, hold)
+    await holding.wait()
     return gate
 
 
@@ -217,7 +221,7 @@ async def test_a_vote_that_has_not_gone_out_when_the_game_stops_never_does(
         anna, boris, _ = h.users
         await open_and_start(h)
         table = h.table()
-        gate = _hold(h)
+        gate = await _hold(h)
         h.fake.send_text(anna, h.group, "/stop")
         h.fake.send_text(boris, h.group, "/stop")
         await h.fake.wait_until(lambda: table.status == "over", timeout=60)
@@ -285,7 +289,7 @@ async def test_seat_messages_still_queued_when_the_game_stops_never_go_out(
         anna, boris, _ = h.users
         await open_and_start(h)
         table = h.table()
-        gate = _hold(h)
+        gate = await _hold(h)
         h.rt.presenter.show(
             [
                 fx.SeatReplaceable(table, Seat(2)),
