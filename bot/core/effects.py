@@ -86,6 +86,8 @@ class DealShown:
     """The current deal changed: the group's table message and every hand message."""
 
     table: Table
+    moved: Seat | None = None
+    """The seat whose move it was (``None``: the deal as a whole, e.g. a new deal)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -331,7 +331,7 @@ def _apply(
         effects += next_deal(table, now, seed)
         return effects
     arm(table, now)
-    effects += [DealShown(table), TimerChanged(table)]
+    effects += [DealShown(table, actor), TimerChanged(table)]
     nxt = game.current.actor
     if nxt is not None and nxt != actor:
         since = ui.acted_at.get(nxt)

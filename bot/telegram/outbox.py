@@ -45,6 +45,7 @@ from .queue import (
     Call,
     ChatQueue,
     Delete,
+    Pending,
     Post,
     Show,
     Sound,
@@ -103,26 +104,23 @@ class Outbox:
     # ------------------------------------------------------------------ API
 
     def show(
-        self,
-        slot: Slot,
-        text: str,
-        markup: InlineKeyboardMarkup | None = None,
-        *,
-        sound: Sound | None = None,
+        self, slot: Slot, text: str, markup: InlineKeyboardMarkup | None = None, **kw: Sound | None
     ) -> None:
         """Make ``slot`` show ``text`` (send it the first time, edit it later); ``sound``:
         how it rings if it is sent (default: :meth:`Sound.default`, quiet for a silent
         slot)."""
-        if slot.chat_id in self.blocked:
-            return
-        chat = self._chat(slot.chat_id)
-        key = id(slot)
-        if key not in chat.waiting:
-            if sound is None:
-                sound = Sound.QUIET if slot.silent else Sound.default(slot.chat_id)
-            chat.queue.append(Show(slot, sound))
-        chat.waiting[key] = (text, markup)
-        self._kick(chat)
+        self.show_lazy(slot, (text, markup), **kw)
+
+    def show_lazy(
+        self, slot: Slot, render: Pending, *, sound: Sound | None = None, epoch: object = None
+    ) -> None:
+        """:meth:`show` with the text rendered by ``render()`` only when it is sent (``None``:
+        nothing to send any more), so a state replaced while it waits costs nothing; see
+        :meth:`ChatQueue.show` for ``epoch``."""
+        if slot.chat_id not in self.blocked:
+            chat = self._chat(slot.chat_id)
+            chat.show(slot, render, sound, epoch)
+            self._kick(chat)
 
     def post(
         self,
@@ -242,7 +240,7 @@ class Outbox:
     def unshown(self, slot: Slot) -> bool:
         """Whether ``slot``'s latest content is still waiting to go out."""
         chat = self._chats.get(slot.chat_id)
-        return chat is not None and id(slot) in (chat.sending, *chat.waiting)
+        return chat is not None and chat.unshown(slot)
 
     def pending(self) -> int:
         return sum(len(c.queue) + len(c.answers) + len(c.later) for c in self._chats.values())
@@ -357,7 +355,7 @@ class Outbox:
                 log.debug("chat %s: delete failed: %s", chat.chat_id, exc.message)
             return True
         slot = item.slot
-        content = item.content = chat.waiting.pop(id(slot), None)
+        content = item.content = chat.take(item)
         if content is None:
             return False
         text, markup = content

@@ -22,7 +22,6 @@ from bot.core.model import Player, Slot, Status, Table
 from bot.core.play import stop_need
 from bot.core.robots import is_robot
 from bot.core.service import Shown, TableService
-from bot.preferans.actions import Discard
 from bot.preferans.analysis import Analysis, reached_play
 from bot.preferans.cards import Seat
 from bot.preferans.deal import Deal
@@ -45,8 +44,10 @@ from bot.render.text import (
 )
 
 from .analysing import Analyst
+from .hands import HandEdits, epoch, hand_content
 from .outbox import Outbox, Sound
 from .pings import Pings
+from .queue import Content
 from .sheet import SheetMessages
 
 __all__ = ["Presenter"]
@@ -75,6 +76,7 @@ class Presenter:
         self.autoplay = False
         """Whether forced cards play themselves (the scheduler's pause is set)."""
         self.pings = Pings(service, outbox)
+        self.hands = HandEdits()
 
     def show(self, effects: Effects) -> None:
         """Show every effect, in order."""
@@ -101,7 +103,7 @@ class Presenter:
             self.outbox.post(e.player.user_id, text)
         elif isinstance(e, fx.DealShown):
             self.pings.clear(table)
-            self.show_deal(table)
+            self.show_deal(table, e.moved)
         elif isinstance(e, fx.HandShown):
             self.show_hand(table, e.seat)
         elif isinstance(e, fx.DealEnded):
@@ -111,6 +113,7 @@ class Presenter:
             self.sheets.game_stopped(table)
         elif isinstance(e, fx.GameOver):
             self.pings.clear(table)
+            self.hands.forget(table.id)
             game = table.game
             if game is not None and game.settlement() is not None:
                 # the game's end rings the group (Sound)
@@ -186,8 +189,10 @@ class Presenter:
         markup = keyboards.settings_keyboard(table) if shown else keyboards.lobby_keyboard(table)
         self.outbox.show(slot, lobby_text(table), markup, sound=Sound.RING)
 
-    def show_deal(self, table: Table) -> None:
-        """Refresh the group's table message and every hand message of the current deal."""
+    def show_deal(self, table: Table, moved: Seat | None = None) -> None:
+        """Refresh the group's table message and the hand messages of the current deal: after
+        ``moved``'s move only those :class:`.hands.HandEdits` says (``None``: every one).
+        Rendered when sent, so a state coalesced away costs nothing."""
         game = table.game
         slot = table.messages.table_slot
         if table.status != Status.PLAYING or game is None or game.current is None or not slot:
@@ -201,44 +206,24 @@ class Presenter:
             note = t(lang, "timeout.note", name=name(table, auto.seat), what=what)
         elif table.ui.forced is not None:
             note = forced_note(table, lang)
-        text = table_text(table, public_view(deal), table.deal_no, note=note)
-        # the first deal's table message is the game's start: it rings the group (Sound)
-        self.outbox.show(slot, text, sound=Sound.RING if table.deal_no == 1 else Sound.QUIET)
-        for seat in range(len(table.seats)):
-            self.show_hand(table, Seat(seat))
+        pv, deal_no = public_view(deal), table.deal_no
+
+        def render() -> Content:
+            return table_text(table, pv, deal_no, note=note), None
+
+        # the first deal's table message is the game's start: it rings the group (Sound); the
+        # last state of each trick and phase is shown, whatever came after it meanwhile
+        sound = Sound.RING if table.deal_no == 1 else Sound.QUIET
+        self.outbox.show_lazy(slot, render, sound=sound, epoch=epoch(deal))
+        seats = [Seat(seat) for seat in range(len(table.seats))]
+        for seat in self.hands.due(table.id, deal, seats, moved):
+            self.show_hand(table, seat)
 
     def show_hand(self, table: Table, seat: Seat) -> None:
-        """Refresh ``seat``'s hand message: his view, the notes for him, the time left."""
-        game = table.game
-        player = table.player(seat)
+        """Refresh ``seat``'s hand message (rendered when it is sent: the state then)."""
         slot = table.messages.hand_slots.get(seat)
-        if game is None or game.current is None or player is None or slot is None:
-            return
-        sv = seat_view(game.current, seat)
-        ranks = self.service.card_ranks(player.user_id)
-        notes = []
-        mine = table.ui.hand_auto.get(seat)
-        if isinstance(mine, Discard) and not sv.discard:
-            mine = None  # Кодекс 3.4.9: after the first lead he may not look at his discard
-        if mine is not None:
-            what = action_text(mine, player.lang, private=True, ranks=ranks)
-            notes.append(t(player.lang, "hand.auto", what=what))
-        if table.ui.forced is not None:
-            notes.append(forced_note(table, player.lang, seat))
-        left = table.deadline - self.service.clock() if table.deadline is not None else None
-        note = "\n\n".join(notes) or None
-        text = hand_text(
-            table,
-            sv,
-            table.deal_no,
-            player.lang,
-            note=note,
-            left=left,
-            ranks=ranks,
-            others=self._others(player),
-        )
-        markup = keyboards.actions_keyboard(table, sv, player.lang, ranks=ranks)
-        self.outbox.show(slot, text, markup)
+        if slot is not None:
+            self.outbox.show_lazy(slot, lambda: hand_content(self.service, table, seat, slot))
 
     def _show_ended(self, e: fx.DealEnded) -> None:
         """The last state of a finished deal in its messages, then the result and the pulka."""
@@ -250,10 +235,11 @@ class Presenter:
         claim = offer_end_line(table, deal, lang) if deal is not None else None
         if claim is not None:  # the deal ended by an accepted offer
             result = claim + "\n\n" + result
+        self.hands.forget(table.id)
         if deal is not None:
-            if e.table_slot is not None:
+            if e.table_slot is not None:  # (the last trick's state before it is shown first)
                 text = table_text(table, public_view(deal), e.deal_no, note=result)
-                self.outbox.show(e.table_slot, text, None)
+                self.outbox.show_lazy(e.table_slot, (text, None), epoch=epoch(deal))
             for seat, slot in e.hand_slots.items():
                 self._show_review(e, seat, slot, before, None)
             if self.analysis and e.hand_slots and reached_play(deal):
