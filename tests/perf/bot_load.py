@@ -82,6 +82,8 @@ def child_bot() -> None:
     """``--child-bot``: run the real bot in this process (what ``python -m bot`` runs)."""
     if os.environ.get("BENCH_TRACE") == "1":
         _install_trace()
+    if os.environ.get("BENCH_TIMERS"):
+        _watch_timers(os.environ["BENCH_TIMERS"])
     old_client = os.environ.get("BENCH_OLD_CLIENT")
     if old_client:  # an experiment: the bot on another BaseRequest (e.g. the old bot/http.py)
         import importlib.util
@@ -96,6 +98,95 @@ def child_bot() -> None:
     from bot.__main__ import main
 
     sys.exit(main())
+
+
+TIMER_GRACE = 5.0
+"""Seconds past its time after which a timer that neither ran nor was cancelled counts as
+dropped."""
+
+
+def _watch_timers(path: str) -> None:
+    """``BENCH_TIMERS``: record every job the bot puts on its job queue (a computer move, a
+    forced card, a turn's reminder or timeout...): when it was due, whether it ran and how
+    late, or was cancelled; a summary is written to ``path`` every 2 s and at exit."""
+    import atexit
+
+    from telegram.ext import Job, JobQueue
+
+    records: dict[str, list[Any]] = {}
+    """Job id -> [kind, due (monotonic), ran at or None, cancelled]."""
+    run_once = JobQueue.run_once
+    schedule_removal = Job.schedule_removal
+
+    def watched(self: Any, callback: Any, when: Any, *args: Any, **kwargs: Any) -> Any:
+        data = kwargs.get("data", args[0] if args else None)
+        kind = str(data[0]) if isinstance(data, tuple) and data else "other"
+        record: list[Any] = [kind, time.monotonic() + float(when), None, False]
+
+        async def run(context: Any) -> None:
+            if record[2] is None:
+                record[2] = time.monotonic()
+            await callback(context)
+
+        job = run_once(self, run, when, *args, **kwargs)
+        records[job.job.id] = record
+        return job
+
+    def removed(self: Any) -> None:
+        record = records.get(self.job.id)
+        if record is not None and record[2] is None:
+            record[3] = True
+        schedule_removal(self)
+
+    stopped: list[float] = []
+    stop = JobQueue.stop
+
+    async def stopping(self: Any, *args: Any, **kwargs: Any) -> None:
+        stopped.append(time.monotonic())  # what was due after this is not dropped
+        await stop(self, *args, **kwargs)
+
+    JobQueue.run_once = watched  # type: ignore[method-assign]
+    Job.schedule_removal = removed  # type: ignore[method-assign]
+    JobQueue.stop = stopping  # type: ignore[method-assign]
+
+    def dump() -> None:
+        now = stopped[0] if stopped else time.monotonic()
+        kinds: dict[str, dict[str, Any]] = {}
+        for kind, due, ran, cancelled in list(records.values()):
+            k = kinds.setdefault(
+                kind, {"armed": 0, "ran": 0, "cancelled": 0, "dropped": 0, "pending": 0, "late": []}
+            )
+            k["armed"] += 1
+            if ran is not None:
+                k["ran"] += 1
+                k["late"].append(max(0.0, ran - due))
+            elif cancelled:
+                k["cancelled"] += 1
+            elif due < now - TIMER_GRACE:
+                k["dropped"] += 1
+            else:
+                k["pending"] += 1
+        for k in kinds.values():
+            late = sorted(k.pop("late"))
+            k["late_p50"] = late[len(late) // 2] if late else 0.0
+            k["late_p99"] = pct(late, 0.99) if late else 0.0
+            k["late_max"] = late[-1] if late else 0.0
+            k["late_over_1s"] = sum(1 for x in late if x > 1.0)
+        tmp = path + ".tmp"
+        with open(tmp, "w") as fh:
+            json.dump(kinds, fh)
+        os.replace(tmp, path)
+
+    def every() -> None:
+        while True:
+            time.sleep(2.0)
+            try:
+                dump()
+            except (OSError, RuntimeError):  # (a dict changed size meanwhile: next time)
+                pass
+
+    threading.Thread(target=every, daemon=True).start()
+    atexit.register(dump)
 
 
 def _install_trace() -> None:
@@ -1136,6 +1227,7 @@ def _start_side(key: str, n: int, args: argparse.Namespace, workdir: str) -> Sid
             LOG_LEVEL="WARNING",
             PREFERANS_SEED=str(args.seed),
             BENCH_TRACE="1" if args.trace else "0",
+            BENCH_TIMERS=os.path.join(workdir, f"{key}.timers.json"),
         )
         if key == "ours_old_client":
             env["BENCH_OLD_CLIENT"] = os.path.abspath(args.old_client)
@@ -1271,7 +1363,14 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
                 stats["verify"] = verify(db_path, side.players, args.deals)
             # APScheduler's warning for a timer it dropped (none since every job runs late)
             with open(os.path.join(workdir, f"{side.key}.log"), errors="replace") as fh:
-                stats["dropped_timers"] = sum(1 for line in fh if "was missed by" in line)
+                missed = sum(1 for line in fh if "was missed by" in line)
+            try:
+                with open(os.path.join(workdir, f"{side.key}.timers.json")) as fh:
+                    stats["timers"] = json.load(fh)
+            except (OSError, ValueError):
+                stats["timers"] = None  # the bot wrote no summary: counted as a failure
+            dropped = sum(k["dropped"] for k in (stats["timers"] or {}).values())
+            stats["dropped_timers"] = missed + dropped
             # (refused presses are counted apart, "refused_presses": a stale button)
             errors = [e for e in side.players.errors if " refused: " not in e]
             stats["sim_errors"] = errors[:5]
@@ -1371,6 +1470,27 @@ def report(results: list[dict[str, Any]]) -> str:
                 f"{s['requests']} | {s['cpu_ms_per_update']:.2f} | "
                 f"{s['cpu_ms_per_request']:.2f} |"
             )
+    lines += [
+        "",
+        "| N | bot | timer | armed | ran | cancelled | dropped | late p50 / p99 / max ms "
+        "| ran > 1 s late |",
+        "|---:|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        for name in SIDES:
+            s = r.get(name)
+            if not s or "timers" not in s:
+                continue
+            timers = s["timers"]
+            if timers is None:
+                lines.append(f"| {r['tables']} | {LABELS[name]} | — (no summary) | | | | | | |")
+                continue
+            for kind, k in sorted(timers.items()):
+                lines.append(
+                    f"| {r['tables']} | {LABELS[name]} | {kind} | {k['armed']} | {k['ran']} | "
+                    f"{k['cancelled']} | {k['dropped']} | {_ms(k['late_p50'])} / "
+                    f"{_ms(k['late_p99'])} / {_ms(k['late_max'])} | {k['late_over_1s']} |"
+                )
     for r in results:
         for name in ("ours", "ours_default", "ours_old_client"):
             s = r.get(name)
@@ -1404,6 +1524,8 @@ def failures(results: list[dict[str, Any]]) -> list[str]:
                 out.append(f"N={n}: {name}: {s['tables_done']} of {n} games over")
             if s.get("dropped_timers"):
                 out.append(f"N={n}: {name}: {s['dropped_timers']} timers dropped (missed)")
+            if "timers" in s and s["timers"] is None:
+                out.append(f"N={n}: {name}: the bot wrote no summary of its timers")
             if s.get("sim_errors"):
                 out.append(f"N={n}: {name}: players' errors: {s['sim_errors']}")
     return out
@@ -1431,6 +1553,11 @@ def targets(results: list[dict[str, Any]]) -> list[str]:
             ("≤ 1 private request per second per chat", s["private_gaps_under_0_95s"] == 0),
             (f"RSS peak {s['rss_peak_mb']:.0f} MB ≤ 200 MB", s["rss_peak_mb"] <= 200),
         ]
+        timers = s.get("timers")
+        if timers is not None:
+            late = max((k["late_max"] for k in timers.values()), default=0.0)
+            text = f"no timer dropped ({s['dropped_timers']}; the latest ran {_ms(late)} ms late)"
+            checks.append((text, not s["dropped_timers"]))
         b = r.get("baseline")
         if b and "handling_p99" in b:
             bound = 2 * b["handling_p99"]
