@@ -1,4 +1,5 @@
-"""The hand messages: which a move edits at once and which wait, and what they show.
+"""The hand messages: which a move edits at once and which wait; what they show, and
+what they show once the deal ended (its review).
 
 A move changes what every seat's hand message shows (the card just played, whose turn it
 is), but only two players look at theirs right then: the one who moved and the one now
@@ -10,20 +11,25 @@ acts on a view older than the table. That saves about one private request per mo
 
 from __future__ import annotations
 
-from bot.core.model import Slot, Table
+from bot.core import effects as fx
+from bot.core.model import Player, Slot, Table
 from bot.core.service import TableService
 from bot.preferans.actions import Discard
+from bot.preferans.analysis import Analysis
 from bot.preferans.cards import Seat
 from bot.preferans.deal import Deal
+from bot.preferans.scoring import Sheet
 from bot.preferans.views import seat_view
 from bot.render import keyboards
+from bot.render.analysis import analysis_line
 from bot.render.i18n import t
-from bot.render.table import hand_text
+from bot.render.results import result_text
+from bot.render.table import hand_text, offer_end_line, review_text
 from bot.render.text import action_text, forced_note
 
 from .queue import Content
 
-__all__ = ["HandEdits", "epoch", "hand_content"]
+__all__ = ["HandEdits", "epoch", "hand_content", "review_content"]
 
 
 def epoch(deal: Deal) -> tuple[object, ...]:
@@ -86,3 +92,35 @@ def hand_content(service: TableService, table: Table, seat: Seat, slot: Slot) ->
         others=service.tables_of(player.user_id),
     )
     return text, keyboards.actions_keyboard(table, sv, player.lang, ranks=ranks)
+
+
+def review_content(
+    service: TableService,
+    e: fx.DealEnded,
+    seat: Seat,
+    player: Player,
+    before: Sheet | None,
+    found: Analysis | None,
+) -> Content | None:
+    """``player``'s hand message of an ended deal: the deal in full, its analysis
+    (``found``) once it is ready, the result."""
+    table = e.table
+    deal = e.finished.deal
+    if deal is None:
+        return None
+    ranks = service.card_ranks(player.user_id)
+    note = result_text(table, e.finished, e.deal_no, player.lang, before)
+    claim = offer_end_line(table, deal, player.lang)  # the deal ended by an accepted offer
+    note = note if claim is None else claim + "\n\n" + note
+    review = review_text(table, deal, player.lang, ranks=ranks)
+    if found is not None:
+        review += "\n\n" + analysis_line(table, found, player.lang, reader=seat, ranks=ranks)
+    note = review + "\n\n" + note
+    auto = e.auto.get(seat)
+    if auto is not None:
+        what = action_text(auto, player.lang, private=True, ranks=ranks)
+        note = t(player.lang, "hand.auto", what=what) + "\n\n" + note
+    sv = seat_view(deal, seat)
+    others = service.tables_of(player.user_id)
+    text = hand_text(table, sv, e.deal_no, player.lang, note=note, ranks=ranks, others=others)
+    return text, None

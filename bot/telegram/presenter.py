@@ -9,9 +9,11 @@ right behind those messages), so a restart shows what was not confirmed.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from collections.abc import Callable
+from functools import partial
 
 from telegram import InlineKeyboardMarkup
 
@@ -28,11 +30,10 @@ from bot.preferans.deal import Deal
 from bot.preferans.scoring import Sheet
 from bot.preferans.views import public_view, seat_view
 from bot.render import keyboards
-from bot.render.analysis import analysis_line
 from bot.render.i18n import t
 from bot.render.lobby import CLOSED_KEYS, lobby_text
 from bot.render.results import result_text, settlement_text, sheet_before
-from bot.render.table import hand_text, offer_end_line, review_text, table_text
+from bot.render.table import hand_text, offer_end_line, table_text
 from bot.render.text import (
     action_text,
     ended_text,
@@ -44,13 +45,17 @@ from bot.render.text import (
 )
 
 from .analysing import Analyst
-from .hands import HandEdits, epoch, hand_content
+from .hands import HandEdits, epoch, hand_content, review_content
 from .outbox import Outbox, Sound
 from .pings import Pings
 from .queue import Content
 from .sheet import SheetMessages
 
-__all__ = ["Presenter"]
+__all__ = ["Presenter", "REVIEW_WAIT"]
+
+REVIEW_WAIT = 2.0
+"""Seconds an ended deal's reviews wait for its analysis line (usually ready in well under
+a second) before they are shown without it."""
 
 log = logging.getLogger(__name__)
 
@@ -240,51 +245,40 @@ class Presenter:
             if e.table_slot is not None:  # (the last trick's state before it is shown first)
                 text = table_text(table, public_view(deal), e.deal_no, note=result)
                 self.outbox.show_lazy(e.table_slot, (text, None), epoch=epoch(deal))
-            for seat, slot in e.hand_slots.items():
-                self._show_review(e, seat, slot, before, None)
             if self.analysis and e.hand_slots and reached_play(deal):
-                self._analyse(e, before)
+                self._analyse(e, before)  # the reviews wait a little for its line
+            else:
+                self._show_reviews(e, before, None)
         self.sheets.deal_ended(table, result, e.table_slot)
         self._confirm(table, Shown("end", e.deal_no))
 
-    def _show_review(
-        self, e: fx.DealEnded, seat: Seat, slot: Slot, before: Sheet | None, found: Analysis | None
-    ) -> None:
-        """A player's hand message of an ended deal: the deal in full, its analysis once it
-        is ready, the result."""
-        table = e.table
-        deal = e.finished.deal
-        player = table.player(seat)
-        if player is None or deal is None:
-            return
-        ranks = self.service.card_ranks(player.user_id)
-        note = result_text(table, e.finished, e.deal_no, player.lang, before)
-        claim = offer_end_line(table, deal, player.lang)  # the deal ended by an accepted offer
-        note = note if claim is None else claim + "\n\n" + note
-        review = review_text(table, deal, player.lang, ranks=ranks)
-        if found is not None:
-            review += "\n\n" + analysis_line(table, found, player.lang, reader=seat, ranks=ranks)
-        note = review + "\n\n" + note
-        auto = e.auto.get(seat)
-        if auto is not None:
-            what = action_text(auto, player.lang, private=True, ranks=ranks)
-            note = t(player.lang, "hand.auto", what=what) + "\n\n" + note
-        sv = seat_view(deal, seat)
-        others = self._others(player)
-        text = hand_text(table, sv, e.deal_no, player.lang, note=note, ranks=ranks, others=others)
-        self.outbox.show(slot, text)
+    def _show_reviews(self, e: fx.DealEnded, before: Sheet | None, found: Analysis | None) -> None:
+        """Every player's hand message of an ended deal becomes its review."""
+        for seat, slot in e.hand_slots.items():
+            if (player := e.table.player(seat)) is not None:
+                review = partial(review_content, self.service, e, seat, player, before, found)
+                self.outbox.show_lazy(slot, review)
 
     def _analyse(self, e: fx.DealEnded, before: Sheet | None) -> None:
-        """Analyse the ended deal off the event loop (:mod:`.analysing`), then add the line
-        to the reviews: those messages stay the deal's review whatever the table did
-        meanwhile."""
+        """Analyse the ended deal off the event loop (:mod:`.analysing`); the reviews wait
+        for its line up to :data:`REVIEW_WAIT` s (one edit each, not two), a later line is
+        added to them (they stay the deal's review whatever the table did meanwhile)."""
         deal = e.finished.deal
         assert deal is not None
+        shown = False
+
+        def show(found: Analysis | None) -> None:
+            nonlocal shown
+            shown = True
+            self._show_reviews(e, before, found)
 
         def done(found: Analysis) -> None:
-            for seat, slot in e.hand_slots.items():
-                self._show_review(e, seat, slot, before, found)
+            waiting.cancel()
+            show(found)
 
+        waiting = asyncio.get_running_loop().call_later(
+            REVIEW_WAIT, lambda: None if shown else show(None)
+        )
         self.analyst.start(deal, f"table {e.table.id}: deal {e.deal_no}", done)
 
     def close(self) -> None:

@@ -156,10 +156,9 @@ async def test_every_trick_shows_in_the_group_and_no_state_is_rendered_unsent(
         assert now.table_slot is not None and now.table_slot.message_id is not None
         nxt = _versions(h, h.group.id, now.table_slot.message_id)
         assert rendered["table"] - before["table"] == len(shown) - 1 + len(nxt)
-        # the hands: all but their start (rendered before) and the reviews (rendered at
-        # once, not counted); deal 2's hands
+        # the hands: all but their start (rendered before), the reviews included; deal 2's
         sent = [
-            len(_versions(h, s.chat_id, s.message_id)) - 2 for s in hands.values() if s.message_id
+            len(_versions(h, s.chat_id, s.message_id)) - 1 for s in hands.values() if s.message_id
         ]
         sent += [
             len(_versions(h, s.chat_id, s.message_id))

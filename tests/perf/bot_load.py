@@ -436,6 +436,8 @@ class Players:
         self.spread = 1.0
         self.think = 0.0
         """Seconds a player thinks before each game press (0: at once)."""
+        self.pings: list[float] = []
+        """Per turn notification: seconds since its player's own last press (inf: none)."""
         self.spread_rng = random.Random(seed + 1)  # apart from the players' choices
         for i in range(tables):
             users = [
@@ -571,6 +573,9 @@ class Players:
             return
         found = DEAL_RE.search(text.split("\n", 1)[0])
         if found is None:
+            if method == "sendMessage":  # a turn notification: how long since his press
+                own = [p.t for p in tab.presses if p.user == ui]
+                self.pings.append(now - own[-1] if own else math.inf)
             return
         if int(found.group(1)) > self.deals:
             tab.state = "stopping"
@@ -1027,6 +1032,13 @@ def our_stats(
         "refused_presses": sum(1 for p in presses if p.alert),
         "sim_skipped": players.skipped,
         "tables_done": players.done,
+        "pings": len(players.pings),
+        "pings_since_press": {
+            "under 30 s": sum(1 for x in players.pings if x < 30),
+            "30-60 s": sum(1 for x in players.pings if 30 <= x < 60),
+            "60 s+": sum(1 for x in players.pings if 60 <= x < math.inf),
+            "none this game": sum(1 for x in players.pings if x == math.inf),
+        },
     }
 
 
@@ -1498,6 +1510,8 @@ def report(results: list[dict[str, Any]]) -> str:
                 continue
             lines += ["", f"Requests per 3-person deal by kind, N = {r['tables']}, {LABELS[name]}:"]
             lines += [f"- {k}: {v:.1f}" for k, v in s["calls_per_deal_by_kind"].items()]
+            since = ", ".join(f"{k} {v}" for k, v in s["pings_since_press"].items())
+            lines.append(f"- turn notifications: {s['pings']} (since his own press: {since})")
     lines += ["", *targets(results)]
     return "\n".join(lines)
 
