@@ -36,8 +36,8 @@ Latency of a press is measured at the fake, the same way for every side
 (:func:`press_latency`): from the moment the callback query was queued for getUpdates to
 (a) its ``answerCallbackQuery`` ("first response") and (b) the first message update in
 each chat the press changes, after the answer ("last call"; ours: the group's table
-message and three hands, a discard toggle only the presser's hand; the baselines: the
-pressed message). "Handling" counts each of these from the moment the bot's own pacing let
+message, the presser's hand and the next player's, a discard toggle only the presser's
+hand; the baselines: the pressed message). "Handling" counts each of these from the moment the bot's own pacing let
 that call go when that is later than the press (a bot that does not pace: from the press).
 
 Run by hand, not by CI. Needs Linux (/proc, sched_setaffinity); ``--profile`` needs
@@ -108,34 +108,46 @@ dropped."""
 def _watch_timers(path: str) -> None:
     """``BENCH_TIMERS``: record every job the bot puts on its job queue (a computer move, a
     forced card, a turn's reminder or timeout...): when it was due, whether it ran and how
-    late, or was cancelled; a summary is written to ``path`` every 2 s and at exit."""
+    late, or was cancelled; a summary is written to ``path`` every 15 s and at exit. A job
+    done is folded into its kind's counts at once, so the summary looks only at the jobs
+    still waiting (its CPU is the bot's as measured)."""
     import atexit
 
     from telegram.ext import Job, JobQueue
 
-    records: dict[str, list[Any]] = {}
-    """Job id -> [kind, due (monotonic), ran at or None, cancelled]."""
+    waiting: dict[str, tuple[str, float]] = {}
+    """Job id -> (kind, due (monotonic)) of the jobs neither run nor cancelled yet."""
+    kinds: dict[str, dict[str, Any]] = {}
+
+    def counts(kind: str) -> dict[str, Any]:
+        return kinds.setdefault(kind, {"armed": 0, "ran": 0, "cancelled": 0, "late": []})
+
     run_once = JobQueue.run_once
     schedule_removal = Job.schedule_removal
 
     def watched(self: Any, callback: Any, when: Any, *args: Any, **kwargs: Any) -> Any:
         data = kwargs.get("data", args[0] if args else None)
         kind = str(data[0]) if isinstance(data, tuple) and data else "other"
-        record: list[Any] = [kind, time.monotonic() + float(when), None, False]
+        due = time.monotonic() + float(when)
+        ids: list[str] = []
 
         async def run(context: Any) -> None:
-            if record[2] is None:
-                record[2] = time.monotonic()
+            if waiting.pop(ids[0], None) is not None:
+                k = counts(kind)
+                k["ran"] += 1
+                k["late"].append(max(0.0, time.monotonic() - due))
             await callback(context)
 
         job = run_once(self, run, when, *args, **kwargs)
-        records[job.job.id] = record
+        ids.append(job.job.id)
+        waiting[job.job.id] = (kind, due)
+        counts(kind)["armed"] += 1
         return job
 
     def removed(self: Any) -> None:
-        record = records.get(self.job.id)
-        if record is not None and record[2] is None:
-            record[3] = True
+        found = waiting.pop(self.job.id, None)
+        if found is not None:
+            counts(found[0])["cancelled"] += 1
         schedule_removal(self)
 
     stopped: list[float] = []
@@ -151,38 +163,33 @@ def _watch_timers(path: str) -> None:
 
     def dump() -> None:
         now = stopped[0] if stopped else time.monotonic()
-        kinds: dict[str, dict[str, Any]] = {}
-        for kind, due, ran, cancelled in list(records.values()):
-            k = kinds.setdefault(
-                kind, {"armed": 0, "ran": 0, "cancelled": 0, "dropped": 0, "pending": 0, "late": []}
-            )
-            k["armed"] += 1
-            if ran is not None:
-                k["ran"] += 1
-                k["late"].append(max(0.0, ran - due))
-            elif cancelled:
-                k["cancelled"] += 1
-            elif due < now - TIMER_GRACE:
-                k["dropped"] += 1
-            else:
-                k["pending"] += 1
-        for k in kinds.values():
-            late = sorted(k.pop("late"))
-            k["late_p50"] = late[len(late) // 2] if late else 0.0
-            k["late_p99"] = pct(late, 0.99) if late else 0.0
-            k["late_max"] = late[-1] if late else 0.0
-            k["late_over_1s"] = sum(1 for x in late if x > 1.0)
+        out: dict[str, dict[str, Any]] = {}
+        for kind, k in list(kinds.items()):
+            late = sorted(k["late"])
+            out[kind] = {
+                "armed": k["armed"],
+                "ran": k["ran"],
+                "cancelled": k["cancelled"],
+                "dropped": 0,
+                "pending": 0,
+                "late_p50": late[len(late) // 2] if late else 0.0,
+                "late_p99": pct(late, 0.99) if late else 0.0,
+                "late_max": late[-1] if late else 0.0,
+                "late_over_1s": sum(1 for x in late if x > 1.0),
+            }
+        for kind, due in list(waiting.values()):
+            out[kind]["dropped" if due < now - TIMER_GRACE else "pending"] += 1
         tmp = path + ".tmp"
         with open(tmp, "w") as fh:
-            json.dump(kinds, fh)
+            json.dump(out, fh)
         os.replace(tmp, path)
 
     def every() -> None:
         while True:
-            time.sleep(2.0)
+            time.sleep(15.0)
             try:
                 dump()
-            except (OSError, RuntimeError):  # (a dict changed size meanwhile: next time)
+            except (OSError, RuntimeError, KeyError):  # changed meanwhile: next time
                 pass
 
     threading.Thread(target=every, daemon=True).start()
@@ -725,6 +732,16 @@ def _cpu_seconds(pid: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK") + sum(_cpu_seconds(c) for c in _children(pid))
 
 
+def _own_cpu_seconds(pid: int) -> float:
+    """CPU seconds of ``pid`` alone (the bot's process, without its analysis worker)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return sum(int(f) for f in fields[11:13]) / os.sysconf("SC_CLK_TCK")
+
+
 def _children(pid: int) -> list[int]:
     out: list[int] = []
     try:
@@ -971,11 +988,20 @@ def our_stats(
 ) -> dict[str, Any]:
     presses = [p for tab in players.tabs for p in tab.presses]
 
+    after: dict[str, int] = {}
+    """Press -> the user who acts next at its table (the next press's)."""
+    for tab in players.tabs:
+        for a, b in zip(tab.presses, tab.presses[1:], strict=False):
+            after[a.qid] = b.user
+
     def chats_of(p: Press) -> list[int]:
         tab = players.tabs[p.table]
         if p.kind == "toggle":  # a discard mark changes only the presser's hand
             return [tab.users[p.user].id]
-        return [tab.group.id] + [u.id for u in tab.users]
+        # the group's table message, the presser's hand and the hand of the player to act
+        # next (the third hand is edited when his turn comes or the trick ends)
+        users = {p.user, after.get(p.qid, p.user)}
+        return [tab.group.id] + [tab.users[u].id for u in sorted(users)]
 
     stats = side_stats(presses, chats_of, fake, windows, paced=True, overall=overall)
     # A game's requests from its start to the /stop, which comes as soon as deal deals + 1
@@ -1176,6 +1202,8 @@ class Side:
     windows: list[tuple[float, float]] = field(default_factory=list)
     """Its rounds: when its players act (fake clock = time.monotonic)."""
     cpu0: float | None = None
+    own0: float = 0.0
+    """The bot's own process's part of ``cpu0`` (without its analysis worker)."""
     cpu_t0: float = 0.0
     """When ``cpu0`` was read (fake clock): updates and requests are counted from then."""
     began: float = 0.0
@@ -1190,6 +1218,7 @@ class Side:
         if active:
             if self.cpu0 is None:
                 self.cpu0 = _cpu_seconds(self.proc.pid)
+                self.own0 = _own_cpu_seconds(self.proc.pid)
                 self.cpu_t0 = self.fake.clock()
             self.began = self.fake.clock()
         else:
@@ -1336,12 +1365,14 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
         time.sleep(args.tail)  # the last queued messages go out
         for side in sides.values():
             cpu = _cpu_seconds(side.proc.pid) - (side.cpu0 or 0.0)
+            own = _own_cpu_seconds(side.proc.pid) - side.own0
             fake = side.fake
             updates = sum(1 for t in fake.updates_handed if t >= side.cpu_t0)
             requests = sum(1 for t in fake.requests if t >= side.cpu_t0)
             result.setdefault(side.key, {}).update(
                 bot_cpu_pct=100 * cpu / max(1e-9, sum(b - a for a, b in side.windows)),
                 cpu_s=cpu,
+                cpu_own_s=own,
                 updates=updates,
                 requests=requests,
                 cpu_ms_per_update=1000 * cpu / updates if updates else float("nan"),
@@ -1469,7 +1500,8 @@ def report(results: list[dict[str, Any]]) -> str:
             )
     lines += [
         "",
-        "| N | bot | CPU s | updates | API requests | CPU ms per update | CPU ms per request |",
+        "| N | bot | CPU s (bot / analysis worker) | updates | API requests | CPU ms per update "
+        "| CPU ms per request |",
         "|---:|---|---:|---:|---:|---:|---:|",
     ]
     for r in results:
@@ -1477,8 +1509,10 @@ def report(results: list[dict[str, Any]]) -> str:
             s = r.get(name)
             if not s or "cpu_s" not in s:
                 continue
+            own = s.get("cpu_own_s", s["cpu_s"])
             lines.append(
-                f"| {r['tables']} | {LABELS[name]} | {s['cpu_s']:.1f} | {s['updates']} | "
+                f"| {r['tables']} | {LABELS[name]} | {s['cpu_s']:.1f} ({own:.1f} / "
+                f"{s['cpu_s'] - own:.1f}) | {s['updates']} | "
                 f"{s['requests']} | {s['cpu_ms_per_update']:.2f} | "
                 f"{s['cpu_ms_per_request']:.2f} |"
             )
