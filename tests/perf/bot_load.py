@@ -37,8 +37,9 @@ Latency of a press is measured at the fake, the same way for every side
 (a) its ``answerCallbackQuery`` ("first response") and (b) the first message update in
 each chat the press changes, after the answer ("last call"; ours: the group's table
 message, the presser's hand and the next player's, a discard toggle only the presser's
-hand; the baselines: the pressed message). "Handling" counts each of these from the moment the bot's own pacing let
-that call go when that is later than the press (a bot that does not pace: from the press).
+hand; the baselines: the pressed message). "Handling" counts each of these from the
+moment the bot's own pacing let that call go when that is later than the press (a bot that
+does not pace: from the press).
 
 Run by hand, not by CI. Needs Linux (/proc, sched_setaffinity); ``--profile`` needs
 ``pip install py-spy``. The temporary folder (databases, logs) is removed unless ``--keep``.
