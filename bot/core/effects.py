@@ -105,7 +105,8 @@ class TurnPassed:
     table: Table
     seat: Seat
     idle: float | None = None
-    """Seconds since ``seat`` last acted (``None``: not since the bot started)."""
+    """Seconds since ``seat`` last acted or, if later, since the deal was dealt (its new hand
+    message rang); ``None``: neither since the bot started."""
 
 
 @dataclass(frozen=True, slots=True)
