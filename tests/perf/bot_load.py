@@ -581,7 +581,7 @@ class Players:
             return
         found = DEAL_RE.search(text.split("\n", 1)[0])
         if found is None:
-            if method == "sendMessage":  # a turn notification: how long since his press
+            if method == "sendMessage" and text.startswith(("🔔", "⏰")):  # a notification
                 own = [p.t for p in tab.presses if p.user == ui]
                 self.pings.append(now - own[-1] if own else math.inf)
             return
