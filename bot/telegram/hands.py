@@ -17,7 +17,7 @@ from bot.core.service import TableService
 from bot.preferans.actions import Discard
 from bot.preferans.analysis import Analysis
 from bot.preferans.cards import Seat
-from bot.preferans.deal import Deal
+from bot.preferans.deal import Deal, Phase
 from bot.preferans.scoring import Sheet
 from bot.preferans.views import seat_view
 from bot.render import keyboards
@@ -32,10 +32,16 @@ from .queue import Content
 __all__ = ["HandEdits", "epoch", "hand_content", "review_content"]
 
 
+_STAGES = {Phase.DISCARD: Phase.CONTRACT, Phase.DEFENCE: Phase.WHIST}
+"""Phases that are one stage to the players: the declarer's discard and contract (nothing
+of the discard is public), the whists and the lone whister's choice of defence."""
+
+
 def epoch(deal: Deal) -> tuple[object, ...]:
-    """Where the deal stands, coarsely: its phase, the tricks complete, an offer open. The
-    last state of each epoch is one every player sees (and the group's table message)."""
-    return (deal.phase, len(deal.played_tricks), deal.open_offer is not None)
+    """Where the deal stands, coarsely: its stage (auction, discard and contract, whisting,
+    play, the end) and the tricks complete. The last state of each epoch is one every
+    player sees (and the group's table message)."""
+    return (_STAGES.get(deal.phase, deal.phase), len(deal.played_tricks))
 
 
 class HandEdits:

@@ -13,10 +13,18 @@ import pytest
 
 import bot.telegram.hands
 import bot.telegram.presenter
-from bot.preferans.deal import Deal, Trick
+from bot.preferans.deal import Deal, Phase, Trick
 from bot.render.callbacks import decode
 from bot.render.table import _trick_cards
-from tests.bot_helpers import Harness, code_of, is_alert, open_and_start, running_bot
+from tests.bot_helpers import (
+    Harness,
+    Policy,
+    code_of,
+    is_alert,
+    open_and_start,
+    running_bot,
+    simple_policy,
+)
 
 
 def _edits(h: Harness) -> dict[int, int]:
@@ -28,8 +36,13 @@ def _edits(h: Harness) -> dict[int, int]:
     return out
 
 
+_STAGE = {Phase.DISCARD: Phase.CONTRACT, Phase.DEFENCE: Phase.WHIST}
+"""The players' stages of a deal: the discard and the contract are one, so are the whists
+and the lone whister's choice of defence."""
+
+
 def _stage(deal: Deal) -> tuple[object, int]:
-    return deal.phase, len(deal.played_tricks)
+    return _STAGE.get(deal.phase, deal.phase), len(deal.played_tricks)
 
 
 def _trick_line(h: Harness, trick: Trick) -> str:
@@ -49,41 +62,67 @@ def _versions(h: Harness, chat: int, message_id: int) -> list[str]:
     return [str(v.get("text", "")) for v in msg.history] + [msg.content]
 
 
+async def _play_checking_edits(h: Harness, policy: Policy) -> int:
+    """Play the current deal press by press (``policy``; a discard: two cards, then the
+    confirm) and check the hand messages each press edits; the number of hand edits that
+    waited (the third seat's)."""
+    deal_no = h.table().deal_no
+    waited = 0
+    while h.table().deal_no == deal_no:
+        deal = _deal(h)
+        mover = deal.actor
+        assert mover is not None
+        before, stage = _edits(h), _stage(deal)
+        user = h.user_of_seat(int(mover))
+        msg = h.hand_message(user)
+        assert msg is not None
+        datas = [d for _, d in msg.buttons if d]
+        codes = [code_of(d) for d in datas]
+        if codes[0][0] in "tuk":  # the discard: mark two cards, then confirm
+            code = "k" if "k" in codes else next(c for c in codes if c.startswith("t"))
+        else:
+            code = policy(h, user, codes)
+        assert not is_alert(await h.press(user, msg, datas[codes.index(code)]))
+        if h.table().deal_no != deal_no:
+            break
+        deal, after = _deal(h), _edits(h)
+        for seat in range(3):
+            chat = h.user_of_seat(seat).id
+            edited = after.get(chat, 0) - before.get(chat, 0)
+            if _stage(deal) != stage:  # a trick complete, a new stage: every hand
+                assert edited == 1, (seat, deal.phase)
+            elif seat in (mover, deal.actor):
+                assert edited == 1, (seat, deal.phase)
+            else:  # the third seat: its hand waits
+                assert edited == 0, (seat, deal.phase, len(deal.current_trick))
+                waited += 1
+        if len(deal.played_tricks) > stage[1]:  # every hand shows the whole trick
+            line = _trick_line(h, deal.played_tricks[-1])
+            for user in h.users:
+                hand = h.hand_message(user)
+                assert hand is not None and line in hand.content, (user.first_name, line)
+    return waited
+
+
 async def test_the_third_hand_waits_for_its_turn_or_the_tricks_end(tmp_path: Path) -> None:
     async with running_bot(tmp_path) as h:
         await open_and_start(h)
-        deal_no = h.table().deal_no
-        waited = 0
-        while h.table().deal_no == deal_no:
-            deal = _deal(h)
-            mover = deal.actor
-            assert mover is not None
-            before, stage = _edits(h), _stage(deal)
-            user = h.user_of_seat(int(mover))
-            msg = h.hand_message(user)
-            assert msg is not None
-            datas = [d for _, d in msg.buttons if d]
-            data = next((d for d in datas if code_of(d) == "bP"), datas[0])  # all pass
-            assert not is_alert(await h.press(user, msg, data))
-            if h.table().deal_no != deal_no:
-                break
-            deal, after = _deal(h), _edits(h)
-            for seat in range(3):
-                chat = h.user_of_seat(seat).id
-                edited = after.get(chat, 0) - before.get(chat, 0)
-                if _stage(deal) != stage:  # a trick complete, a new phase: every hand
-                    assert edited == 1, (seat, deal.phase)
-                elif seat in (mover, deal.actor):
-                    assert edited == 1, (seat, deal.phase)
-                else:  # the third seat: its hand waits
-                    assert edited == 0, (seat, deal.phase, len(deal.current_trick))
-                    waited += 1
-            if len(deal.played_tricks) > stage[1]:  # every hand shows the whole trick
-                line = _trick_line(h, deal.played_tricks[-1])
-                for user in h.users:
-                    hand = h.hand_message(user)
-                    assert hand is not None and line in hand.content, (user.first_name, line)
+        waited = await _play_checking_edits(h, simple_policy())  # all pass: a raspasy
         assert waited >= 20  # two of a trick's three cards, and the first two passes
+
+
+async def test_the_defenders_hands_wait_through_the_discard_and_contract(
+    tmp_path: Path,
+) -> None:
+    async with running_bot(tmp_path) as h:
+        await open_and_start(h)
+        policy = simple_policy({0: ["b6S"], 1: ["b6S"], 2: ["b6S"]}, whist="wW")
+        waited = await _play_checking_edits(h, policy)
+        game = h.table().game
+        assert game is not None
+        deal = game.finished_deals[0].deal
+        assert deal is not None and deal.discard  # a trick game: discarded, then played
+        assert waited >= 20
 
 
 async def _press_when_shown(h: Harness) -> bool:
