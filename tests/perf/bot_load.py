@@ -1452,6 +1452,15 @@ def _ms(x: float) -> str:
     return "—" if x != x else f"{x * 1000:.0f}"
 
 
+def _sides_with(results: list[dict[str, Any]], key: str) -> Any:
+    """(level, side, its figures) of every side whose figures hold ``key``."""
+    for r in results:
+        for name in SIDES:
+            s = r.get(name)
+            if s and key in s:
+                yield r, name, s
+
+
 def report(results: list[dict[str, Any]]) -> str:
     lines = [
         "| N | bot | updates/s | first response p50 / p99 ms | handling p50 / p99 ms "
@@ -1523,21 +1532,17 @@ def report(results: list[dict[str, Any]]) -> str:
         "| ran > 1 s late |",
         "|---:|---|---|---:|---:|---:|---:|---:|---:|",
     ]
-    for r in results:
-        for name in SIDES:
-            s = r.get(name)
-            if not s or "timers" not in s:
-                continue
-            timers = s["timers"]
-            if timers is None:
-                lines.append(f"| {r['tables']} | {LABELS[name]} | — (no summary) | | | | | | |")
-                continue
-            for kind, k in sorted(timers.items()):
-                lines.append(
-                    f"| {r['tables']} | {LABELS[name]} | {kind} | {k['armed']} | {k['ran']} | "
-                    f"{k['cancelled']} | {k['dropped']} | {_ms(k['late_p50'])} / "
-                    f"{_ms(k['late_p99'])} / {_ms(k['late_max'])} | {k['late_over_1s']} |"
-                )
+    for r, name, s in _sides_with(results, "timers"):
+        timers = s["timers"]
+        if timers is None:
+            lines.append(f"| {r['tables']} | {LABELS[name]} | — (no summary) | | | | | | |")
+            continue
+        for kind, k in sorted(timers.items()):
+            lines.append(
+                f"| {r['tables']} | {LABELS[name]} | {kind} | {k['armed']} | {k['ran']} | "
+                f"{k['cancelled']} | {k['dropped']} | {_ms(k['late_p50'])} / "
+                f"{_ms(k['late_p99'])} / {_ms(k['late_max'])} | {k['late_over_1s']} |"
+            )
     for r in results:
         for name in ("ours", "ours_default", "ours_old_client"):
             s = r.get(name)
