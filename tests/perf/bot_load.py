@@ -41,6 +41,10 @@ hand; the baselines: the pressed message). "Handling" counts each of these from 
 moment the bot's own pacing let that call go when that is later than the press (a bot that
 does not pace: from the press).
 
+Our bot's timers (a computer move, a forced card, a turn's tick, reminder and timeout) are
+watched in its process (:func:`_watch_timers`): how many ran, how late, and whether any was
+dropped (due, never run nor cancelled): a dropped timer fails the run.
+
 Run by hand, not by CI. Needs Linux (/proc, sched_setaffinity); ``--profile`` needs
 ``pip install py-spy``. The temporary folder (databases, logs) is removed unless ``--keep``.
 """
