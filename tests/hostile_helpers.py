@@ -1,8 +1,8 @@
 """Watchers for the hostile tests: they sit between the bot and Telegram and record what
 must never happen.
 
-- :class:`PrivacyWatch` checks every text and keyboard the bot hands to its outbox
-  *at the moment it is rendered*, against the deal as it stands then: a card of another
+- :class:`PrivacyWatch` checks every text and keyboard the bot's outbox sends *at the
+  moment it is rendered* (as it is sent), against the deal as it stands then: a card of another
   hand may show only if the rules opened it by then (played, talon turned, hand open,
   the offerer's shown to those who answer his offer, and after a refusal until their next
   move);
@@ -132,17 +132,25 @@ class PrivacyWatch:
 
     def install(self) -> PrivacyWatch:
         outbox = self.h.rt.outbox
-        show, post = outbox.show, outbox.post
+        show, post = outbox.show_lazy, outbox.post
 
-        def watched_show(slot: Any, text: str, markup: Any = None, **kw: Any) -> None:
-            self.check(slot.chat_id, text, markup)
-            show(slot, text, markup, **kw)
+        def watched_show(slot: Any, render: Any, **kw: Any) -> None:
+            """(``Outbox.show`` goes through here too.) Checked as it is rendered: when
+            it is sent."""
+
+            def checked() -> Any:
+                content = render() if callable(render) else render
+                if content is not None:
+                    self.check(slot.chat_id, *content)
+                return content
+
+            show(slot, checked, **kw)
 
         def watched_post(chat_id: int, text: str, markup: Any = None, **kw: Any) -> None:
             self.check(chat_id, text, markup)
             post(chat_id, text, markup, **kw)
 
-        outbox.show = watched_show
+        outbox.show_lazy = watched_show
         outbox.post = watched_post
         return self
 

@@ -86,6 +86,8 @@ class DealShown:
     """The current deal changed: the group's table message and every hand message."""
 
     table: Table
+    moved: Seat | None = None
+    """The seat whose move it was (``None``: the deal as a whole, e.g. a new deal)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +105,8 @@ class TurnPassed:
     table: Table
     seat: Seat
     idle: float | None = None
-    """Seconds since ``seat`` last acted (``None``: not since the bot started)."""
+    """Seconds since ``seat`` last acted or, if later, since the deal was dealt (its new hand
+    message rang); ``None``: neither since the bot started."""
 
 
 @dataclass(frozen=True, slots=True)

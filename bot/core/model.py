@@ -271,6 +271,9 @@ class TableUi:
     acted_at: dict[Seat, float] = field(default_factory=dict)
     """When each seat last pressed a button (the service's clock; not stored): a player
     who acted moments ago is still looking and needs no turn notification."""
+    dealt_at: float | None = None
+    """When the current deal was dealt (not stored): its new hand messages rang, so a turn
+    soon after needs no notification either."""
     offer_sure: tuple[int, dict[Seat, frozenset[Offer]]] = (-1, {})
     """At move N, the offers the solver proved guaranteed for each seat ("✅
     гарантировано"; not stored: only for the move it was found at)."""

@@ -141,6 +141,7 @@ def next_deal(table: Table, now: float, seed: int | None) -> list[Effect]:
         for s, p in table.seated()
         if p.user_id > 0
     }
+    table.ui.dealt_at = now  # the new hand messages ring (a turn soon after needs no ping)
     arm(table, now)
     return [*effects, DealShown(table), TimerChanged(table)]
 
@@ -331,10 +332,10 @@ def _apply(
         effects += next_deal(table, now, seed)
         return effects
     arm(table, now)
-    effects += [DealShown(table), TimerChanged(table)]
+    effects += [DealShown(table, actor), TimerChanged(table)]
     nxt = game.current.actor
     if nxt is not None and nxt != actor:
-        since = ui.acted_at.get(nxt)
+        since = max((t for t in (ui.acted_at.get(nxt), ui.dealt_at) if t is not None), default=None)
         effects.append(TurnPassed(table, nxt, None if since is None else now - since))
     return effects
 

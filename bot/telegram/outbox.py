@@ -33,18 +33,18 @@ from telegram.error import (
     Forbidden,
     NetworkError,
     RetryAfter,
-    TelegramError,
     TimedOut,
 )
 
 from bot.core.model import Slot
 
 from .edits import digest, edit_text, markup_json, send_text
-from .pacing import ANSWERS_AHEAD, ANSWERS_WINDOW, Pacing
+from .pacing import ANSWERS_AHEAD, ANSWERS_WINDOW, Pacing, answer_press
 from .queue import (
     Call,
     ChatQueue,
     Delete,
+    Pending,
     Post,
     Show,
     Sound,
@@ -114,18 +114,24 @@ class Outbox:
         """Make ``slot`` show ``text`` (send it the first time, edit it later); ``sound``:
         how it rings if it is sent (default: :meth:`Sound.default`, quiet for a silent
         slot); ``answer``: it answers a press (the lobby): it goes with the answers."""
-        if slot.chat_id in self.blocked:
-            return
-        chat = self._chat(slot.chat_id)
-        key = id(slot)
-        if key not in chat.waiting:
-            if sound is None:
-                sound = Sound.QUIET if slot.silent else Sound.default(slot.chat_id)
-            (chat.answers if answer else chat.queue).append(Show(slot, sound))
-        elif answer:
-            chat.hurry(slot)
-        chat.waiting[key] = (text, markup)
-        self._kick(chat)
+        self.show_lazy(slot, (text, markup), sound=sound, answer=answer)
+
+    def show_lazy(
+        self,
+        slot: Slot,
+        render: Pending,
+        *,
+        sound: Sound | None = None,
+        epoch: object = None,
+        answer: bool = False,
+    ) -> None:
+        """:meth:`show` with the text rendered by ``render()`` only when it is sent (``None``:
+        nothing to send any more), so a state replaced while it waits costs nothing; see
+        :meth:`ChatQueue.show` for ``epoch``."""
+        if slot.chat_id not in self.blocked:
+            chat = self._chat(slot.chat_id)
+            chat.show(slot, render, sound, epoch, answer)
+            self._kick(chat)
 
     def post(
         self,
@@ -189,18 +195,8 @@ class Outbox:
         alert: bool = False,
         url: str | None = None,
     ) -> None:
-        """Answer a button press; timeouts, resets and 5xx are retried (an answer later than
-        ~15 s is useless, so no flood wait), a refused answer is only logged."""
-        for attempt in range(1, 4):
-            try:
-                await query.answer(text, show_alert=alert, url=url)
-                return
-            except TelegramError as exc:
-                retry = isinstance(exc, NetworkError) and not isinstance(exc, BadRequest)
-                if not retry or attempt == 3:
-                    log.info("answering a button press failed: %s", exc)
-                    return
-                await asyncio.sleep(0.3 * attempt)
+        """Answer a button press (:func:`.pacing.answer_press`)."""
+        await answer_press(query, text, alert=alert, url=url)
 
     async def drain(self, timeout: float | None = None) -> None:
         """Wait until every queue is empty."""
@@ -238,7 +234,7 @@ class Outbox:
     def unshown(self, slot: Slot) -> bool:
         """Whether ``slot``'s latest content is still waiting to go out."""
         chat = self._chats.get(slot.chat_id)
-        return chat is not None and id(slot) in (chat.sending, *chat.waiting)
+        return chat is not None and chat.unshown(slot)
 
     def pending(self) -> int:
         return sum(len(c.queue) + len(c.answers) + len(c.later) for c in self._chats.values())
@@ -355,7 +351,7 @@ class Outbox:
                 log.debug("chat %s: delete failed: %s", chat.chat_id, exc.message)
             return True
         slot = item.slot
-        content = item.content = chat.waiting.pop(id(slot), None)
+        content = item.content = chat.take(item)
         if content is None:
             return False
         text, keyboard = content[0], markup_json(content[1])  # (sent as it is: see edits.py)

@@ -29,11 +29,13 @@ import warnings
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+from telegram import CallbackQuery
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 
 from .queue import ChatQueue
 
 __all__ = [
+    "answer_press",
     "Pacing",
     "ANSWER_RESERVE",
     "ANSWER_SHARE",
@@ -188,3 +190,24 @@ class Pacing:
                 if isinstance(exc, BadRequest | Forbidden) or attempt >= MAX_ATTEMPTS:
                     raise
                 await asyncio.sleep(0.5 * self.retry_base * attempt)
+
+
+async def answer_press(
+    query: CallbackQuery,
+    text: str | None = None,
+    *,
+    alert: bool = False,
+    url: str | None = None,
+) -> None:
+    """Answer a button press; timeouts, resets and 5xx are retried (an answer later than
+    ~15 s is useless, so no flood wait), a refused answer is only logged."""
+    for attempt in range(1, 4):
+        try:
+            await query.answer(text, show_alert=alert, url=url)
+            return
+        except TelegramError as exc:
+            retry = isinstance(exc, NetworkError) and not isinstance(exc, BadRequest)
+            if not retry or attempt == 3:
+                log.info("answering a button press failed: %s", exc)
+                return
+            await asyncio.sleep(0.3 * attempt)

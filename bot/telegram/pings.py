@@ -20,9 +20,12 @@ from .outbox import Outbox, message_gone
 
 __all__ = ["Pings", "ACTIVE_SECONDS"]
 
-ACTIVE_SECONDS = 20.0
-"""A player who acted this recently is still looking at his hand: the turn passing to him
-needs no notifying message (the silent edit of his hand message is enough)."""
+ACTIVE_SECONDS = 30.0
+"""A player who acted this recently (or whose new hand message rang this recently) is still
+looking at his hand: the turn passing to him needs no notifying message (the silent edit of
+his hand message is enough). A three-handed round of people taking 5-10 s a decision lasts
+15-30 s: at 20 s a third of the notifications went to players who had pressed 20-30 s
+before and were waiting for the other two (tests/perf/README.md, "The bot under load")."""
 
 
 class Pings:

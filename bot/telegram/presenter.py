@@ -9,9 +9,11 @@ right behind those messages), so a restart shows what was not confirmed.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from collections.abc import Callable
+from functools import partial
 
 from telegram import InlineKeyboardMarkup
 
@@ -22,18 +24,16 @@ from bot.core.model import Player, Slot, Status, Table
 from bot.core.play import stop_need
 from bot.core.robots import is_robot
 from bot.core.service import Shown, TableService
-from bot.preferans.actions import Discard
 from bot.preferans.analysis import Analysis, reached_play
 from bot.preferans.cards import Seat
 from bot.preferans.deal import Deal
 from bot.preferans.scoring import Sheet
 from bot.preferans.views import public_view, seat_view
 from bot.render import keyboards
-from bot.render.analysis import analysis_line
 from bot.render.i18n import t
 from bot.render.lobby import CLOSED_KEYS, lobby_text
 from bot.render.results import result_text, settlement_text, sheet_before
-from bot.render.table import hand_text, offer_end_line, review_text, table_text
+from bot.render.table import hand_text, offer_end_line, table_text
 from bot.render.text import (
     action_text,
     ended_text,
@@ -45,11 +45,17 @@ from bot.render.text import (
 )
 
 from .analysing import Analyst
+from .hands import HandEdits, epoch, hand_content, review_content
 from .outbox import Outbox, Sound
 from .pings import Pings
+from .queue import Content
 from .sheet import SheetMessages
 
-__all__ = ["Presenter"]
+__all__ = ["Presenter", "REVIEW_WAIT"]
+
+REVIEW_WAIT = 2.0
+"""Seconds an ended deal's reviews wait for its analysis line (usually ready in well under
+a second) before they are shown without it."""
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +81,7 @@ class Presenter:
         self.autoplay = False
         """Whether forced cards play themselves (the scheduler's pause is set)."""
         self.pings = Pings(service, outbox)
+        self.hands = HandEdits()
 
     def show(self, effects: Effects) -> None:
         """Show every effect, in order."""
@@ -101,7 +108,7 @@ class Presenter:
             self.outbox.post(e.player.user_id, text)
         elif isinstance(e, fx.DealShown):
             self.pings.clear(table)
-            self.show_deal(table)
+            self.show_deal(table, e.moved)
         elif isinstance(e, fx.HandShown):
             self.show_hand(table, e.seat)
         elif isinstance(e, fx.DealEnded):
@@ -111,6 +118,7 @@ class Presenter:
             self.sheets.game_stopped(table)
         elif isinstance(e, fx.GameOver):
             self.pings.clear(table)
+            self.hands.forget(table.id)
             game = table.game
             if game is not None and game.settlement() is not None:
                 # the game's end rings the group (Sound)
@@ -187,8 +195,10 @@ class Presenter:
         # the lobby answers a person's press (a seat, a setting): it goes with the answers
         self.outbox.show(slot, lobby_text(table), markup, sound=Sound.RING, answer=True)
 
-    def show_deal(self, table: Table) -> None:
-        """Refresh the group's table message and every hand message of the current deal."""
+    def show_deal(self, table: Table, moved: Seat | None = None) -> None:
+        """Refresh the group's table message and the hand messages of the current deal: after
+        ``moved``'s move only those :class:`.hands.HandEdits` says (``None``: every one).
+        Rendered when sent, so a state coalesced away costs nothing."""
         game = table.game
         slot = table.messages.table_slot
         if table.status != Status.PLAYING or game is None or game.current is None or not slot:
@@ -202,44 +212,24 @@ class Presenter:
             note = t(lang, "timeout.note", name=name(table, auto.seat), what=what)
         elif table.ui.forced is not None:
             note = forced_note(table, lang)
-        text = table_text(table, public_view(deal), table.deal_no, note=note)
-        # the first deal's table message is the game's start: it rings the group (Sound)
-        self.outbox.show(slot, text, sound=Sound.RING if table.deal_no == 1 else Sound.QUIET)
-        for seat in range(len(table.seats)):
-            self.show_hand(table, Seat(seat))
+        pv, deal_no = public_view(deal), table.deal_no
+
+        def render() -> Content:
+            return table_text(table, pv, deal_no, note=note), None
+
+        # the first deal's table message is the game's start: it rings the group (Sound); the
+        # last state of each trick and phase is shown, whatever came after it meanwhile
+        sound = Sound.RING if table.deal_no == 1 else Sound.QUIET
+        self.outbox.show_lazy(slot, render, sound=sound, epoch=epoch(deal))
+        seats = [Seat(seat) for seat in range(len(table.seats))]
+        for seat in self.hands.due(table.id, deal, seats, moved):
+            self.show_hand(table, seat)
 
     def show_hand(self, table: Table, seat: Seat) -> None:
-        """Refresh ``seat``'s hand message: his view, the notes for him, the time left."""
-        game = table.game
-        player = table.player(seat)
+        """Refresh ``seat``'s hand message (rendered when it is sent: the state then)."""
         slot = table.messages.hand_slots.get(seat)
-        if game is None or game.current is None or player is None or slot is None:
-            return
-        sv = seat_view(game.current, seat)
-        ranks = self.service.card_ranks(player.user_id)
-        notes = []
-        mine = table.ui.hand_auto.get(seat)
-        if isinstance(mine, Discard) and not sv.discard:
-            mine = None  # Кодекс 3.4.9: after the first lead he may not look at his discard
-        if mine is not None:
-            what = action_text(mine, player.lang, private=True, ranks=ranks)
-            notes.append(t(player.lang, "hand.auto", what=what))
-        if table.ui.forced is not None:
-            notes.append(forced_note(table, player.lang, seat))
-        left = table.deadline - self.service.clock() if table.deadline is not None else None
-        note = "\n\n".join(notes) or None
-        text = hand_text(
-            table,
-            sv,
-            table.deal_no,
-            player.lang,
-            note=note,
-            left=left,
-            ranks=ranks,
-            others=self._others(player),
-        )
-        markup = keyboards.actions_keyboard(table, sv, player.lang, ranks=ranks)
-        self.outbox.show(slot, text, markup)
+        if slot is not None:
+            self.outbox.show_lazy(slot, lambda: hand_content(self.service, table, seat, slot))
 
     def _show_ended(self, e: fx.DealEnded) -> None:
         """The last state of a finished deal in its messages, then the result and the pulka."""
@@ -251,55 +241,45 @@ class Presenter:
         claim = offer_end_line(table, deal, lang) if deal is not None else None
         if claim is not None:  # the deal ended by an accepted offer
             result = claim + "\n\n" + result
+        self.hands.forget(table.id)
         if deal is not None:
-            if e.table_slot is not None:
+            if e.table_slot is not None:  # (the last trick's state before it is shown first)
                 text = table_text(table, public_view(deal), e.deal_no, note=result)
-                self.outbox.show(e.table_slot, text, None)
-            for seat, slot in e.hand_slots.items():
-                self._show_review(e, seat, slot, before, None)
+                self.outbox.show_lazy(e.table_slot, (text, None), epoch=epoch(deal))
             if self.analysis and e.hand_slots and reached_play(deal):
-                self._analyse(e, before)
+                self._analyse(e, before)  # the reviews wait a little for its line
+            else:
+                self._show_reviews(e, before, None)
         self.sheets.deal_ended(table, result, e.table_slot)
         self._confirm(table, Shown("end", e.deal_no))
 
-    def _show_review(
-        self, e: fx.DealEnded, seat: Seat, slot: Slot, before: Sheet | None, found: Analysis | None
-    ) -> None:
-        """A player's hand message of an ended deal: the deal in full, its analysis once it
-        is ready, the result."""
-        table = e.table
-        deal = e.finished.deal
-        player = table.player(seat)
-        if player is None or deal is None:
-            return
-        ranks = self.service.card_ranks(player.user_id)
-        note = result_text(table, e.finished, e.deal_no, player.lang, before)
-        claim = offer_end_line(table, deal, player.lang)  # the deal ended by an accepted offer
-        note = note if claim is None else claim + "\n\n" + note
-        review = review_text(table, deal, player.lang, ranks=ranks)
-        if found is not None:
-            review += "\n\n" + analysis_line(table, found, player.lang, reader=seat, ranks=ranks)
-        note = review + "\n\n" + note
-        auto = e.auto.get(seat)
-        if auto is not None:
-            what = action_text(auto, player.lang, private=True, ranks=ranks)
-            note = t(player.lang, "hand.auto", what=what) + "\n\n" + note
-        sv = seat_view(deal, seat)
-        others = self._others(player)
-        text = hand_text(table, sv, e.deal_no, player.lang, note=note, ranks=ranks, others=others)
-        self.outbox.show(slot, text)
+    def _show_reviews(self, e: fx.DealEnded, before: Sheet | None, found: Analysis | None) -> None:
+        """Every player's hand message of an ended deal becomes its review."""
+        for seat, slot in e.hand_slots.items():
+            if (player := e.table.player(seat)) is not None:
+                review = partial(review_content, self.service, e, seat, player, before, found)
+                self.outbox.show_lazy(slot, review)
 
     def _analyse(self, e: fx.DealEnded, before: Sheet | None) -> None:
-        """Analyse the ended deal off the event loop (:mod:`.analysing`), then add the line
-        to the reviews: those messages stay the deal's review whatever the table did
-        meanwhile."""
+        """Analyse the ended deal off the event loop (:mod:`.analysing`); the reviews wait
+        for its line up to :data:`REVIEW_WAIT` s (one edit each, not two), a later line is
+        added to them (they stay the deal's review whatever the table did meanwhile)."""
         deal = e.finished.deal
         assert deal is not None
+        shown = False
+
+        def show(found: Analysis | None) -> None:
+            nonlocal shown
+            shown = True
+            self._show_reviews(e, before, found)
 
         def done(found: Analysis) -> None:
-            for seat, slot in e.hand_slots.items():
-                self._show_review(e, seat, slot, before, found)
+            waiting.cancel()
+            show(found)
 
+        waiting = asyncio.get_running_loop().call_later(
+            REVIEW_WAIT, lambda: None if shown else show(None)
+        )
         self.analyst.start(deal, f"table {e.table.id}: deal {e.deal_no}", done)
 
     def close(self) -> None:

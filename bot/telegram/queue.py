@@ -17,6 +17,8 @@ from telegram.error import BadRequest
 from bot.core.model import Slot
 
 __all__ = [
+    "Content",
+    "Pending",
     "Sound",
     "Post",
     "Delete",
@@ -27,6 +29,12 @@ __all__ = [
     "not_modified",
     "no_rights",
 ]
+
+Content = tuple[str, InlineKeyboardMarkup | None]
+"""A message's text and buttons."""
+Pending = Content | Callable[[], Content | None]
+"""What a slot is to show: its content, or how to render it when it is sent (``None``:
+nothing to send any more)."""
 
 _GONE = ("not found", "can't be edited", "cant be edited")
 _NO_RIGHTS = ("not enough rights", "have no rights", "chat_write_forbidden", "chat_restricted")
@@ -98,8 +106,11 @@ class Show:
     slot: Slot
     sound: Sound = Sound.RING
     """How the slot's message rings if it is sent (not edited)."""
-    content: tuple[str, InlineKeyboardMarkup | None] | None = None
+    content: Content | None = None
     """What is being sent (taken from the chat's ``waiting`` when its turn comes)."""
+    fixed: Pending | None = None
+    """The last state of an epoch (:meth:`Outbox.show_lazy`): sent as it is, not replaced
+    by a newer state (that waits behind it)."""
 
 
 @dataclass(slots=True, eq=False)
@@ -116,6 +127,7 @@ class ChatQueue:
         "task",
         "last",
         "waiting",
+        "epochs",
         "window",
         "answers",
         "later",
@@ -134,8 +146,10 @@ class ChatQueue:
         self.queue: deque[Post | Delete | Show | Call] = deque()
         self.task: asyncio.Task[None] | None = None
         self.last = -1e9
-        self.waiting: dict[int, tuple[str, InlineKeyboardMarkup | None]] = {}
+        self.waiting: dict[int, Pending] = {}
         """Slot id -> latest content for slots queued here."""
+        self.epochs: dict[int, object] = {}
+        """Slot id -> the epoch of its waiting content, when it has one."""
         self.answers: deque[Post | Show] = deque()
         """Answers to people in a group (a command's, the lobby after a press): sent before
         everything in :attr:`queue` (a table message waiting there coalesces, so it loses
@@ -163,11 +177,57 @@ class ChatQueue:
             async with asyncio.timeout(seconds):
                 await self.woken.wait()
 
+    def show(
+        self, slot: Slot, content: Pending, sound: Sound | None, epoch: object, answer: bool = False
+    ) -> None:
+        """Queue ``slot`` to show ``content`` (once: a newer state replaces a waiting one).
+        A state of another ``epoch`` than the waiting state's does not replace it: that one
+        was the last of its epoch (a trick's end, say) and is sent; the new one waits
+        behind it. ``answer``: it answers a press (the lobby): it goes with the answers."""
+        key = id(slot)
+        if key in self.waiting:
+            before = self.epochs.get(key)
+            if before is not None and epoch is not None and epoch != before:
+                for item in (*self.answers, *self.queue):  # the epoch's last state stays
+                    if isinstance(item, Show) and id(item.slot) == key and item.fixed is None:
+                        item.fixed = self.waiting.pop(key)
+                        break
+        if key not in self.waiting:
+            if sound is None:
+                sound = Sound.QUIET if slot.silent else Sound.default(slot.chat_id)
+            (self.answers if answer else self.queue).append(Show(slot, sound))
+        elif answer:
+            self.hurry(slot)
+        self.waiting[key] = content
+        if epoch is None:
+            self.epochs.pop(key, None)
+        else:
+            self.epochs[key] = epoch
+
+    def take(self, item: Show) -> Content | None:
+        """What ``item`` sends now (rendered now if it was queued unrendered)."""
+        pending = item.fixed
+        if pending is None:
+            pending = self.waiting.pop(id(item.slot), None)
+            self.epochs.pop(id(item.slot), None)
+        return pending() if callable(pending) else pending
+
+    def unshown(self, slot: Slot) -> bool:
+        """Whether a state of ``slot`` is still waiting here or being sent."""
+        if id(slot) in (self.sending, *self.waiting):
+            return True
+        return any(
+            isinstance(i, Show) and i.slot is slot and i.fixed for i in (*self.answers, *self.queue)
+        )
+
     def keep(self, item: Post | Delete | Show | Call) -> None:
         """``item`` was not taken: it goes first again. A slot is sent with its latest
         content (one queued meanwhile wins); a call (a sheet, say) runs again, so nothing
         queued behind it overtakes it."""
         if isinstance(item, Post | Call):
+            self.queue.appendleft(item)
+        elif isinstance(item, Show) and item.fixed is not None:  # an epoch's end: as it was
+            item.fixed = item.content or item.fixed
             self.queue.appendleft(item)
         elif isinstance(item, Show) and item.content is not None:
             if (key := id(item.slot)) not in self.waiting:  # else a newer state is queued
@@ -212,6 +272,7 @@ class ChatQueue:
         self.answers.clear()
         self.later.clear()
         self.waiting.clear()
+        self.epochs.clear()
 
     def ahead(self, who: int, limit: int, window: float) -> bool:
         """Whether ``who``'s answer may go ahead of the game's messages: fewer than

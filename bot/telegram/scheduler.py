@@ -153,7 +153,10 @@ class Scheduler:
             data = ("expire", table.id, 0)
             jobs.append(jq.run_once(self._job, (delay or 0.0) + 0.05, data=data, name=name))
             return
-        for when, kind in turn_jobs(table.settings.turn_time, delay):
+        kinds = turn_jobs(table.settings.turn_time, delay)
+        # every move arms them anew and a job costs the scheduler: the half-time tick and
+        # the timeout now, the reminder once the tick has run (most turns end before it)
+        for when, kind in kinds if len(kinds) < 3 else (kinds[0], kinds[-1]):
             data = (kind, table.id, table.move)
             jobs.append(jq.run_once(self._job, when, data=data, name=name))
 
@@ -181,6 +184,9 @@ class Scheduler:
             self.show(self.service.remind(table_id, move))
         elif kind == "tick":
             self.show(self.service.tick(table_id, move))
+            table = self.service.get(table_id)
+            if table is not None and table.move == move:
+                self.arm(table)  # the reminder and the timeout from now
         else:
             table = self.service.get(table_id)
             late = table is not None and self.unseen(table)

@@ -134,17 +134,29 @@ async def test_messages_that_show_what_they_must_are_not_edited_again(tmp_path: 
     clock = FakeClock()
     async with running_bot(tmp_path, users=3, clock=clock) as h:
         await open_and_start(h)
+        mover = h.actor()
         await h.act(lambda buttons: next(d for _, d in buttons if code_of(d) == "bP"))
         actor = h.actor()
-        assert actor is not None
+        assert actor is not None and mover is not None
         hand = h.hand_message(actor)
         assert hand is not None
+        [third] = [u for u in h.users if u not in (mover, actor)]
+        waiting = h.hand_message(third)  # neither moved nor is to act: waits for his turn
+        assert waiting is not None
     fake, people, group = h.fake, h.users, h.group
     before = len(fake.calls)
     async with running_bot(tmp_path, fake=fake, people=people, group=group, clock=clock) as h:
         assert h.table().move > 0
         sent = [c for c in fake.calls[before:] if c.method.lower() in SENDS]
-        assert sent == []  # the table message and the three hands show the stored state
+        # The table message and the two hands that show the stored state are left alone;
+        # the hand that was waiting for its owner's turn is brought up to date.
+        assert [(c.params["chat_id"], c.params["message_id"]) for c in sent] == [
+            (third.id, waiting.message_id)
+        ]
+    before = len(fake.calls)
+    async with running_bot(tmp_path, fake=fake, people=people, group=group, clock=clock) as h:
+        sent = [c for c in fake.calls[before:] if c.method.lower() in SENDS]
+        assert sent == []  # now every message shows the stored state
     clock.advance(25)  # the player to act has less time left than his hand says
     before = len(fake.calls)
     async with running_bot(tmp_path, fake=fake, people=people, group=group, clock=clock) as h:

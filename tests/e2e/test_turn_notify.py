@@ -73,9 +73,9 @@ async def test_an_active_player_is_not_pinged_and_never_means_never(tmp_path: Pa
     clock = FakeClock()
     async with running_bot(tmp_path, clock=clock, defaults=NO_TIMER) as h:
         await open_and_start(h)
-        # everyone has acted within moments: only the first turn of each can ping
+        # everyone has acted, or was dealt his ringing hand, within moments: no ping
         await _play_one_deal(h, clock, pause=2)
-        assert len(_pings(h)) <= 3
+        assert _pings(h) == []
         # Boris chooses "never" in private
         boris = h.users[1]
         await h.say(boris, "/settings", chat=boris)
@@ -117,7 +117,7 @@ async def test_requests_per_deal_before_and_after(tmp_path: Path) -> None:
     assert pings["before"] == 0 and figures["before"]["sendMessage"] <= 4
     assert 0 < pings["slow"] <= presses["slow"]
     assert figures["slow"]["sendMessage"] - pings["slow"] <= 4
-    assert pings["fast"] <= 3  # only turns of players who had not acted yet
+    assert pings["fast"] == 0  # everyone acted, or was dealt his hand, moments ago
 
 
 async def test_pulka_in_private_shows_the_players_running_table(tmp_path: Path) -> None:
@@ -212,8 +212,8 @@ async def test_settings_name_the_notifications_for_what_they_do(tmp_path: Path) 
         assert menu is not None
         assert menu.content.startswith(
             "🔔 Turn notifications: when I am away\nA message with sound, at most one a turn:\n"
-            "• when I am away: the turn reaches you after 20 s without a press of yours, or "
-            "your time is running out;\n"
+            "• when I am away: the turn reaches you after 30 s without a press of yours (a new "
+            "deal's cards come with a sound of their own), or your time is running out;\n"
         )
         assert [label for label, _ in menu.buttons][:3] == [
             "✅ when I am away",
@@ -223,6 +223,44 @@ async def test_settings_name_the_notifications_for_what_they_do(tmp_path: Path) 
     assert settings_text("ru", "always").startswith(
         "🔔 <b>Уведомления о ходе</b>: когда я не смотрю\n"
         "Сообщение со звуком — не больше одного за ход:\n"
-        "• <i>когда я не смотрю</i> — ход за вами, а вы ничего не нажимали дольше 20 с, "
-        "или время хода на исходе;\n"
+        "• <i>когда я не смотрю</i> — ход за вами, а вы ничего не нажимали дольше 30 с "
+        "(карты новой сдачи приходят со звуком сами), или время хода на исходе;\n"
     )
+
+
+
+async def test_no_ping_soon_after_the_new_hand_rang_nor_within_30_s_of_his_press(
+    tmp_path: Path,
+) -> None:
+    """The new deal's hand message rings: a turn within 30 s of it needs no notification,
+    as a turn within 30 s of the player's own press does not (he waits for the others)."""
+    clock = FakeClock()
+    async with running_bot(tmp_path, clock=clock, defaults=NO_TIMER) as h:
+        await open_and_start(h)
+        dealt = clock()
+        first = h.actor()
+        clock.advance(25)
+        await take_turn(h, POLICY)  # the second bidder was dealt 25 s ago, never pressed
+        assert _pings(h) == []
+        clock.advance(25)
+        await take_turn(h, POLICY)  # the third: dealt 50 s ago
+        third = h.actor()
+        assert third is not None and third is not first
+        assert [c for c, _, _ in _pings(h)] == [third.id]
+        # the rest of the deal at 11 s a move: a turn comes back 22 s after a press
+        pressed = {first.id: dealt + 25} if first is not None else {}
+        pressed[h.users[0].id if h.users[0] not in (first, third) else h.users[1].id] = dealt
+        back_soon = 0
+        deal_no = h.table().deal_no
+        while h.table().deal_no == deal_no:
+            clock.advance(11)
+            seen = len(_pings(h))
+            user, _ = await take_turn(h, POLICY)
+            pressed[user.id] = clock()
+            nxt = h.actor()
+            for chat, _, _ in _pings(h)[seen:]:  # a ping only after 30 s without a press
+                assert clock() - pressed.get(chat, dealt) >= 30
+            if nxt is not None and nxt is not user and h.table().deal_no == deal_no:
+                idle = clock() - pressed.get(nxt.id, dealt)
+                back_soon += 20 <= idle < 30  # pinged at the old 20 s
+        assert back_soon > 0

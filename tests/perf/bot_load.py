@@ -36,9 +36,14 @@ Latency of a press is measured at the fake, the same way for every side
 (:func:`press_latency`): from the moment the callback query was queued for getUpdates to
 (a) its ``answerCallbackQuery`` ("first response") and (b) the first message update in
 each chat the press changes, after the answer ("last call"; ours: the group's table
-message and three hands, a discard toggle only the presser's hand; the baselines: the
-pressed message). "Handling" counts each of these from the moment the bot's own pacing let
-that call go when that is later than the press (a bot that does not pace: from the press).
+message, the presser's hand and the next player's, a discard toggle only the presser's
+hand; the baselines: the pressed message). "Handling" counts each of these from the
+moment the bot's own pacing let that call go when that is later than the press (a bot that
+does not pace: from the press).
+
+Our bot's timers (a computer move, a forced card, a turn's tick, reminder and timeout) are
+watched in its process (:func:`_watch_timers`): how many ran, how late, and whether any was
+dropped (due, never run nor cancelled): a dropped timer fails the run.
 
 Run by hand, not by CI. Needs Linux (/proc, sched_setaffinity); ``--profile`` needs
 ``pip install py-spy``. The temporary folder (databases, logs) is removed unless ``--keep``.
@@ -82,6 +87,8 @@ def child_bot() -> None:
     """``--child-bot``: run the real bot in this process (what ``python -m bot`` runs)."""
     if os.environ.get("BENCH_TRACE") == "1":
         _install_trace()
+    if os.environ.get("BENCH_TIMERS"):
+        _watch_timers(os.environ["BENCH_TIMERS"])
     old_client = os.environ.get("BENCH_OLD_CLIENT")
     if old_client:  # an experiment: the bot on another BaseRequest (e.g. the old bot/http.py)
         import importlib.util
@@ -96,6 +103,102 @@ def child_bot() -> None:
     from bot.__main__ import main
 
     sys.exit(main())
+
+
+TIMER_GRACE = 5.0
+"""Seconds past its time after which a timer that neither ran nor was cancelled counts as
+dropped."""
+
+
+def _watch_timers(path: str) -> None:
+    """``BENCH_TIMERS``: record every job the bot puts on its job queue (a computer move, a
+    forced card, a turn's reminder or timeout...): when it was due, whether it ran and how
+    late, or was cancelled; a summary is written to ``path`` every 15 s and at exit. A job
+    done is folded into its kind's counts at once, so the summary looks only at the jobs
+    still waiting (its CPU is the bot's as measured)."""
+    import atexit
+
+    from telegram.ext import Job, JobQueue
+
+    waiting: dict[str, tuple[str, float]] = {}
+    """Job id -> (kind, due (monotonic)) of the jobs neither run nor cancelled yet."""
+    kinds: dict[str, dict[str, Any]] = {}
+
+    def counts(kind: str) -> dict[str, Any]:
+        return kinds.setdefault(kind, {"armed": 0, "ran": 0, "cancelled": 0, "late": []})
+
+    run_once = JobQueue.run_once
+    schedule_removal = Job.schedule_removal
+
+    def watched(self: Any, callback: Any, when: Any, *args: Any, **kwargs: Any) -> Any:
+        data = kwargs.get("data", args[0] if args else None)
+        kind = str(data[0]) if isinstance(data, tuple) and data else "other"
+        due = time.monotonic() + float(when)
+        ids: list[str] = []
+
+        async def run(context: Any) -> None:
+            if waiting.pop(ids[0], None) is not None:
+                k = counts(kind)
+                k["ran"] += 1
+                k["late"].append(max(0.0, time.monotonic() - due))
+            await callback(context)
+
+        job = run_once(self, run, when, *args, **kwargs)
+        ids.append(job.job.id)
+        waiting[job.job.id] = (kind, due)
+        counts(kind)["armed"] += 1
+        return job
+
+    def removed(self: Any) -> None:
+        found = waiting.pop(self.job.id, None)
+        if found is not None:
+            counts(found[0])["cancelled"] += 1
+        schedule_removal(self)
+
+    stopped: list[float] = []
+    stop = JobQueue.stop
+
+    async def stopping(self: Any, *args: Any, **kwargs: Any) -> None:
+        stopped.append(time.monotonic())  # what was due after this is not dropped
+        await stop(self, *args, **kwargs)
+
+    JobQueue.run_once = watched  # type: ignore[method-assign]
+    Job.schedule_removal = removed  # type: ignore[method-assign]
+    JobQueue.stop = stopping  # type: ignore[method-assign]
+
+    def dump() -> None:
+        now = stopped[0] if stopped else time.monotonic()
+        out: dict[str, dict[str, Any]] = {}
+        for kind, k in list(kinds.items()):
+            late = sorted(k["late"])
+            out[kind] = {
+                "armed": k["armed"],
+                "ran": k["ran"],
+                "cancelled": k["cancelled"],
+                "dropped": 0,
+                "pending": 0,
+                "late_p50": late[len(late) // 2] if late else 0.0,
+                "late_p99": pct(late, 0.99) if late else 0.0,
+                "late_max": late[-1] if late else 0.0,
+                "late_over_1s": sum(1 for x in late if x > 1.0),
+            }
+        for kind, due in list(waiting.values()):
+            out[kind]["dropped" if due < now - TIMER_GRACE else "pending"] += 1
+        tmp = path + ".tmp"
+        with open(tmp, "w") as fh:
+            json.dump(out, fh)
+        os.replace(tmp, path)
+
+    def every() -> None:
+        while True:
+            time.sleep(15.0)
+            try:
+                dump()
+            except (OSError, RuntimeError, KeyError):  # changed meanwhile: next time
+                pass
+
+    threading.Thread(target=every, daemon=True).start()
+    atexit.register(dump)
 
 
 def _install_trace() -> None:
@@ -345,6 +448,8 @@ class Players:
         self.spread = 1.0
         self.think = 0.0
         """Seconds a player thinks before each game press (0: at once)."""
+        self.pings: list[float] = []
+        """Per turn notification: seconds since its player's own last press (inf: none)."""
         self.spread_rng = random.Random(seed + 1)  # apart from the players' choices
         for i in range(tables):
             users = [
@@ -480,6 +585,9 @@ class Players:
             return
         found = DEAL_RE.search(text.split("\n", 1)[0])
         if found is None:
+            if method == "sendMessage" and text.startswith(("🔔", "⏰")):  # a notification
+                own = [p.t for p in tab.presses if p.user == ui]
+                self.pings.append(now - own[-1] if own else math.inf)
             return
         if int(found.group(1)) > self.deals:
             tab.state = "stopping"
@@ -627,6 +735,16 @@ def _cpu_seconds(pid: int) -> float:
         return 0.0
     ticks = sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
     return ticks / os.sysconf("SC_CLK_TCK") + sum(_cpu_seconds(c) for c in _children(pid))
+
+
+def _own_cpu_seconds(pid: int) -> float:
+    """CPU seconds of ``pid`` alone (the bot's process, without its analysis worker)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return sum(int(f) for f in fields[11:13]) / os.sysconf("SC_CLK_TCK")
 
 
 def _children(pid: int) -> list[int]:
@@ -875,11 +993,20 @@ def our_stats(
 ) -> dict[str, Any]:
     presses = [p for tab in players.tabs for p in tab.presses]
 
+    after: dict[str, int] = {}
+    """Press -> the user who acts next at its table (the next press's)."""
+    for tab in players.tabs:
+        for a, b in zip(tab.presses, tab.presses[1:], strict=False):
+            after[a.qid] = b.user
+
     def chats_of(p: Press) -> list[int]:
         tab = players.tabs[p.table]
         if p.kind == "toggle":  # a discard mark changes only the presser's hand
             return [tab.users[p.user].id]
-        return [tab.group.id] + [u.id for u in tab.users]
+        # the group's table message, the presser's hand and the hand of the player to act
+        # next (the third hand is edited when his turn comes or the trick ends)
+        users = {p.user, after.get(p.qid, p.user)}
+        return [tab.group.id] + [tab.users[u].id for u in sorted(users)]
 
     stats = side_stats(presses, chats_of, fake, windows, paced=True, overall=overall)
     # A game's requests from its start to the /stop, which comes as soon as deal deals + 1
@@ -936,6 +1063,13 @@ def our_stats(
         "refused_presses": sum(1 for p in presses if p.alert),
         "sim_skipped": players.skipped,
         "tables_done": players.done,
+        "pings": len(players.pings),
+        "pings_since_press": {
+            "under 30 s": sum(1 for x in players.pings if x < 30),
+            "30-60 s": sum(1 for x in players.pings if 30 <= x < 60),
+            "60 s+": sum(1 for x in players.pings if 60 <= x < math.inf),
+            "none this game": sum(1 for x in players.pings if x == math.inf),
+        },
     }
 
 
@@ -1073,6 +1207,8 @@ class Side:
     windows: list[tuple[float, float]] = field(default_factory=list)
     """Its rounds: when its players act (fake clock = time.monotonic)."""
     cpu0: float | None = None
+    own0: float = 0.0
+    """The bot's own process's part of ``cpu0`` (without its analysis worker)."""
     cpu_t0: float = 0.0
     """When ``cpu0`` was read (fake clock): updates and requests are counted from then."""
     began: float = 0.0
@@ -1087,6 +1223,7 @@ class Side:
         if active:
             if self.cpu0 is None:
                 self.cpu0 = _cpu_seconds(self.proc.pid)
+                self.own0 = _own_cpu_seconds(self.proc.pid)
                 self.cpu_t0 = self.fake.clock()
             self.began = self.fake.clock()
         else:
@@ -1136,6 +1273,7 @@ def _start_side(key: str, n: int, args: argparse.Namespace, workdir: str) -> Sid
             LOG_LEVEL="WARNING",
             PREFERANS_SEED=str(args.seed),
             BENCH_TRACE="1" if args.trace else "0",
+            BENCH_TIMERS=os.path.join(workdir, f"{key}.timers.json"),
         )
         if key == "ours_old_client":
             env["BENCH_OLD_CLIENT"] = os.path.abspath(args.old_client)
@@ -1232,12 +1370,14 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
         time.sleep(args.tail)  # the last queued messages go out
         for side in sides.values():
             cpu = _cpu_seconds(side.proc.pid) - (side.cpu0 or 0.0)
+            own = _own_cpu_seconds(side.proc.pid) - side.own0
             fake = side.fake
             updates = sum(1 for t in fake.updates_handed if t >= side.cpu_t0)
             requests = sum(1 for t in fake.requests if t >= side.cpu_t0)
             result.setdefault(side.key, {}).update(
                 bot_cpu_pct=100 * cpu / max(1e-9, sum(b - a for a, b in side.windows)),
                 cpu_s=cpu,
+                cpu_own_s=own,
                 updates=updates,
                 requests=requests,
                 cpu_ms_per_update=1000 * cpu / updates if updates else float("nan"),
@@ -1271,7 +1411,14 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
                 stats["verify"] = verify(db_path, side.players, args.deals)
             # APScheduler's warning for a timer it dropped (none since every job runs late)
             with open(os.path.join(workdir, f"{side.key}.log"), errors="replace") as fh:
-                stats["dropped_timers"] = sum(1 for line in fh if "was missed by" in line)
+                missed = sum(1 for line in fh if "was missed by" in line)
+            try:
+                with open(os.path.join(workdir, f"{side.key}.timers.json")) as fh:
+                    stats["timers"] = json.load(fh)
+            except (OSError, ValueError):
+                stats["timers"] = None  # the bot wrote no summary: counted as a failure
+            dropped = sum(k["dropped"] for k in (stats["timers"] or {}).values())
+            stats["dropped_timers"] = missed + dropped
             # (refused presses are counted apart, "refused_presses": a stale button)
             errors = [e for e in side.players.errors if " refused: " not in e]
             stats["sim_errors"] = errors[:5]
@@ -1307,6 +1454,15 @@ def _start_profile(pid: int, workdir: str, seconds: float, name: str = "profile.
 
 def _ms(x: float) -> str:
     return "—" if x != x else f"{x * 1000:.0f}"
+
+
+def _sides_with(results: list[dict[str, Any]], key: str) -> Any:
+    """(level, side, its figures) of every side whose figures hold ``key``."""
+    for r in results:
+        for name in SIDES:
+            s = r.get(name)
+            if s and key in s:
+                yield r, name, s
 
 
 def report(results: list[dict[str, Any]]) -> str:
@@ -1358,7 +1514,8 @@ def report(results: list[dict[str, Any]]) -> str:
             )
     lines += [
         "",
-        "| N | bot | CPU s | updates | API requests | CPU ms per update | CPU ms per request |",
+        "| N | bot | CPU s (bot / analysis worker) | updates | API requests | CPU ms per update "
+        "| CPU ms per request |",
         "|---:|---|---:|---:|---:|---:|---:|",
     ]
     for r in results:
@@ -1366,10 +1523,29 @@ def report(results: list[dict[str, Any]]) -> str:
             s = r.get(name)
             if not s or "cpu_s" not in s:
                 continue
+            own = s.get("cpu_own_s", s["cpu_s"])
             lines.append(
-                f"| {r['tables']} | {LABELS[name]} | {s['cpu_s']:.1f} | {s['updates']} | "
+                f"| {r['tables']} | {LABELS[name]} | {s['cpu_s']:.1f} ({own:.1f} / "
+                f"{s['cpu_s'] - own:.1f}) | {s['updates']} | "
                 f"{s['requests']} | {s['cpu_ms_per_update']:.2f} | "
                 f"{s['cpu_ms_per_request']:.2f} |"
+            )
+    lines += [
+        "",
+        "| N | bot | timer | armed | ran | cancelled | dropped | late p50 / p99 / max ms "
+        "| ran > 1 s late |",
+        "|---:|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r, name, s in _sides_with(results, "timers"):
+        timers = s["timers"]
+        if timers is None:
+            lines.append(f"| {r['tables']} | {LABELS[name]} | — (no summary) | | | | | | |")
+            continue
+        for kind, k in sorted(timers.items()):
+            lines.append(
+                f"| {r['tables']} | {LABELS[name]} | {kind} | {k['armed']} | {k['ran']} | "
+                f"{k['cancelled']} | {k['dropped']} | {_ms(k['late_p50'])} / "
+                f"{_ms(k['late_p99'])} / {_ms(k['late_max'])} | {k['late_over_1s']} |"
             )
     for r in results:
         for name in ("ours", "ours_default", "ours_old_client"):
@@ -1378,6 +1554,8 @@ def report(results: list[dict[str, Any]]) -> str:
                 continue
             lines += ["", f"Requests per 3-person deal by kind, N = {r['tables']}, {LABELS[name]}:"]
             lines += [f"- {k}: {v:.1f}" for k, v in s["calls_per_deal_by_kind"].items()]
+            since = ", ".join(f"{k} {v}" for k, v in s["pings_since_press"].items())
+            lines.append(f"- turn notifications: {s['pings']} (since his own press: {since})")
     lines += ["", *targets(results)]
     return "\n".join(lines)
 
@@ -1404,6 +1582,8 @@ def failures(results: list[dict[str, Any]]) -> list[str]:
                 out.append(f"N={n}: {name}: {s['tables_done']} of {n} games over")
             if s.get("dropped_timers"):
                 out.append(f"N={n}: {name}: {s['dropped_timers']} timers dropped (missed)")
+            if "timers" in s and s["timers"] is None:
+                out.append(f"N={n}: {name}: the bot wrote no summary of its timers")
             if s.get("sim_errors"):
                 out.append(f"N={n}: {name}: players' errors: {s['sim_errors']}")
     return out
@@ -1431,6 +1611,11 @@ def targets(results: list[dict[str, Any]]) -> list[str]:
             ("≤ 1 private request per second per chat", s["private_gaps_under_0_95s"] == 0),
             (f"RSS peak {s['rss_peak_mb']:.0f} MB ≤ 200 MB", s["rss_peak_mb"] <= 200),
         ]
+        timers = s.get("timers")
+        if timers is not None:
+            late = max((k["late_max"] for k in timers.values()), default=0.0)
+            text = f"no timer dropped ({s['dropped_timers']}; the latest ran {_ms(late)} ms late)"
+            checks.append((text, not s["dropped_timers"]))
         b = r.get("baseline")
         if b and "handling_p99" in b:
             bound = 2 * b["handling_p99"]

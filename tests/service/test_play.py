@@ -191,7 +191,8 @@ async def test_turn_passed_says_how_long_the_next_player_has_been_idle() -> None
             _, player = actor(table)
             effects = await service.act(table.id, player.user_id, table.move, "b", FIRST)
             idles += [e.idle for e in of(effects, fx.TurnPassed)]
-        assert idles[:2] == [None, None]  # the others have not acted yet
+        # the others have not acted yet: idle since the deal was dealt (their hands rang)
+        assert idles[:2] == [7, 14]
         assert [i for i in idles[2:] if i is not None] and all(
             i == 14 for i in idles[2:] if i is not None
         )  # three seats, 7 s a move: the next one acted two moves ago

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.bot_helpers import open_and_start, running_bot
+from tests.bot_helpers import FakeClock, open_and_start, running_bot
 
 OLD_GRACE = 1.0
 """APScheduler's default ``misfire_grace_time``: a job later than this was dropped."""
@@ -50,3 +50,23 @@ async def test_the_scheduler_adds_and_runs_jobs_without_info_lines(
             await h.idle()
     assert logging.getLogger("apscheduler.scheduler").getEffectiveLevel() == logging.WARNING
     assert [r.getMessage() for r in caplog.records if r.name.startswith("apscheduler")] == []
+
+
+async def test_a_turn_arms_its_tick_and_timeout_and_the_reminder_after_the_tick(
+    tmp_path: Path,
+) -> None:
+    """Each move arms its turn's jobs anew: the half-time tick and the timeout at once, the
+    reminder only once the tick ran (a job costs the scheduler; most turns end before)."""
+    clock = FakeClock()
+    async with running_bot(tmp_path, clock=clock) as h:
+        await open_and_start(h)
+        table = h.table()
+        assert table.settings.turn_time == 60
+        jobs = h.rt.scheduler.timers[table.id]
+        assert [j.data[0] for j in jobs] == ["tick", "turn"]
+        clock.advance(30)  # half time: the tick runs
+        await h.rt.scheduler.on_timer("tick", table.id, table.move)
+        jobs = h.rt.scheduler.timers[table.id]
+        assert [j.data[0] for j in jobs] == ["remind", "turn"]
+        due = {j.data[0]: j.next_t.timestamp() - time.time() for j in jobs}
+        assert due["remind"] == pytest.approx(15, abs=2) and due["turn"] == pytest.approx(30, abs=2)

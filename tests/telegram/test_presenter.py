@@ -25,6 +25,11 @@ class RecordingOutbox:
     def show(self, slot: Slot, text: str, markup: Any = None, *, sound: Any = None) -> None:
         self.shown.append((slot, text, markup))
 
+    def show_lazy(self, slot: Slot, render: Any, *, sound: Any = None, epoch: Any = None) -> None:
+        content = render() if callable(render) else render  # as if it were sent at once
+        if content is not None:
+            self.shown.append((slot, *content))
+
     def post(
         self, chat_id: int, text: str, markup: Any = None, *, done: Any = None, sound: Any = None
     ) -> None:

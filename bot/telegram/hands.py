@@ -1,0 +1,132 @@
+"""The hand messages: which a move edits at once and which wait; what they show, and
+what they show once the deal ended (its review).
+
+A move changes what every seat's hand message shows (the card just played, whose turn it
+is), but only two players look at theirs right then: the one who moved and the one now
+to act. The other seats' edits wait, and merge with the newer states, until one of them is
+to act, a trick is complete or the deal's phase changes (auction, discard and contract,
+whisting, play): so at every trick's end each hand shows the whole trick, and nobody ever
+acts on a view older than the table. That saves about one private request per move.
+"""
+
+from __future__ import annotations
+
+from bot.core import effects as fx
+from bot.core.model import Player, Slot, Table
+from bot.core.service import TableService
+from bot.preferans.actions import Discard
+from bot.preferans.analysis import Analysis
+from bot.preferans.cards import Seat
+from bot.preferans.deal import Deal, Phase
+from bot.preferans.scoring import Sheet
+from bot.preferans.views import seat_view
+from bot.render import keyboards
+from bot.render.analysis import analysis_line
+from bot.render.i18n import t
+from bot.render.results import result_text
+from bot.render.table import hand_text, offer_end_line, review_text
+from bot.render.text import action_text, forced_note
+
+from .queue import Content
+
+__all__ = ["HandEdits", "epoch", "hand_content", "review_content"]
+
+
+_STAGES = {Phase.DISCARD: Phase.CONTRACT, Phase.DEFENCE: Phase.WHIST}
+"""Phases that are one stage to the players: the declarer's discard and contract (nothing
+of the discard is public), the whists and the lone whister's choice of defence."""
+
+
+def epoch(deal: Deal) -> tuple[object, ...]:
+    """Where the deal stands, coarsely: its stage (auction, discard and contract, whisting,
+    play, the end) and the tricks complete. The last state of each epoch is one every
+    player sees (and the group's table message)."""
+    return (_STAGES.get(deal.phase, deal.phase), len(deal.played_tricks))
+
+
+class HandEdits:
+    """Per table: the deal and epoch its hand messages were last all edited in."""
+
+    def __init__(self) -> None:
+        self._tables: dict[int, tuple[Deal, tuple[object, ...]]] = {}
+
+    def due(self, table_id: int, deal: Deal, seats: list[Seat], moved: Seat | None) -> list[Seat]:
+        """Those of ``seats`` whose hand message is edited now, after ``moved``'s move in
+        ``deal`` (``None``: the deal as a whole changed: every seat)."""
+        now = epoch(deal)
+        if moved is None or self._tables.get(table_id) != (deal, now):
+            self._tables[table_id] = (deal, now)
+            return seats
+        return [s for s in seats if s in (moved, deal.actor)]
+
+    def forget(self, table_id: int) -> None:
+        """The deal or the game ended."""
+        self._tables.pop(table_id, None)
+
+
+def hand_content(service: TableService, table: Table, seat: Seat, slot: Slot) -> Content | None:
+    """``seat``'s hand message now: his view, the notes for him, the time left; ``None``
+    once ``slot`` is not his hand message of the deal any more (what replaced its
+    content there was rendered at once)."""
+    game = table.game
+    player = table.player(seat)
+    if game is None or game.current is None or player is None:
+        return None
+    if table.messages.hand_slots.get(seat) is not slot:
+        return None
+    sv = seat_view(game.current, seat)
+    ranks = service.card_ranks(player.user_id)
+    notes = []
+    mine = table.ui.hand_auto.get(seat)
+    if isinstance(mine, Discard) and not sv.discard:
+        mine = None  # Кодекс 3.4.9: after the first lead he may not look at his discard
+    if mine is not None:
+        what = action_text(mine, player.lang, private=True, ranks=ranks)
+        notes.append(t(player.lang, "hand.auto", what=what))
+    if table.ui.forced is not None:
+        notes.append(forced_note(table, player.lang, seat))
+    left = table.deadline - service.clock() if table.deadline is not None else None
+    note = "\n\n".join(notes) or None
+    text = hand_text(
+        table,
+        sv,
+        table.deal_no,
+        player.lang,
+        note=note,
+        left=left,
+        ranks=ranks,
+        others=service.tables_of(player.user_id),
+    )
+    return text, keyboards.actions_keyboard(table, sv, player.lang, ranks=ranks)
+
+
+def review_content(
+    service: TableService,
+    e: fx.DealEnded,
+    seat: Seat,
+    player: Player,
+    before: Sheet | None,
+    found: Analysis | None,
+) -> Content | None:
+    """``player``'s hand message of an ended deal: the deal in full, its analysis
+    (``found``) once it is ready, the result."""
+    table = e.table
+    deal = e.finished.deal
+    if deal is None:
+        return None
+    ranks = service.card_ranks(player.user_id)
+    note = result_text(table, e.finished, e.deal_no, player.lang, before)
+    claim = offer_end_line(table, deal, player.lang)  # the deal ended by an accepted offer
+    note = note if claim is None else claim + "\n\n" + note
+    review = review_text(table, deal, player.lang, ranks=ranks)
+    if found is not None:
+        review += "\n\n" + analysis_line(table, found, player.lang, reader=seat, ranks=ranks)
+    note = review + "\n\n" + note
+    auto = e.auto.get(seat)
+    if auto is not None:
+        what = action_text(auto, player.lang, private=True, ranks=ranks)
+        note = t(player.lang, "hand.auto", what=what) + "\n\n" + note
+    sv = seat_view(deal, seat)
+    others = service.tables_of(player.user_id)
+    text = hand_text(table, sv, e.deal_no, player.lang, note=note, ranks=ranks, others=others)
+    return text, None
