@@ -1,6 +1,6 @@
 """Statistics of a finished game, computed from its pulka record alone.
 
-One row per player of the game (README, "Statistics"):
+One row per player of the game (docs/operating.md, "Statistics"):
 
 * ``deals``: scored deals in which he held cards (with four players the dealer does not);
 * ``contracts_made`` / ``contracts_failed``: trick games he declared; a game both
