@@ -24,6 +24,7 @@ from storage import Storage, StorageError
 from . import chats, forced, lobby, offers, play, restart, robots, takeover
 from .codec import settings_json, state_json
 from .effects import Effect, Effects, LobbyShown, MustStartPrivate, TimerChanged
+from .hints import Hints
 from .model import Player, Slot, Status, Table, TableSettings
 from .names import StandIn, named
 from .persist import SAVE_RETRY, Aside, NotSaved, each, stored
@@ -62,6 +63,7 @@ class TableService(RobotSeats):
         self.robot_budget = robot_budget
         """How hard computer players think over their cards."""
         self.stand_in = stand_in
+        self.hints = Hints()
         """Names a seated player whose name shows nothing (the adapter's catalogue text)."""
         self.set_aside: list[Aside] = []
         """Tables the last :meth:`resume` could not use: (table id, chat id, group language,
