@@ -47,8 +47,9 @@ def test_a_pass_in_the_auction_names_the_bid_it_lacks() -> None:
     deal = make_deal(HANDS, "AD 7D", dealer=0)
     found = hint(seat_view(deal, Seat(1)))
     assert found == Hint(Bid(Seat(1), None), "bid.pass", contract=c("6S"))
-    assert hint_text(found, "ru") == "💡 Компьютер на вашем месте: пас\nНа 6\u202f♠️ не хватает взяток."
-    assert hint_text(found, "en") == "💡 The computer in your seat: pass\nNot enough tricks for 6\u202f♠️."
+    ru, en = hint_text(found, "ru"), hint_text(found, "en")
+    assert ru == "💡 Компьютер на вашем месте: пас\nНа 6\u202f♠️ не хватает взяток."
+    assert en == "💡 The computer in your seat: pass\nNot enough tricks for 6\u202f♠️."
 
 
 def test_a_half_whist_says_how_many_tricks_the_hand_counts() -> None:

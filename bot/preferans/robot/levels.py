@@ -77,4 +77,3 @@ def choose_at(
             if slip in legal:  # the rules of thumb never bid misère nor above 7
                 return slip
     return choose(view, rng, budget=level_budget(name, base))
-
