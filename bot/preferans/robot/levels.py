@@ -3,10 +3,10 @@
 The strong player is :func:`.player.choose` with the full budget. The weaker ones think
 with smaller budgets (no judging of bids by sampled layouts; fewer, cheaper layouts for
 the cards, so the rules of thumb decide more often) and now and then make the move of a
-player who knows only the rules of thumb (:func:`.baseline.rule_player`): the card
-a beginner plays by habit, a whist counted by aces, a pass out of caution. Such a slip
-is always legal and never absurd; how often it happens is drawn from a seeded generator,
-so a table and a move always decide the same.
+player who knows only the rules of thumb (:func:`.baseline.rule_player`): a bid counted
+by aces and kings, a whist counted by aces, the obvious card. Such a slip is always legal
+and never absurd (never misère, never above 7); whether a decision slips is drawn from a
+seeded generator, so a table and a move always decide the same.
 """
 
 from __future__ import annotations
