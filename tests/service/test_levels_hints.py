@@ -34,6 +34,7 @@ from tests.service.helpers import (
     service_on,
     started,
 )
+from tests.service.test_robots import _robot_table as robot_lobby
 
 OWNER = PEOPLE[0]
 
@@ -64,16 +65,9 @@ async def test_level_and_hints_are_lobby_settings_stored_with_the_table(tmp_path
 
 async def _robot_table(service: TableService, level_presses: int) -> Table:
     """The owner and two computer players, the level pressed ``level_presses`` times."""
-    service.robot_budget = FAST
-    await service.open_lobby(GROUP, OWNER, "Клуб")
-    table = service.open_table(GROUP)
-    assert table is not None
+    table = await robot_lobby(service)
     for _ in range(level_presses):
         await service.change_setting(table.id, OWNER.user_id, "robot_level")
-    await service.remember_user(OWNER, private_ok=True)
-    await service.sit(table.id, OWNER)
-    for _ in range(2):
-        await service.add_robot(table.id, OWNER.user_id)
     await service.start(table.id, OWNER.user_id)
     return table
 
