@@ -63,8 +63,8 @@ class TableService(RobotSeats):
         self.robot_budget = robot_budget
         """How hard computer players think over their cards."""
         self.stand_in = stand_in
-        self.hints = Hints()
         """Names a seated player whose name shows nothing (the adapter's catalogue text)."""
+        self.hints = Hints()
         self.set_aside: list[Aside] = []
         """Tables the last :meth:`resume` could not use: (table id, chat id, group language,
         each if known)."""
