@@ -1,13 +1,15 @@
 """The strength levels against the strong player, and the «💡» hint's time. Run by hand.
 
-    python tests/perf/levels.py --deals 60          # duplicate deals, then hint timings
-    python tests/perf/levels.py --deals 4 --hints 20   # a smoke run
+    python tests/perf/levels.py --deals 100         # duplicate deals, then hint timings
+    python tests/perf/levels.py --full --deals 40 --levels beginner --hints 0
+    python tests/perf/levels.py --deals 4 --hints 1    # a smoke run
 
 **Duplicate deals.** Every deal is played by three strong players (the reference), then
 with one seat, in turn each, given to a weaker level; the seat's gain is its result in
 whists (one deal scored alone, Сочинка, pulka points as gora, as ``strength.py``) minus
 the same seat's in the reference. Card play thinks at ``FAST`` for every level (capped
-by it), the strong player judges the auction and contract at the full ``STRONG.judge``.
+by it), the strong player judges the auction and contract at the full ``STRONG.judge``;
+with ``--full`` every level has its own budget as in the bot (the strong one ``STRONG``).
 
 **Hints.** The CPU time of :func:`bot.preferans.robot.hints.hint` (the strong budget) at
 every decision of a few deals played by the strong player, by kind of decision.
@@ -28,7 +30,7 @@ if str(ROOT) not in sys.path:
 
 from bot.preferans.cards import Card, Seat  # noqa: E402
 from bot.preferans.deal import Deal, DealSettings  # noqa: E402
-from bot.preferans.robot import FAST, STRONG  # noqa: E402
+from bot.preferans.robot import FAST, STRONG, Budget  # noqa: E402
 from bot.preferans.robot.hints import hint  # noqa: E402
 from bot.preferans.robot.levels import choose_at  # noqa: E402
 from bot.preferans.views import seat_view  # noqa: E402
@@ -47,7 +49,7 @@ def _deal(index: int, seed: int) -> Deal:
     return Deal(DealSettings(players=3), Seat(index % 3), hands, deck[30:32])
 
 
-def _play(index: int, seed: int, levels: dict[int, str]) -> tuple[float, ...]:
+def _play(index: int, seed: int, levels: dict[int, str], base: Budget = BASE) -> tuple[float, ...]:
     deal = _deal(index, seed)
     move = 0
     while not deal.is_over:
@@ -56,20 +58,20 @@ def _play(index: int, seed: int, levels: dict[int, str]) -> tuple[float, ...]:
         view = seat_view(deal, actor)
         level = levels.get(int(actor), "strong")
         slip = random.Random(f"{seed}:{index}:slip:{move}")
-        deal.apply(choose_at(view, random.Random(f"{seed}:{index}:{move}"), level, slip, BASE))
+        deal.apply(choose_at(view, random.Random(f"{seed}:{index}:{move}"), level, slip, base))
         move += 1
     return deal_result(deal)
 
 
-def duplicate(deals: int, seed: int) -> None:
-    print(f"Duplicate deals, {deals} × 3 seats, each level against three strong players:")
-    for level in ("amateur", "beginner"):
+def duplicate(deals: int, seed: int, levels: list[str], base: Budget) -> None:
+    print(f"Duplicate deals, {deals} × 3 seats, against three strong players ({base}):")
+    for level in levels:
         gains: list[float] = []
         start = time.process_time()
         for i in range(deals):
-            reference = _play(i, seed, {})
+            reference = _play(i, seed, {}, base)
             for seat in range(3):
-                gains.append(_play(i, seed, {seat: level})[seat] - reference[seat])
+                gains.append(_play(i, seed, {seat: level}, base)[seat] - reference[seat])
         mean, half = mean_ci(gains)
         changed = sum(1 for g in gains if g != 0)
         spent = time.process_time() - start
@@ -106,9 +108,11 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=60)
     parser.add_argument("--hints", type=int, default=6, help="deals played for the hint times")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--levels", default="amateur,beginner", help="the levels measured")
+    parser.add_argument("--full", action="store_true", help="the bot's budgets, not FAST")
     args = parser.parse_args()
     if args.deals:
-        duplicate(args.deals, args.seed)
+        duplicate(args.deals, args.seed, args.levels.split(","), STRONG if args.full else BASE)
     if args.hints:
         hint_times(args.hints, args.seed)
 
