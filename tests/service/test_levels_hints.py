@@ -206,8 +206,10 @@ async def test_the_table_plays_on_while_a_hint_is_worked_out(
         table = await _hinting(service)
         _, player = actor(table)
         asking = asyncio.create_task(service.hint(table.id, player.user_id, table.move))
-        await started_work.wait()
-        await _person(service, table)  # he (or anybody) acts meanwhile: nothing waits
-        release.set()
+        try:
+            await started_work.wait()
+            await _person(service, table)  # he acts meanwhile: the table did not wait
+        finally:
+            release.set()  # the worker thread never outlives the test
         with pytest.raises(Rejected, match="err.hint_late"):
             await asking
