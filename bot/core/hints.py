@@ -37,12 +37,20 @@ def hint_view(table: Table, user_id: int, move: int) -> SeatView:
     return view
 
 
+HINT_WAIT = 8.0
+"""Seconds a press waits for its hint: Telegram takes a button's answer for about 15 s.
+A hint takes well under a second (tests/perf/README.md); on a machine that busy the
+press is asked to come again, and the search goes on for it."""
+
+
 class Hints:
     """Hints being worked out: one per table, move and seat; another press of the same
     button waits for the same answer instead of starting a second search."""
 
-    def __init__(self) -> None:
+    def __init__(self, wait: float | None = HINT_WAIT) -> None:
         self._running: dict[tuple[int, int, int], asyncio.Future[Hint]] = {}
+        self.wait = wait
+        """Seconds a press waits for its hint (``None``: as long as it takes)."""
 
     async def get(self, table: Table, user_id: int, move: int) -> Hint:
         """The hint for ``user_id`` on turn at ``move``; refused if the turn passed (also
@@ -56,7 +64,9 @@ class Hints:
             task = asyncio.ensure_future(asyncio.to_thread(hint, view))
             self._running[key] = task
         try:
-            found = await asyncio.shield(task)
+            found = await asyncio.wait_for(asyncio.shield(task), self.wait)
+        except TimeoutError:
+            raise Rejected("err.hint_busy") from None
         except Exception:
             self._running.pop(key, None)
             log.exception("table %s: no hint at move %s", table.id, move)

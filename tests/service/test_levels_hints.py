@@ -138,7 +138,9 @@ async def test_a_computer_player_seated_mid_game_plays_at_the_tables_level() -> 
 
 
 async def _hinting(service: TableService) -> Table:
-    """A started table of three people that gives hints."""
+    """A started table of three people that gives hints (a press waits as long as its
+    hint takes: no test depends on how busy the machine is)."""
+    service.hints.wait = None
     table = await lobby_of(service)
     await service.change_setting(table.id, OWNER.user_id, "hints")
     await service.start(table.id, OWNER.user_id)
@@ -213,3 +215,30 @@ async def test_the_table_plays_on_while_a_hint_is_worked_out(
             release.set()  # the worker thread never outlives the test
         with pytest.raises(Rejected, match="err.hint_late"):
             await asking
+
+
+async def test_a_hint_too_slow_for_the_press_is_asked_for_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    release = threading.Event()
+    calls: list[SeatView] = []
+    real = hints_module.hint
+
+    def slow_hint(view: SeatView) -> Hint:
+        calls.append(view)
+        release.wait()
+        return real(view)
+
+    monkeypatch.setattr(hints_module, "hint", slow_hint)
+    async with service_on() as service:
+        table = await _hinting(service)
+        _, player = actor(table)
+        service.hints.wait = 0.0  # the press's wait is over before the search
+        try:
+            with pytest.raises(Rejected, match="err.hint_busy"):
+                await service.hint(table.id, player.user_id, table.move)
+        finally:
+            release.set()
+        service.hints.wait = None
+        found = await service.hint(table.id, player.user_id, table.move)  # the same search
+        assert found.action.seat == actor(table)[0] and len(calls) == 1
