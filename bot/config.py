@@ -31,8 +31,8 @@ class Config:
     ``OVERALL_RATE`` (requests per second to all chats together, default 30, Telegram's
     documented bulk limit; ``0``: no overall limit, only the per-chat ones).
 
-    For tests (docs/operating.md, "Settings for tests"): ``PREFERANS_SEED`` (an integer: every table's
-    deals follow from it and the table's id, so two runs deal the same cards),
+    For tests (docs/operating.md, "Settings for tests"): ``PREFERANS_SEED`` (an integer:
+    every table's deals follow from it and the table's id, so two runs deal the same cards),
     ``PREFERANS_DEFAULTS`` (JSON: the lobby's default settings, e.g. ``{"pulka": 2}``),
     ``PREFERANS_PACING=off`` (no pacing of outgoing messages: only against a fake Bot API)
     and ``PREFERANS_ANALYSIS=off`` (no analysis of ended deals: no worker process is

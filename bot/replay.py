@@ -16,13 +16,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import sys
 from typing import Any
 
 from bot.preferans.game import Game
 from bot.preferans.record import RecordError
-from bot.preferans.robot import STRONG, choose
+from bot.preferans.robot.hints import hint_action
 from bot.preferans.scoring import Sheet, json_number
 from bot.preferans.views import seat_view
 from bot.render.sheet_text import sheet_text
@@ -104,8 +103,7 @@ def hint_move(game: Game) -> dict[str, Any]:
     actor = None if deal is None else deal.actor
     if deal is None or actor is None:
         raise _Failure("--hint: the record's last deal is over; nobody is on turn")
-    action = choose(seat_view(deal, actor), random.Random(0), budget=STRONG)
-    return action.to_json()
+    return hint_action(seat_view(deal, actor)).to_json()
 
 
 def _read_input(name: str) -> str:

@@ -29,6 +29,8 @@ from bot.preferans.cards import Card, Seat
 from bot.preferans.deal import Deal
 from bot.preferans.game import Game
 from bot.preferans.offers import answer_order
+from bot.preferans.robot.hints import Hint
+from bot.render.callbacks import decode
 from bot.render.text import title_of
 from tests.bot_helpers import Harness, cards_in
 
@@ -129,6 +131,8 @@ class PrivacyWatch:
     approved: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
     renders: int = 0
     with_cards: int = 0
+    hinted: dict[int, set[Card]] = field(default_factory=lambda: defaultdict(set))
+    """Each user's cards when a «💡» hint was worked out for him."""
 
     def install(self) -> PrivacyWatch:
         outbox = self.h.rt.outbox
@@ -152,6 +156,18 @@ class PrivacyWatch:
 
         outbox.show_lazy = watched_show
         outbox.post = watched_post
+        service = self.h.service
+        hint = service.hint
+
+        async def watched_hint(table_id: int, user_id: int, move: int) -> Hint:
+            found = await hint(table_id, user_id, move)
+            table = service.tables[table_id]
+            seat = table.seat_of(user_id)
+            if table.game is not None and table.game.current is not None and seat is not None:
+                self.hinted[user_id] |= table.game.current.hand(seat)
+            return found
+
+        service.hint = watched_hint  # type: ignore[method-assign]
         return self
 
     # ------------------------------------------------------------------ at render time
@@ -258,9 +274,16 @@ class PrivacyWatch:
                         self.violations.append(
                             f"unchecked text with cards in chat {chat_id}: {plain!r}"
                         )
-        for qid, answer in fake.callback_answers.items():
-            if cards_in(str(answer.get("text") or "")):
-                self.violations.append(f"callback answer {qid} shows cards: {answer}")
+        for query in fake.callback_queries:
+            shown = cards_in(str((query.answer or {}).get("text") or ""))
+            if shown and not shown <= self._hint_cards(query.user_id, query.data):
+                self.violations.append(f"callback answer {query.id} shows cards: {query.answer}")
+
+    def _hint_cards(self, user_id: int, data: str | None) -> set[Card]:
+        """The cards a «💡» answer (alone among the answers) may name: the presser's own,
+        as he held them when a hint was worked out for him."""
+        found = decode(data)
+        return self.hinted[user_id] if found is not None and found.code == "H" else set()
 
 
 @dataclass

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.preferans.cards import Seat, parse_card
 from bot.preferans.game import Game
+from bot.preferans.robot.levels import DEFAULT_LEVEL, LEVEL_NAMES
 from storage import HolderRow, TableRow
 
 from .model import (
@@ -50,6 +51,8 @@ def settings_json(s: TableSettings) -> dict[str, Any]:
         "sheet": s.sheet,
         "robot_pace": s.robot_pace,
         "ranks": s.ranks,
+        "robot_level": s.robot_level,
+        "hints": s.hints,
     }
 
 
@@ -64,6 +67,7 @@ def _option(value: Any) -> OptionValue:
 def settings_from_json(data: dict[str, Any]) -> TableSettings:
     opts = {str(k): _option(v) for k, v in data.get("options", {}).items()}
     sheet = str(data.get("sheet", "picture"))
+    level = data.get("robot_level")
     return TableSettings(
         players=int(data.get("players", 3)),
         convention=str(data.get("convention", "sochi")),
@@ -74,6 +78,8 @@ def settings_from_json(data: dict[str, Any]) -> TableSettings:
         sheet=sheet if sheet in SHEET_MODES else "picture",
         robot_pace="fast" if data.get("robot_pace") == "fast" else "normal",
         ranks="russian" if data.get("ranks") == "russian" else "latin",
+        robot_level=level if level in LEVEL_NAMES else DEFAULT_LEVEL,
+        hints=data.get("hints") is True,
     )
 
 

@@ -18,6 +18,7 @@ from bot.preferans.conventions import CONVENTIONS, Rules
 from bot.preferans.deal import Deal
 from bot.preferans.game import Game
 from bot.preferans.offers import OpenOffer
+from bot.preferans.robot.levels import DEFAULT_LEVEL, LEVEL_NAMES
 
 __all__ = [
     "Status",
@@ -77,6 +78,8 @@ SETTING_CHOICES: dict[str, tuple[SettingValue, ...]] = {
     "sheet": ("picture", "text", "both"),
     "robot_pace": ("normal", "fast"),
     "ranks": ("latin", "russian"),
+    "robot_level": LEVEL_NAMES,
+    "hints": (False, True),
 }
 """Choices offered by the lobby's settings (each button cycles through them)."""
 TABLE_KEYS = (
@@ -88,6 +91,8 @@ TABLE_KEYS = (
     "sheet",
     "robot_pace",
     "ranks",
+    "robot_level",
+    "hints",
 )
 """Settings of the table itself; the other keys of :data:`SETTING_CHOICES` are rules options."""
 SHEET_MODES = ("picture", "text", "both")
@@ -121,6 +126,11 @@ class TableSettings:
     """How long computer players pause before they act: ``normal`` or ``fast``."""
     ranks: str = "latin"
     """How the group's messages write card ranks (one of :data:`RANK_STYLES`)."""
+    robot_level: str = DEFAULT_LEVEL
+    """How strong every computer player at the table plays (a name of
+    :data:`bot.preferans.robot.levels.LEVELS`), one seated mid-game too."""
+    hints: bool = False
+    """Each person on turn gets a «💡» button: what the strongest computer player would do."""
 
     def rules(self) -> Rules:
         """The engine's rules for these settings."""
@@ -142,6 +152,8 @@ class TableSettings:
             self.sheet,
             self.robot_pace,
             self.ranks,
+            self.robot_level,
+            self.hints,
         )
 
 

@@ -11,9 +11,11 @@ from collections.abc import Awaitable, Callable, Iterable
 
 from bot.preferans.cards import Seat
 from bot.preferans.robot import Budget
+from bot.preferans.robot.hints import Hint
 
 from . import robots
 from .effects import Effect, Effects, MustStartPrivate, TimerChanged
+from .hints import Hints
 from .model import Player, Table
 from .names import StandIn, named
 from .persist import SAVE_RETRY, NotSaved
@@ -30,6 +32,8 @@ class RobotSeats(TableRegistry):
     """How hard computer players think over their cards."""
     stand_in: StandIn
     seed: int | None
+    hints: Hints
+    """The «💡» hints being worked out."""
 
     async def _change(
         self,
@@ -74,6 +78,11 @@ class RobotSeats(TableRegistry):
             return (TimerChanged(table),)
         except Rejected:  # the table was closed meanwhile
             return ()
+
+    async def hint(self, table_id: int, user_id: int, move: int) -> Hint:
+        """What the strongest computer player would do for ``user_id`` on turn at ``move``
+        (the table's «💡» button); changes nothing."""
+        return await self.hints.get(self._pressed(table_id), user_id, move)
 
     async def replace_with_robot(self, table_id: int, seat: Seat, user_id: int) -> Effects:
         """A seated player gives the seat of one who kept timing out to a computer player."""

@@ -4,7 +4,8 @@ A computer player is a :class:`~bot.core.model.Player` with a negative ``user_id
 Telegram user has one, so it is stored, recorded and counted like anybody, and the
 statistics tell it apart). Pure changes as in :mod:`bot.core.play`; the decision itself is
 made by :func:`bot.preferans.robot.choose` from the seat's view only, off the lock
-(:meth:`~bot.core.service.TableService.robot_move`).
+(:meth:`~bot.core.service.TableService.robot_move`), at the table's strength level
+(:mod:`bot.preferans.robot.levels`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import random
 from bot.preferans.actions import Action, Bid, Discard, Play, Whist
 from bot.preferans.cards import Seat
 from bot.preferans.policy import auto_action, replaceable
-from bot.preferans.robot import Budget, choose, make_offer
+from bot.preferans.robot import Budget, make_offer
+from bot.preferans.robot.levels import choose_at, level_budget
 from bot.preferans.views import SeatView, seat_view
 
 from . import play
@@ -190,17 +192,22 @@ async def decide(table: Table, move: int, budget: Budget) -> Action | None:
     """What the computer player to act at ``move`` plays or offers (``None``: none is to act).
 
     Decided from a snapshot of its seat's view only, in a worker thread (a decision may take
-    a second), seeded by the table and the move so a restart decides the same.
+    a second), at the table's strength level within ``budget``, seeded by the table and the
+    move so a restart decides the same (a weaker player's slips too).
     """
     found = robot_to_act(table) if table.move == move else None
     if found is None:
         return None
     view = found[1]
+    level = table.settings.robot_level
     rng = random.Random(f"{table.seed}:robot:{move}")
     offer_rng = random.Random(f"{table.seed}:offer:{move}")  # leaves the card choice as it was
+    slip_rng = random.Random(f"{table.seed}:slip:{move}")
+    offer_budget = level_budget(level, budget)
 
     def think() -> Action:
-        return make_offer(view, offer_rng, budget) or choose(view, rng, budget=budget)
+        offer = make_offer(view, offer_rng, offer_budget)
+        return offer or choose_at(view, rng, level, slip_rng, budget)
 
     try:
         return await asyncio.to_thread(think)

@@ -24,6 +24,7 @@ from storage import Storage, StorageError
 from . import chats, forced, lobby, offers, play, restart, robots, takeover
 from .codec import settings_json, state_json
 from .effects import Effect, Effects, LobbyShown, MustStartPrivate, TimerChanged
+from .hints import Hints
 from .model import Player, Slot, Status, Table, TableSettings
 from .names import StandIn, named
 from .persist import SAVE_RETRY, Aside, NotSaved, each, stored
@@ -64,6 +65,7 @@ class TableService(RobotSeats, Resumable):
         """How hard computer players think over their cards."""
         self.stand_in = stand_in
         """Names a seated player whose name shows nothing (the adapter's catalogue text)."""
+        self.hints = Hints()
         self.set_aside: list[Aside] = []
         """Tables the restart could not use: (table id, chat id, group language, each if
         known)."""

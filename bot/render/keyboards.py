@@ -54,6 +54,8 @@ SETTING_CODES = {
     "v": "sheet",
     "r": "robot_pace",
     "k": "ranks",
+    "n": "robot_level",
+    "i": "hints",
 }
 _CODE_OF = {v: k for k, v in SETTING_CODES.items()}
 
@@ -116,6 +118,7 @@ def settings_keyboard(table: Table) -> InlineKeyboardMarkup:
         [b("whist_type"), b("raspasy_exit")],
         [b("lang"), b("sheet")],
         [b("robot_pace"), b("ranks")],
+        [b("robot_level"), b("hints")],
         [_btn(table, t(lang, "btn.back"), "Lb", 0)],
     ]
     return _markup(rows)
@@ -159,6 +162,22 @@ def actions_keyboard(
     first = legal[0]
     if isinstance(first, Discard):
         return _discard_keyboard(table, sv, lang, ranks)
+    rows = _action_rows(table, sv, lang, ranks)
+    return _markup([*rows, _hint_row(table, lang)])
+
+
+def _hint_row(table: Table, lang: str) -> list[InlineKeyboardButton]:
+    """The «💡» button of a table that gives hints (only a person's hand message has
+    buttons, and only on his turn)."""
+    return [_btn(table, t(lang, "btn.hint"), "H")] if table.settings.hints else []
+
+
+def _action_rows(
+    table: Table, sv: SeatView, lang: str, ranks: str
+) -> list[list[InlineKeyboardButton]]:
+    """The rows of the buttons for ``sv.legal`` (not a discard)."""
+    legal: tuple[Action, ...] = sv.legal
+    first = legal[0]
     rows: list[list[InlineKeyboardButton]] = []
     if isinstance(first, Bid):
         high = sv.public.highest_bid
@@ -225,7 +244,7 @@ def actions_keyboard(
                 _btn(table, t(lang, "btn.refuse"), action_code(no)),
             ]
         ]
-    return _markup(rows)
+    return rows
 
 
 def offer_choices(sv: SeatView) -> list[tuple[str, Offer]]:
@@ -289,4 +308,4 @@ def _discard_keyboard(table: Table, sv: SeatView, lang: str, ranks: str) -> Inli
     if len(picked) == 2:
         picks = cards(sort_hand(picked), ranks=ranks)
         rows.append([_btn(table, t(lang, "btn.discard", cards=picks), "k")])
-    return _markup(rows)
+    return _markup([*rows, _hint_row(table, lang)])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.core.model import Status, Table, TableSettings
+from bot.preferans.robot.levels import DEFAULT_LEVEL
 from bot.render.i18n import t
 
 from .text import convention_title, name, short_name_html, turn_label
@@ -35,6 +36,10 @@ def option_value(settings: TableSettings, key: str, lang: str) -> str:
         return t(lang, f"set.pace.{settings.robot_pace}")
     if key == "ranks":
         return t(lang, f"set.ranks.{settings.ranks}")
+    if key == "robot_level":
+        return t(lang, f"set.level.{settings.robot_level}")
+    if key == "hints":
+        return t(lang, "yes" if settings.hints else "no")
     value = settings.value(key)
     if key == "ten_checked":
         return t(lang, "set.ten.yes" if value else "set.ten.no")
@@ -66,6 +71,19 @@ def options_summary(settings: TableSettings, lang: str) -> str:
     return ", ".join(parts)
 
 
+def _robot_lines(table: Table) -> list[str]:
+    """The computer players' level (when one is seated or the level is not the usual one:
+    one may take a seat later) and the hints, when the table has them."""
+    s = table.settings
+    lines = []
+    robots = any(p is not None and p.user_id < 0 for p in table.seats)  # robots.is_robot
+    if robots or s.robot_level != DEFAULT_LEVEL:
+        lines.append(t(s.lang, "lobby.level", v=t(s.lang, f"set.level.{s.robot_level}")))
+    if s.hints:
+        lines.append(t(s.lang, "lobby.hints"))
+    return lines
+
+
 def lobby_text(table: Table, *, closed_key: str | None = None) -> str:
     """The lobby message in the group."""
     s = table.settings
@@ -84,6 +102,7 @@ def lobby_text(table: Table, *, closed_key: str | None = None) -> str:
     opts = options_summary(s, lang)
     if opts:
         lines.append(t(lang, "set.options", v=opts))
+    lines += _robot_lines(table)
     lines.append("")
     lines.append(t(lang, "lobby.seats"))
     for i, p in enumerate(table.seats):

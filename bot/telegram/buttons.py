@@ -7,6 +7,7 @@ Every press is answered exactly once; a refused one with the reason.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
@@ -20,6 +21,7 @@ from bot.core.service import Rejected
 from bot.preferans.actions import Action
 from bot.preferans.cards import Card, Seat, parse_card
 from bot.render.callbacks import CallbackData, action_code, decode, to_base36
+from bot.render.hint import hint_text
 from bot.render.i18n import lang_of, t
 from bot.render.keyboards import SETTING_CODES, setting_label
 
@@ -37,6 +39,7 @@ PATTERNS = {
     "mark": _HEAD + r"[tu]",
     "discard": _HEAD + r"k$",
     "move": _HEAD + r"[bcwdpoa]",
+    "hint": _HEAD + r"H$",
 }
 """Callback data of each kind of button; anything else is answered as out of date."""
 
@@ -194,6 +197,27 @@ async def _move(press: _Press, table: Table, data: CallbackData) -> Effects:
     return await press.rt.service.act(table.id, press.user.id, data.move, code, choose)
 
 
+ALERT_LIMIT = 200
+"""Characters an alert holds (Bot API ``answerCallbackQuery``); a longer hint is posted."""
+
+
+async def _hint(press: _Press, table: Table, data: CallbackData) -> Effects:
+    """What the strongest computer player would do in the presser's seat: an alert in his
+    own chat (the hand message's), or a message there if it is too long for one."""
+    rt = press.rt
+    found = await rt.service.hint(table.id, press.user.id, data.move)
+    seat = table.seat_of(press.user.id)
+    player = table.player(seat) if seat is not None else None
+    lang = player.lang if player is not None else press.lang
+    text = hint_text(found, lang, ranks=rt.service.card_ranks(press.user.id))
+    if len(text) <= ALERT_LIMIT:
+        await press.answer(text, alert=True)
+    else:
+        rt.outbox.post(press.user.id, html.escape(text))
+        await press.answer(t(lang, "ok.hint_sent"))
+    return ()
+
+
 async def _unknown(press: _Press, table: Table, data: CallbackData) -> Effects:
     raise Rejected("err.stale")
 
@@ -208,6 +232,7 @@ def add_handlers(application: Application[Any, Any, Any, Any, Any, Any]) -> None
         ("mark", _mark, False),
         ("discard", _discard, False),
         ("move", _move, False),
+        ("hint", _hint, False),
     ]
     for kind, handle, group_only in routes:
         callback = _pressed(handle, group_only=group_only)

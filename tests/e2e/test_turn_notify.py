@@ -228,7 +228,6 @@ async def test_settings_name_the_notifications_for_what_they_do(tmp_path: Path) 
     )
 
 
-
 async def test_no_ping_soon_after_the_new_hand_rang_nor_within_30_s_of_his_press(
     tmp_path: Path,
 ) -> None:

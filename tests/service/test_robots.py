@@ -94,16 +94,16 @@ async def test_a_computer_player_decides_from_its_seat_view_only(
     seen: list[tuple[SeatView, SeatView]] = []
     from bot.core import robots as service_module
 
-    real = service_module.choose
+    real = service_module.choose_at
 
-    def spy(view: SeatView, rng: random.Random, **kwargs: Any) -> Action:
-        assert set(kwargs) <= {"budget"}
+    def spy(view: SeatView, rng: random.Random, *args: Any) -> Action:
+        assert len(args) == 3  # the level's name, the slips' generator, the budget
         table = spied[0]
         assert table.game is not None and table.game.current is not None
         seen.append((view, seat_view(table.game.current, view.seat)))
-        return real(view, rng, **kwargs)
+        return real(view, rng, *args)
 
-    monkeypatch.setattr(service_module, "choose", spy)
+    monkeypatch.setattr(service_module, "choose_at", spy)
     spied: list[Table] = []
     async with service_on() as service:
         table = await _robot_table(service)
