@@ -34,6 +34,35 @@ def ge_from(
         return core.ge(hands[0], hands[1], hands[2], first, k)
     if not played and not hands[first]:
         return k <= 0
+    if not played:
+        # A trick the talon opens (all-pass, tricks 1 and 2): its own table, as at a
+        # trick boundary, since the same hands are reached by many orders of play.
+        key = (hands[0], hands[1], hands[2], talon)
+        entry = core.talon_table.get(key)
+        if entry is None:
+            entry = core.talon_table[key] = [0, hands[first].bit_count() + len(talon) - 1]
+        if entry[0] >= k:
+            return True
+        if entry[1] < k:
+            return False
+        result = _play_on(core, hands, first, played, talon, k)
+        if result:
+            entry[0] = k
+        else:
+            entry[1] = k - 1
+        return result
+    return _play_on(core, hands, first, played, talon, k)
+
+
+def _play_on(
+    core: Core,
+    hands: list[int],
+    first: int,
+    played: list[int],
+    talon: tuple[int, ...],
+    k: int,
+) -> bool:
+    """:func:`ge_from` by trying the cards of the hand to move."""
     p = (first + len(played)) % 3
     lead = talon[0] if talon else played[0]
     alive = hands[0] | hands[1] | hands[2] | (1 << lead)
