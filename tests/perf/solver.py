@@ -4,7 +4,8 @@
 
 Full 30-card deals come from the engine's shuffle (the first hand leads): a trick
 game with a random trump and with no trump (the declarer a random active seat), a
-misère and an all-pass with the talon leading tricks 1 and 2. "Last 5 tricks" are
+misère and an all-pass with the talon leading tricks 1 and 2; then, half as many of
+each, every first card's value (what card play asks of each sampled layout). "Last 5 tricks" are
 positions with five cards in each hand, dealt at random, every goal in turn. Each
 position is solved by a fresh :class:`Solver`, so nothing is learnt across positions.
 """
@@ -55,12 +56,16 @@ def _small_position(tricks: int, rng: random.Random, index: int) -> tuple[Positi
     return Position(hands, order, rng.choice(order), (), trump), goal, rng.choice(order)
 
 
-def _timed(pos: Position, goal: Goal, seat: Seat) -> tuple[float, int]:
+def _timed(pos: Position, goal: Goal, seat: Seat, values: bool = False) -> tuple[float, int]:
     """CPU seconds (this process only, so other jobs on the machine matter less) and
-    positions searched for one solve by a fresh solver."""
+    positions searched for one solve (``values``: every first card's value, as card
+    play asks) by a fresh solver."""
     solver = Solver(goal, seat)
     start = time.process_time()
-    solver.solve(pos)
+    if values:
+        solver.card_values(pos)
+    else:
+        solver.solve(pos)
     return time.process_time() - start, solver.nodes
 
 
@@ -90,6 +95,16 @@ def solver_figures(seed: int, deals: int) -> dict[str, float]:
         figures[f"full {kind} max ms"] = max(times)
         figures[f"full {kind} p50 positions"] = statistics.median(counts)
         figures[f"full {kind} max positions"] = max(counts)
+    for kind in _KINDS:
+        # Card play's question at the first lead: the value of every card.
+        times = []
+        for _ in range(deals // 2):
+            spent, nodes = _timed(*_full_position(kind, rng), values=True)
+            times.append(spent * 1000)
+            total_time += spent
+            total_nodes += nodes
+        figures[f"values {kind} p50 ms"] = statistics.median(times)
+        figures[f"values {kind} max ms"] = max(times)
     small = []
     for i in range(deals * 4):
         spent, nodes = _timed(*_small_position(5, rng, i))

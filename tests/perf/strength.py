@@ -81,7 +81,12 @@ from bot.preferans.views import seat_view  # noqa: E402
 BASE = "c730099"
 """The commit whose computer player is the earlier version."""
 PHASES = ("all", "auction", "whisting", "play", "catching")
+RUN_PHASES = PHASES
+"""The phases played (``--phases``)."""
 NEW_BUDGET = replace(FAST, judge=STRONG.judge, judge_samples=STRONG.judge_samples)
+STRONG_PLAY = False
+"""``--play-budget strong``: both sides play their cards at their own ``STRONG`` budget
+(the earlier player judging by the hand counts, as at ``FAST``)."""
 OLD_NAME = "earlier_preferans"
 RULE = "rule"
 """``--against rule``: the other players are the rule-of-thumb players."""
@@ -152,17 +157,26 @@ class Table:
             if phase is not None:
                 first = view.legal[0]
                 if phase == "all" or phase_of(self.deal, first) == phase:
-                    action = choose(view, rng_new, budget=NEW_BUDGET)
+                    action = choose(view, rng_new, budget=STRONG if STRONG_PLAY else NEW_BUDGET)
             if action is None and old is None:
                 action = rule_player(view, rng_old)
             elif action is None:
                 o_view = old.views.seat_view(self.old_deal, old.cards.Seat(int(actor)))
-                o_action = old.robot.choose(o_view, rng_old, budget=old.robot.FAST)
+                o_action = old.robot.choose(o_view, rng_old, budget=old_budget(old))
                 action = action_from_json(o_action.to_json(), 3)
             self.deal.apply(action)
             if old is not None:
                 self.old_deal.apply(old.actions.action_from_json(action.to_json(), 3))
         return deal_result(self.deal)
+
+
+def old_budget(old: Any) -> Any:
+    """The earlier player's budget (see :data:`STRONG_PLAY`)."""
+    if not STRONG_PLAY:
+        return old.robot.FAST
+    if hasattr(old.robot.STRONG, "judge"):  # a player that judges bids by sampled layouts
+        return replace(old.robot.STRONG, judge=old.robot.FAST.judge)
+    return old.robot.STRONG
 
 
 def deal_result(deal: Deal) -> tuple[float, ...]:
@@ -193,7 +207,7 @@ def duplicate_deal(index: int, seed: int, base: str) -> dict[str, list[float]]:
 
     reference = table().play({}, play_seed)
     gains: dict[str, list[float]] = {p: [] for p in PHASES}
-    for phase in PHASES:
+    for phase in RUN_PHASES:
         for seat in range(3):
             result = table().play({seat: phase}, play_seed)
             gains[phase].append(result[seat] - reference[seat])
@@ -216,7 +230,8 @@ def mean_ci(values: list[float]) -> tuple[float, float]:
 def duplicate_part(deals: int, seed: int, base: str, workers: int) -> bool:
     against = "the rule-of-thumb players" if base == RULE else f"the computer player of {base}"
     print(
-        f"Duplicate match, {deals} deals × 3 seats, new player (card play {FAST}, "
+        f"Duplicate match, {deals} deals × 3 seats, new player (card play "
+        f"{STRONG if STRONG_PLAY else FAST}, "
         f"judge {NEW_BUDGET.judge}) against {against}:"
     )
     jobs = [(i, seed, base) for i in range(deals)]
@@ -241,7 +256,7 @@ def duplicate_part(deals: int, seed: int, base: str, workers: int) -> bool:
         print("  nothing measured")
         return False
     print(f"  {done} deals, {cpu:.0f} s CPU")
-    for p in PHASES:
+    for p in RUN_PHASES:
         mean, half = mean_ci(gains[p])
         changed = sum(1 for g in gains[p] if g != 0)
         print(
@@ -300,10 +315,11 @@ def pulka_part(pulkas: int, seed: int, base: str, which: str) -> bool:
                 assert actor is not None
                 start = time.process_time()
                 if which == "new":
-                    action = choose(seat_view(deal, actor), rng, budget=NEW_BUDGET)
+                    budget = STRONG if STRONG_PLAY else NEW_BUDGET
+                    action = choose(seat_view(deal, actor), rng, budget=budget)
                 else:
                     o_view = old.views.seat_view(o_deal, old.cards.Seat(int(actor)))
-                    o_action = old.robot.choose(o_view, rng, budget=old.robot.FAST)
+                    o_action = old.robot.choose(o_view, rng, budget=old_budget(old))
                     action = action_from_json(o_action.to_json(), 3)
                 times.append(time.process_time() - start)
                 game.apply(action)
@@ -354,7 +370,14 @@ def main() -> None:
         help="duplicate, pulkas (or pulkas-new, pulkas-earlier)",
     )
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--phases", default=",".join(PHASES), help="duplicate phases to play")
+    parser.add_argument(
+        "--play-budget", choices=("fast", "strong"), default="fast", help="card play's budget"
+    )
     args = parser.parse_args()
+    global RUN_PHASES, STRONG_PLAY
+    RUN_PHASES = tuple(p for p in PHASES if p in args.phases.split(","))
+    STRONG_PLAY = args.play_budget == "strong"
     if args.quick:
         args.deals, args.pulkas = 6, 1
     parts = set(args.parts.split(","))

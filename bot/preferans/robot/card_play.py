@@ -31,7 +31,7 @@ class Budget:
     samples: int = 24
     nodes: int = 10000
     """Trick-boundary positions the solver may visit per layout (its own unit; the pure
-    Python solver visits about 100,000 a second)."""
+    Python solver visits about 300,000 a second)."""
     total: int = 40000
     """Positions for the whole decision: no new layout is started past this."""
     give_up: int = 2
@@ -43,7 +43,10 @@ class Budget:
     """Layouts dealt for such a judgement."""
 
 
-STRONG = Budget(judge=120000)
+STRONG = Budget(nodes=180000, total=180000, judge=120000)
+"""The computer players' budget: from the first trick every layout dealt is solved
+exactly until the decision's positions are spent (about 0.6 s; tests/perf/README.md),
+a hard layout not left out for its size (that would favour the easy ones)."""
 FAST = Budget(samples=4, nodes=400, total=1600)
 """A cheap budget for tests and quick tables (the hand counts alone for the auction)."""
 

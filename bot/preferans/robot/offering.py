@@ -61,8 +61,11 @@ def _values(
         pos: Position = layout_position(view, know, hands, sink)
         if pos.leader != leader and not pos.trick:
             pos = dataclasses.replace(pos, leader=leader)
+        room = budget.total - solver.nodes
+        if room <= 0:
+            return  # the decision's positions are spent, as in card play
         try:
-            yield solver.solve(pos, budget=budget.nodes)
+            yield solver.solve(pos, budget=min(budget.nodes, room))
         except BudgetExceeded:
             continue
 

@@ -30,6 +30,9 @@ class Solver:
         self.goal = goal
         self.seat = seat
         self._cores: dict[tuple[tuple[Seat, ...], int, bool], Core] = {}
+        self._last = -1
+        """The last whole position's value: the first guess for the next (the layouts of
+        one decision, or the positions of one deal, are worth about the same)."""
 
     @property
     def nodes(self) -> int:
@@ -61,9 +64,11 @@ class Solver:
         """
         core = self._core(pos)
         hands, first, played, talon = _unpack(pos)
+        n = pos.tricks_left
         core.limit = NO_LIMIT if budget is None else core.nodes + budget
         try:
-            return _value(core, hands, first, played, talon, 0, pos.tricks_left)
+            self._last = _value(core, hands, first, played, talon, 0, n, guess=self._guess(n))
+            return self._last
         finally:
             core.limit = NO_LIMIT
 
@@ -105,7 +110,8 @@ class Solver:
         try:
             # No card beats the best one: the position's value bounds every card's, and
             # most cards are worth it exactly, so that is asked first.
-            best = _value(core, hands, first, played, talon, 0, n)
+            best = _value(core, hands, first, played, talon, 0, n, guess=self._guess(n))
+            self._last = best
             maximises = core.maximiser[mover]
             for card in sorted(legal, reverse=True):
                 top = _run_top(card, hand, alive)
@@ -114,14 +120,21 @@ class Solver:
                     child[mover] &= ~(1 << top)
                     after = [*played, top]
                     if maximises:
-                        value = _value(core, child, first, after, talon, 0, best, probe=best)
+                        value = _value(core, child, first, after, talon, 0, best, guess=best)
                     else:
-                        value = _value(core, child, first, after, talon, best, n, probe=best + 1)
+                        value = _value(core, child, first, after, talon, best, n, guess=best + 1)
                     values[top] = value
                 values[card] = values[top]
         finally:
             core.limit = NO_LIMIT
         return {_CARDS[c]: values[c] for c in sorted(legal)}
+
+    def _guess(self, n: int) -> int:
+        """Where the probes of a whole position start: the last value, else a typical
+        one (a third of the tricks on misère and all-pass, half in trick games)."""
+        if self._last >= 0:
+            return min(self._last, n)
+        return n // 2 if self.goal is Goal.TRICKS else n // 3
 
 
 def solve(pos: Position, goal: Goal, seat: Seat, *, budget: int | None = None) -> int:
@@ -157,21 +170,21 @@ def _value(
     lo: int,
     hi: int,
     *,
-    probe: int = -1,
+    guess: int,
 ) -> int:
-    """The exact trick count, known to lie in ``lo..hi``, by bisection on null-window
-    questions ("at least k?"), the first one ``probe`` if given."""
-    if lo < probe <= hi:
-        if ge_from(core, hands, first, played, talon, probe):
-            lo = probe
-        else:
-            hi = probe - 1
+    """The exact trick count, known to lie in ``lo..hi``, by null-window questions ("at
+    least k?") from ``k = guess`` a trick at a time towards the answer: values lie near
+    the guess, and a question far from the value is the dearer the nearer the truth."""
+    k = guess if guess > lo else lo + 1
     while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if ge_from(core, hands, first, played, talon, mid):
-            lo = mid
+        if k > hi:
+            k = hi
+        if ge_from(core, hands, first, played, talon, k):
+            lo = k
+            k += 1
         else:
-            hi = mid - 1
+            hi = k - 1
+            k -= 1
     return lo
 
 

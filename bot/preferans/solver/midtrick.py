@@ -34,6 +34,18 @@ def ge_from(
         return core.ge(hands[0], hands[1], hands[2], first, k)
     if not played and not hands[first]:
         return k <= 0
+    entry = None
+    if not played:
+        # A trick the talon opens (all-pass, tricks 1 and 2): bounds kept as at a trick
+        # boundary, since the same hands are reached by many orders of play.
+        key = (hands[0], hands[1], hands[2], talon)
+        entry = core.talon_table.get(key)
+        if entry is None:
+            entry = core.talon_table[key] = [0, hands[first].bit_count()]
+        if entry[0] >= k:
+            return True
+        if entry[1] < k:
+            return False
     p = (first + len(played)) % 3
     lead = talon[0] if talon else played[0]
     alive = hands[0] | hands[1] | hands[2] | (1 << lead)
@@ -41,12 +53,19 @@ def ge_from(
         alive |= 1 << card
     want = core.maximiser[p]
     suit = (lead >> 3) if (talon or played) else -1
+    result = not want
     for card in moves(hands[p], suit, core.trump, alive):
         child = list(hands)
         child[p] &= ~(1 << card)
         if ge_from(core, child, first, [*played, card], talon, k) == want:
-            return want
-    return not want
+            result = want
+            break
+    if entry is not None:
+        if result:
+            entry[0] = k
+        else:
+            entry[1] = k - 1
+    return result
 
 
 def _winner(core: Core, first: int, played: list[int], talon_card: int) -> int:

@@ -67,6 +67,8 @@ class Core:
         self._plans = (self._plan(0), self._plan(1), self._plan(2))
         self.table: dict[int, list[int]] = {}
         self.exact: dict[tuple[int, int, int, int], list[int]] = {}
+        self.talon_table: dict[tuple[int, int, int, tuple[int, ...]], list[int]] = {}
+        """Bounds of positions before a trick the talon opens (see :mod:`.midtrick`)."""
         self.nodes = 0
         self.limit = NO_LIMIT
         """Past this many nodes (counted since the Core was made) the search stops."""
