@@ -12,6 +12,7 @@ show safe enough for its price.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..actions import Bid
@@ -27,7 +28,7 @@ from .evaluation import (
     masks_misere_holes,
     without,
 )
-from .judging import POINT, Fits, game_tricks, game_value, misere_tricks, misere_value
+from .judging import POINT, Fits, Judgement, game_value, misere_tricks, misere_value
 from .knowledge import active_seats
 
 __all__ = ["Style", "max_contract", "misere_worthy", "choose_bid"]
@@ -136,6 +137,10 @@ _SURE = 0.7
 """Share of the layouts a contract must make to be bid."""
 _SURE_LAST = 0.6
 """The same for the last player to speak after the others passed: passing is all-pass."""
+_MORE_ROUNDS = 2
+"""Times the layouts are dealt again (as many more each time) while the answer is close."""
+_CLOSE = 1.0
+"""Standard errors of the share made within which the answer counts as close."""
 _MISERE_MARGIN = 30.0
 """Whists a misère must be worth on average over the layouts (the price of the risk)."""
 
@@ -160,21 +165,16 @@ def _plan_by_play(
     masks = hand_masks(view.hand)
     ranked = sorted(TRUMP_CHOICES, key=lambda t: -masks_declarer_tricks(masks, t))
     strains = list(dict.fromkeys((wide.trump, *ranked[:2])))
-    best: list[int] = []
-    tricks = game_tricks(
+    judgement = Judgement(
         view.seat,
         active_seats(view),
         view.hand,
         (),
-        strains,
-        samples,
-        judge,
+        [(s, None) for s in strains],
         talon=True,
         fits=_bidders_fit(view),
-        best=best,
     )
-    if len(best) < _MIN_LAYOUTS:
-        return plan
+    judgement.more(samples, judge)
     pub = view.public
     last = pub.highest_bid is None and all(
         s in pub.passed for s in active_seats(view) if s != view.seat
@@ -183,6 +183,16 @@ def _plan_by_play(
     # more risk.
     floor = -POINT * _ALLPASS_SHARE * suffer
     sure = _SURE_LAST if last else _SURE
+    # Sequential sampling: where a level's share made is within the layouts' own noise
+    # of the threshold, more layouts decide it.
+    for _ in range(_MORE_ROUNDS):
+        if len(judgement.best) < _MIN_LAYOUTS or not _close(judgement.best, sure):
+            break
+        judgement.more(samples, judge // 2)
+    best = judgement.best
+    tricks = dict(zip(strains, judgement.tricks, strict=True))
+    if len(best) < _MIN_LAYOUTS:
+        return plan
     for level in range(10, 5, -1):
         made = sum(1 for t in best if t >= level)
         worth = sum(game_value(level, t) for t in best) / len(best)
@@ -193,6 +203,16 @@ def _plan_by_play(
             )
             return Contract(level, strain)
     return None
+
+
+def _close(best: list[int], sure: float) -> bool:
+    """Whether some level's share made lies within :data:`_CLOSE` standard errors of
+    ``sure``: the layouts dealt so far cannot tell whether to bid it."""
+    n = len(best)
+    error = _CLOSE * math.sqrt(sure * (1 - sure) / n)
+    return any(
+        abs(sum(1 for t in best if t >= level) / n - sure) < error for level in range(6, 11)
+    )
 
 
 def _misere_pays(view: SeatView, judge: int, samples: int) -> bool:
