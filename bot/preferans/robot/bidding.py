@@ -137,6 +137,8 @@ _SURE = 0.7
 """Share of the layouts a contract must make to be bid."""
 _SURE_LAST = 0.6
 """The same for the last player to speak after the others passed: passing is all-pass."""
+_PASSED_LEVEL = 6
+"""The highest contract by the counts a player who passed may hold in the layouts."""
 _MORE_ROUNDS = 2
 """Times the layouts are dealt again (as many more each time) while the answer is close."""
 _CLOSE = 1.0
@@ -172,7 +174,7 @@ def _plan_by_play(
         (),
         [(s, None) for s in strains],
         talon=True,
-        fits=_bidders_fit(view),
+        fits=_auction_fit(view),
     )
     judgement.more(samples, judge)
     pub = view.public
@@ -210,9 +212,7 @@ def _close(best: list[int], sure: float) -> bool:
     ``sure``: the layouts dealt so far cannot tell whether to bid it."""
     n = len(best)
     error = _CLOSE * math.sqrt(sure * (1 - sure) / n)
-    return any(
-        abs(sum(1 for t in best if t >= level) / n - sure) < error for level in range(6, 11)
-    )
+    return any(abs(sum(1 for t in best if t >= level) / n - sure) < error for level in range(6, 11))
 
 
 def _misere_pays(view: SeatView, judge: int, samples: int) -> bool:
@@ -223,19 +223,28 @@ def _misere_pays(view: SeatView, judge: int, samples: int) -> bool:
     return sum(misere_value(t) for t in tricks) / len(tricks) >= _MISERE_MARGIN
 
 
-def _bidders_fit(view: SeatView) -> Fits | None:
-    """Layouts in which every other player who called a game holds a hand worth one."""
+def _auction_fit(view: SeatView) -> Fits | None:
+    """Layouts that fit the auction so far: every other player who called a game holds a
+    hand worth one, and every one who passed without calling holds none worth more than
+    :data:`_PASSED_LEVEL` by the counts (he would have bid it)."""
+    called = {b.seat for b in view.public.auction if b.seat != view.seat and b.contract is not None}
     bidders = {
         b.seat
         for b in view.public.auction
         if b.seat != view.seat and b.contract is not None and not b.contract.misere
     }
-    if not bidders:
+    passers = {s for s in view.public.passed if s != view.seat and s not in called}
+    if not bidders and not passers:
         return None
 
     def fits(hands: dict[Seat, frozenset[Card]]) -> bool:
-        return all(
-            max_contract(tuple(hands[s]), DEFAULT_STYLE) is not None for s in bidders if s in hands
-        )
+        for seat, hand in hands.items():
+            if seat in bidders and max_contract(tuple(hand), DEFAULT_STYLE) is None:
+                return False
+            if seat in passers:
+                plan = max_contract(tuple(hand), DEFAULT_STYLE)
+                if plan is not None and plan.level > _PASSED_LEVEL:
+                    return False
+        return True
 
     return fits
