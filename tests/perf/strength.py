@@ -156,7 +156,9 @@ def deal_result(deal: Deal) -> tuple[float, ...]:
     return tuple(float(x) for x in pulka.settlement(stopped=True))
 
 
-def duplicate_deal(index: int, seed: int, base: str) -> dict[str, list[float]]:
+def duplicate_deal(
+    index: int, seed: int, base: str, phases: tuple[str, ...] = PHASES
+) -> dict[str, list[float]]:
     """Gains of the new player per phase, one per seat, on deal ``index``."""
     old = load_old(base)
     rules = Rules.preset("sochi")
@@ -175,15 +177,17 @@ def duplicate_deal(index: int, seed: int, base: str) -> dict[str, list[float]]:
         return Table(old, rules, dealer, hands, talon)
 
     reference = table().play({}, play_seed)
-    gains: dict[str, list[float]] = {p: [] for p in PHASES}
-    for phase in PHASES:
+    gains: dict[str, list[float]] = {p: [] for p in phases}
+    for phase in phases:
         for seat in range(3):
             result = table().play({seat: phase}, play_seed)
             gains[phase].append(result[seat] - reference[seat])
     return gains
 
 
-def _worker(args: tuple[int, int, str]) -> tuple[int, dict[str, list[float]], float]:
+def _worker(
+    args: tuple[int, int, str, tuple[str, ...]],
+) -> tuple[int, dict[str, list[float]], float]:
     start = time.process_time()
     gains = duplicate_deal(*args)
     return args[0], gains, time.process_time() - start
@@ -196,13 +200,15 @@ def mean_ci(values: list[float]) -> tuple[float, float]:
     return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
 
 
-def duplicate_part(deals: int, seed: int, base: str, workers: int) -> bool:
+def duplicate_part(
+    deals: int, seed: int, base: str, workers: int, phases: tuple[str, ...] = PHASES
+) -> bool:
     print(
         f"Duplicate match, {deals} deals × 3 seats, new player (card play {FAST}, "
         f"judge {NEW_BUDGET.judge}) against the computer player of {base}:"
     )
-    jobs = [(i, seed, base) for i in range(deals)]
-    gains: dict[str, list[float]] = {p: [] for p in PHASES}
+    jobs = [(i, seed, base, phases) for i in range(deals)]
+    gains: dict[str, list[float]] = {p: [] for p in phases}
     cpu = 0.0
     done = 0
     if workers > 1:
@@ -210,20 +216,20 @@ def duplicate_part(deals: int, seed: int, base: str, workers: int) -> bool:
             for _, g, spent in pool.imap_unordered(_worker, jobs):
                 cpu += spent
                 done += 1
-                for p in PHASES:
+                for p in phases:
                     gains[p].extend(g[p])
     else:
         for job in jobs:
             _, g, spent = _worker(job)
             cpu += spent
             done += 1
-            for p in PHASES:
+            for p in phases:
                 gains[p].extend(g[p])
     if not done:
         print("  nothing measured")
         return False
     print(f"  {done} deals, {cpu:.0f} s CPU")
-    for p in PHASES:
+    for p in phases:
         mean, half = mean_ci(gains[p])
         changed = sum(1 for g in gains[p] if g != 0)
         print(
@@ -329,6 +335,12 @@ def main() -> None:
         default="duplicate,pulkas",
         help="duplicate, pulkas (or pulkas-new, pulkas-earlier)",
     )
+    parser.add_argument(
+        "--phases",
+        default=",".join(PHASES),
+        help="duplicate phases to give the new player (a change to one phase leaves the "
+        "others' gains as they were)",
+    )
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
     if args.quick:
@@ -337,7 +349,8 @@ def main() -> None:
     print(f"Python {sys.version.split()[0]}; seed {args.seed}")
     ok = True
     if "duplicate" in parts:
-        ok &= duplicate_part(args.deals, args.seed, args.base, args.workers)
+        phases = tuple(p for p in args.phases.split(",") if p in PHASES)
+        ok &= duplicate_part(args.deals, args.seed, args.base, args.workers, phases)
     sides = [w for w in ("new", "earlier") if "pulkas" in parts or f"pulkas-{w}" in parts]
     if sides:
         print("Robot-only pulkas, Сочинка to 10, 3 players:")

@@ -139,7 +139,7 @@ _SURE_LAST = 0.6
 """The same for the last player to speak after the others passed: passing is all-pass."""
 _PASSED_LEVEL = 6
 """The highest contract by the counts a player who passed may hold in the layouts."""
-_MORE_ROUNDS = 2
+_MORE_ROUNDS = 1
 """Times the layouts are dealt again (as many more each time) while the answer is close."""
 _CLOSE = 1.0
 """Standard errors of the share made within which the answer counts as close."""

@@ -200,7 +200,14 @@ class Judgement:
                     held = best_ten((*self.mine, *extra), strain) if extra else frozenset(self.mine)
                 solver = self.solvers[strain]
                 before = solver.nodes
-                guess = masks_declarer_tricks(hand_masks(held), strain)
+                # The questions walk from a guess: this candidate's mean so far, else
+                # the hand count (a guess two tricks out costs two more searches).
+                done = self.tricks[index]
+                guess = (
+                    sum(done) / len(done)
+                    if done
+                    else masks_declarer_tricks(hand_masks(held), strain)
+                )
                 pos = self.layouts.position({**hands, self.me: held}, strain)
                 try:
                     value = _count(solver, pos, round(guess), min(room, _PER_LAYOUT))

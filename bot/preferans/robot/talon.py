@@ -191,6 +191,10 @@ def _plan_by_play(
     for (trump, kept), values in zip(candidates, judgement.tricks, strict=True):
         assert kept is not None
         if len(values) < _MIN_LAYOUTS:
+            # A candidate the counts rank higher went unsolved in budget (long trump
+            # suits are the dearest to solve): the counts decide rather than the rest.
+            if best is None:
+                return None
             continue
         # Between strains worth about the same, the longer trump suit: it keeps control
         # when the cards lie worse than in the layouts dealt (no trump has none).
