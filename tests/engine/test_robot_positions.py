@@ -269,3 +269,21 @@ def test_declarer_remembers_his_discard_after_the_first_lead() -> None:
         hands, sink = sample_layout(know, rng)
         assert sink == ()
         assert all(Card.HA not in hands[s] and Card.CQ not in hands[s] for s in (S2, S0))
+
+
+def test_no_strain_chosen_over_one_the_layouts_could_not_solve() -> None:
+    """♠KQJ9 ♦AKJ107 ♣7 + talon ♥7 ♥9 after 6♠: spades or diamonds make six, hearts (one
+    heart left) none. The long diamonds are the dearest to solve, and when they went
+    unsolved in budget the judging chose among the rest and named 6♥."""
+    deal = make_deal(
+        {
+            0: "8S AC QC JC 10C QD 9D AH 10H 8H",
+            1: "AS 10S 7S KC 9C 8C 8D KH QH JH",
+            2: "KS QS JS 9S 7C AD KD JD 10D 7D",
+        },
+        "7H 9H",
+    )
+    bids(deal, (1, "pass"), (2, "6S"), (0, "pass"))
+    contract = declare_by_robot(deal)
+    assert contract.trump in (Suit.SPADES, Suit.DIAMONDS)
+    assert best_play(deal, contract.trump) >= contract.level

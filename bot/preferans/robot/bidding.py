@@ -115,16 +115,28 @@ def choose_bid(
     if plan is None:
         return pass_bid
     high = pub.highest_bid
+    target = plan
+
+    def within(bid: Bid) -> bool:
+        # A no-trump step only for a no-trump plan: held at it, the declarer could name
+        # nothing cheaper than no trump or the next level (Кодекс 3.4.3).
+        c = bid.contract
+        return (
+            c is not None
+            and c.step <= target.step
+            and (c.trump is not None or target.trump is None)
+        )
+
     here = next((a for a in trick_bids if a.contract == high), None)
-    if here is not None and here.contract is not None and here.contract.step <= plan.step:
+    if here is not None and within(here):
         return here
     raises = sorted(
         (a for a in trick_bids if a.contract != high and a.contract is not None),
         key=lambda a: a.contract.step if a.contract is not None else 0,
     )
-    if raises and raises[0].contract is not None and raises[0].contract.step <= plan.step:
-        return raises[0]
-    return pass_bid
+    # The cheapest raise within the plan (where jumps are allowed, over a no-trump step).
+    raised = next((a for a in raises if within(a)), None)
+    return raised if raised is not None else pass_bid
 
 
 _MIN_LAYOUTS = 4
