@@ -287,3 +287,23 @@ def test_no_strain_chosen_over_one_the_layouts_could_not_solve() -> None:
     contract = declare_by_robot(deal)
     assert contract.trump in (Suit.SPADES, Suit.DIAMONDS)
     assert best_play(deal, contract.trump) >= contract.level
+
+
+def test_the_long_trump_suit_named_when_its_layouts_go_unsolved() -> None:
+    """♣AK1097 ♦KQJ ♠A ♥10 after 6♠ (the talon ♦J ♦Q): clubs make eight, no trump three
+    (the hearts run). Clubs are the dearest to solve and went unsolved in budget; the
+    counts then named 6NT by its wider margin over a cheaper level."""
+    deal = make_deal(
+        {
+            0: "KS 9S 8S QC JC 8C AD 10D 9D 7D",
+            1: "AS 10S AC KC 10C 9C 7C KD 10H 9H",
+            2: "QS JS 7S 8D AH KH QH JH 8H 7H",
+        },
+        "JD QD",
+        dealer=2,
+    )
+    bids(deal, (0, "pass"), (1, "6S"), (2, "pass"))
+    contract = declare_by_robot(deal)
+    assert contract.trump is Suit.CLUBS
+    assert best_play(deal, Suit.CLUBS) == 8
+    assert best_play(deal, None) <= 3

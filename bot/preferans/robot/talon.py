@@ -81,11 +81,16 @@ def _lowest_level(trump: Suit | None, bid: Contract | None) -> int:
     return 11
 
 
-def contract_tricks(cards: tuple[Card, ...], bid: Contract | None) -> tuple[Contract, float]:
-    """The contract to name for these ten cards and the tricks they are expected to take."""
+def contract_tricks(
+    cards: tuple[Card, ...],
+    bid: Contract | None,
+    trumps: tuple[Suit | None, ...] = TRUMP_CHOICES,
+) -> tuple[Contract, float]:
+    """The contract to name for these ten cards (in one of ``trumps``) and the tricks
+    they are expected to take."""
     best: tuple[float, Contract, float] | None = None
     masks = hand_masks(cards)
-    for trump in TRUMP_CHOICES:
+    for trump in trumps:
         low = _lowest_level(trump, bid)
         if low > 10:
             continue
@@ -115,7 +120,13 @@ def choose_contract(view: SeatView, judge: int = 0, samples: int = 12) -> Declar
     else:
         contract, _ = contract_tricks(tuple(view.hand), bid)
         if judge > 0:
-            contract = contract_by_play(view, bid, judge, samples) or contract
+            by_play = contract_by_play(view, bid, judge, samples)
+            # Unjudged in budget: the strain the counts rank first, not the one with
+            # the widest margin (a margin a cheaper strain wins by lowering its level).
+            first = _strains(frozenset(view.hand), bid)[:1]
+            if by_play is None and first:
+                by_play, _ = contract_tricks(tuple(view.hand), bid, (first[0],))
+            contract = by_play or contract
         want = Declare(view.seat, contract)
     return want if want in legal else min(legal, key=lambda a: a.contract.step)
 
@@ -188,13 +199,11 @@ def _plan_by_play(
     )
     judgement.more(samples, judge)
     best: tuple[float, frozenset[Card], Contract] | None = None
+    unsolved = False
     for (trump, kept), values in zip(candidates, judgement.tricks, strict=True):
         assert kept is not None
         if len(values) < _MIN_LAYOUTS:
-            # A candidate the counts rank higher went unsolved in budget (long trump
-            # suits are the dearest to solve): the counts decide rather than the rest.
-            if best is None:
-                return None
+            unsolved = True
             continue
         # Between strains worth about the same, the longer trump suit: it keeps control
         # when the cards lie worse than in the layouts dealt (no trump has none).
@@ -207,7 +216,11 @@ def _plan_by_play(
                 or worth > best[0] + 1e-9
                 or (worth > best[0] - 1e-9 and contract.step < best[2].step)
             ):
-                best = (worth, kept, contract)
+                # Not over a candidate the counts rank higher that went unsolved in
+                # budget (long trump suits are the dearest to solve): the counts decide.
+                best = None if unsolved else (worth, kept, contract)
+                if best is None:
+                    return None
     return None if best is None else (best[1], best[2])
 
 
