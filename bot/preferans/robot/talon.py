@@ -12,6 +12,7 @@ holes.
 
 from __future__ import annotations
 
+import math
 from itertools import combinations
 
 from ..actions import Declare, Discard
@@ -138,6 +139,11 @@ _HOPELESS = 3.0
 """Tricks short of a strain's cheapest contract, by the hand count, not worth solving."""
 _STRAINS = 4
 """Strains (each with its best discard) judged by play, the hand count's first ones."""
+_CAUTION = 1.0
+"""Standard errors taken off a contract's mean worth over the layouts. Twelve layouts
+are few: a seven is named over a six when it makes in about 11 of them, and one lucky
+set names it. Over the 89 games of ten robot-only pulkas, 2 failed sevens became made
+sixes and 5 made contracts went one level cheaper: ~112 whists saved against ~43."""
 
 
 def contract_by_play(
@@ -210,7 +216,7 @@ def _plan_by_play(
         control = _TRUMP_LENGTH * (0 if trump is None else _length(hand_masks(kept)[int(trump)]))
         for level in range(_lowest_level(trump, bid), 11):
             contract = Contract(level, trump)
-            worth = sum(game_value(level, t) for t in values) / len(values) + control
+            worth = _cautious_mean([game_value(level, t) for t in values]) + control
             if (
                 best is None
                 or worth > best[0] + 1e-9
@@ -222,6 +228,15 @@ def _plan_by_play(
                 if best is None:
                     return None
     return None if best is None else (best[1], best[2])
+
+
+def _cautious_mean(values: list[float]) -> float:
+    """The mean less :data:`_CAUTION` standard errors: a dearer contract whose worth
+    rests on a lucky few layouts is not preferred to a steady cheaper one."""
+    n = len(values)
+    mean = sum(values) / n
+    spread = sum((v - mean) ** 2 for v in values) / max(1, n - 1)
+    return mean - _CAUTION * math.sqrt(spread / n)
 
 
 def _length(mask: int) -> int:
