@@ -307,3 +307,21 @@ def test_the_long_trump_suit_named_when_its_layouts_go_unsolved() -> None:
     assert contract.trump is Suit.CLUBS
     assert best_play(deal, Suit.CLUBS) == 8
     assert best_play(deal, None) <= 3
+
+
+def test_no_seven_on_a_lucky_few_layouts() -> None:
+    """♥AQ108 ♦AK9 ♣A9 ♠Q kept after 6♠ (talon ♥10 ♣7): six hearts with best play. Seven
+    made in most of the twelve layouts dealt, so its mean worth beat the six's; less
+    its standard error it does not, and 6♥ is named."""
+    deal = make_deal(
+        {
+            0: "QS AC 9C 8C AD KD 9D AH QH 8H",
+            1: "KS JS 10S 9S KC QC 10C 10D 8D 7D",
+            2: "AS 8S 7S JC QD JD KH JH 9H 7H",
+        },
+        "10H 7C",
+    )
+    bids(deal, (1, "pass"), (2, "pass"), (0, "6S"))
+    contract = declare_by_robot(deal)
+    assert contract == Contract(6, Suit.HEARTS)
+    assert best_play(deal, Suit.HEARTS) == 6
