@@ -4,7 +4,9 @@ A hand is worth the tricks it counts (:func:`.evaluation.declarer_tricks`) plus 
 talon usually adds: two more cards to choose from before discarding the worst two. With
 a judging budget that count only picks the hands and strains worth a closer look: the
 ceiling is the highest contract made in most sampled layouts and worth more than passing
-(:mod:`.judging`). The player bids up the ladder while the next step is within that;
+(:mod:`.judging`; the layouts fit the others' calls and passes, and more are dealt where
+the share made is close to the threshold). The player bids up the ladder while the next
+step is within that (a no-trump step only for a no-trump ceiling);
 repeats the highest bid ("здесь", Кодекс 3.3.7) instead of raising when he sits earlier;
 calls misère as his first call with a clean hand (Кодекс 3.3.9) that sampled layouts
 show safe enough for its price.
