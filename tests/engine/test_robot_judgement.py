@@ -10,8 +10,15 @@ from bot.preferans.contracts import MISERE, Contract, parse_contract
 from bot.preferans.deal import Deal, DealSettings, Phase
 from bot.preferans.outcome import Defence, WhistAnswer
 from bot.preferans.robot import Budget, choose
-from bot.preferans.robot.bidding import DEFAULT_STYLE, max_contract, misere_worthy
+from bot.preferans.robot.bidding import (
+    DEFAULT_STYLE,
+    _auction_fit,
+    _close,
+    max_contract,
+    misere_worthy,
+)
 from bot.preferans.robot.evaluation import declarer_tricks, defender_tricks, misere_holes
+from bot.preferans.robot.judging import Judgement
 from bot.preferans.views import seat_view
 from tests.engine_helpers import bids, cards, make_deal, whist
 
@@ -206,3 +213,53 @@ def test_ducks_every_trick_of_an_all_pass_with_low_cards() -> None:
     bids(deal, (1, "pass"), (2, "pass"), (0, "pass"))
     robots_until(deal, Phase.DONE)
     assert deal.tricks[1] == 0
+
+
+def test_more_layouts_continue_the_same_judgement() -> None:
+    """More layouts dealt for a close answer add to the first ones instead of dealing
+    them again: twelve then twelve more are the first twenty-four of one stream."""
+    mine = cards("AS KS QS 9S 8S AC 9C 8D 7D 7H")
+    order = (S1, S2, S0)
+    candidates = [(Suit.SPADES, None), (None, None)]
+    step = Judgement(S1, order, mine, (), candidates, talon=True)
+    step.more(12, 10**6)
+    first = list(step.best)
+    step.more(12, 10**6)
+    whole = Judgement(S1, order, mine, (), candidates, talon=True)
+    whole.more(24, 10**6)
+    assert step.dealt == 24
+    assert len(first) == 12
+    assert step.best[:12] == first
+    assert step.best == whole.best
+    assert step.tricks == whole.tricks
+
+
+def test_close_shares_ask_for_more_layouts() -> None:
+    """Within one standard error of the share required (0.7 of 12 layouts: ±0.13) the
+    layouts cannot tell; well above or below they can."""
+    assert _close([6] * 9 + [5] * 3, 0.7)  # 6 made in 0.75
+    assert _close([7] * 8 + [5] * 4, 0.7)  # 6 and 7 made in 0.67
+    assert not _close([6] * 12, 0.7)  # 6 always, 7 never
+    assert not _close([8] * 11 + [6], 0.7)  # 6, 7 in 1.0; 8 in 0.92; 9 never
+    assert not _close([5] * 12, 0.7)
+
+
+def test_layouts_fit_the_passes_and_the_calls() -> None:
+    """Seat 1 passed and seat 2 called 6♠: in the layouts seat 0 deals itself, seat 1
+    holds no hand the counts would have bid seven on, seat 2 a hand worth a game."""
+    deal = make_deal(
+        {
+            1: "7S 8S 9S 7C 8C 9C 7D 8D 7H 8H",
+            2: "AS KS QS JS 10S AC KC QC AD AH",
+            0: "9D 10D JD QD KD 9H 10H JH QH KH",
+        },
+        "10C JC",
+    )
+    bids(deal, (1, "pass"), (2, "6S"))
+    fits = _auction_fit(seat_view(deal, S0))
+    assert fits is not None
+    strong = frozenset(cards("AS KS QS JS 10S AC KC QC AD AH"))
+    weak = frozenset(cards("7S 8S 9S 7C 8C 9C 7D 8D 7H 8H"))
+    assert fits({S1: weak, S2: strong})
+    assert not fits({S1: strong, S2: weak})
+    assert not fits({S1: weak, S2: weak})

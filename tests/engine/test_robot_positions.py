@@ -269,3 +269,59 @@ def test_declarer_remembers_his_discard_after_the_first_lead() -> None:
         hands, sink = sample_layout(know, rng)
         assert sink == ()
         assert all(Card.HA not in hands[s] and Card.CQ not in hands[s] for s in (S2, S0))
+
+
+def test_no_strain_chosen_over_one_the_layouts_could_not_solve() -> None:
+    """♠KQJ9 ♦AKJ107 ♣7 + talon ♥7 ♥9 after 6♠: spades or diamonds make six, hearts (one
+    heart left) none. The long diamonds are the dearest to solve, and when they went
+    unsolved in budget the judging chose among the rest and named 6♥."""
+    deal = make_deal(
+        {
+            0: "8S AC QC JC 10C QD 9D AH 10H 8H",
+            1: "AS 10S 7S KC 9C 8C 8D KH QH JH",
+            2: "KS QS JS 9S 7C AD KD JD 10D 7D",
+        },
+        "7H 9H",
+    )
+    bids(deal, (1, "pass"), (2, "6S"), (0, "pass"))
+    contract = declare_by_robot(deal)
+    assert contract.trump in (Suit.SPADES, Suit.DIAMONDS)
+    assert best_play(deal, contract.trump) >= contract.level
+
+
+def test_the_long_trump_suit_named_when_its_layouts_go_unsolved() -> None:
+    """♣AK1097 ♦KQJ ♠A ♥10 after 6♠ (the talon ♦J ♦Q): clubs make eight, no trump three
+    (the hearts run). Clubs are the dearest to solve and went unsolved in budget; the
+    counts then named 6NT by its wider margin over a cheaper level."""
+    deal = make_deal(
+        {
+            0: "KS 9S 8S QC JC 8C AD 10D 9D 7D",
+            1: "AS 10S AC KC 10C 9C 7C KD 10H 9H",
+            2: "QS JS 7S 8D AH KH QH JH 8H 7H",
+        },
+        "JD QD",
+        dealer=2,
+    )
+    bids(deal, (0, "pass"), (1, "6S"), (2, "pass"))
+    contract = declare_by_robot(deal)
+    assert contract.trump is Suit.CLUBS
+    assert best_play(deal, Suit.CLUBS) == 8
+    assert best_play(deal, None) <= 3
+
+
+def test_no_seven_on_a_lucky_few_layouts() -> None:
+    """♥AQ108 ♦AK9 ♣A9 ♠Q kept after 6♠ (talon ♥10 ♣7): six hearts with best play. Seven
+    made in most of the twelve layouts dealt, so its mean worth beat the six's; less
+    its standard error it does not, and 6♥ is named."""
+    deal = make_deal(
+        {
+            0: "QS AC 9C 8C AD KD 9D AH QH 8H",
+            1: "KS JS 10S 9S KC QC 10C 10D 8D 7D",
+            2: "AS 8S 7S JC QD JD KH JH 9H 7H",
+        },
+        "10H 7C",
+    )
+    bids(deal, (1, "pass"), (2, "pass"), (0, "6S"))
+    contract = declare_by_robot(deal)
+    assert contract == Contract(6, Suit.HEARTS)
+    assert best_play(deal, Suit.HEARTS) == 6

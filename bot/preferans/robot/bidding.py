@@ -4,7 +4,9 @@ A hand is worth the tricks it counts (:func:`.evaluation.declarer_tricks`) plus 
 talon usually adds: two more cards to choose from before discarding the worst two. With
 a judging budget that count only picks the hands and strains worth a closer look: the
 ceiling is the highest contract made in most sampled layouts and worth more than passing
-(:mod:`.judging`). The player bids up the ladder while the next step is within that;
+(:mod:`.judging`; the layouts fit the others' calls and passes, and more are dealt where
+the share made is close to the threshold). The player bids up the ladder while the next
+step is within that (a no-trump step only for a no-trump ceiling);
 repeats the highest bid ("здесь", Кодекс 3.3.7) instead of raising when he sits earlier;
 calls misère as his first call with a clean hand (Кодекс 3.3.9) that sampled layouts
 show safe enough for its price.
@@ -12,6 +14,7 @@ show safe enough for its price.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..actions import Bid
@@ -27,7 +30,7 @@ from .evaluation import (
     masks_misere_holes,
     without,
 )
-from .judging import POINT, Fits, game_tricks, game_value, misere_tricks, misere_value
+from .judging import POINT, Fits, Judgement, game_value, misere_tricks, misere_value
 from .knowledge import active_seats
 
 __all__ = ["Style", "max_contract", "misere_worthy", "choose_bid"]
@@ -114,16 +117,28 @@ def choose_bid(
     if plan is None:
         return pass_bid
     high = pub.highest_bid
+    target = plan
+
+    def within(bid: Bid) -> bool:
+        # A no-trump step only for a no-trump plan: held at it, the declarer could name
+        # nothing cheaper than no trump or the next level (Кодекс 3.4.3).
+        c = bid.contract
+        return (
+            c is not None
+            and c.step <= target.step
+            and (c.trump is not None or target.trump is None)
+        )
+
     here = next((a for a in trick_bids if a.contract == high), None)
-    if here is not None and here.contract is not None and here.contract.step <= plan.step:
+    if here is not None and within(here):
         return here
     raises = sorted(
         (a for a in trick_bids if a.contract != high and a.contract is not None),
         key=lambda a: a.contract.step if a.contract is not None else 0,
     )
-    if raises and raises[0].contract is not None and raises[0].contract.step <= plan.step:
-        return raises[0]
-    return pass_bid
+    # The cheapest raise within the plan (where jumps are allowed, over a no-trump step).
+    raised = next((a for a in raises if within(a)), None)
+    return raised if raised is not None else pass_bid
 
 
 _MIN_LAYOUTS = 4
@@ -136,6 +151,12 @@ _SURE = 0.7
 """Share of the layouts a contract must make to be bid."""
 _SURE_LAST = 0.6
 """The same for the last player to speak after the others passed: passing is all-pass."""
+_PASSED_LEVEL = 6
+"""The highest contract by the counts a player who passed may hold in the layouts."""
+_MORE_ROUNDS = 1
+"""Times the layouts are dealt again (as many more each time) while the answer is close."""
+_CLOSE = 1.0
+"""Standard errors of the share made within which the answer counts as close."""
 _MISERE_MARGIN = 30.0
 """Whists a misère must be worth on average over the layouts (the price of the risk)."""
 
@@ -160,21 +181,16 @@ def _plan_by_play(
     masks = hand_masks(view.hand)
     ranked = sorted(TRUMP_CHOICES, key=lambda t: -masks_declarer_tricks(masks, t))
     strains = list(dict.fromkeys((wide.trump, *ranked[:2])))
-    best: list[int] = []
-    tricks = game_tricks(
+    judgement = Judgement(
         view.seat,
         active_seats(view),
         view.hand,
         (),
-        strains,
-        samples,
-        judge,
+        [(s, None) for s in strains],
         talon=True,
-        fits=_bidders_fit(view),
-        best=best,
+        fits=_auction_fit(view),
     )
-    if len(best) < _MIN_LAYOUTS:
-        return plan
+    judgement.more(samples, judge)
     pub = view.public
     last = pub.highest_bid is None and all(
         s in pub.passed for s in active_seats(view) if s != view.seat
@@ -183,6 +199,16 @@ def _plan_by_play(
     # more risk.
     floor = -POINT * _ALLPASS_SHARE * suffer
     sure = _SURE_LAST if last else _SURE
+    # Sequential sampling: where a level's share made is within the layouts' own noise
+    # of the threshold, more layouts decide it.
+    for _ in range(_MORE_ROUNDS):
+        if len(judgement.best) < _MIN_LAYOUTS or not _close(judgement.best, sure):
+            break
+        judgement.more(samples, judge // 2)
+    best = judgement.best
+    tricks = dict(zip(strains, judgement.tricks, strict=True))
+    if len(best) < _MIN_LAYOUTS:
+        return plan
     for level in range(10, 5, -1):
         made = sum(1 for t in best if t >= level)
         worth = sum(game_value(level, t) for t in best) / len(best)
@@ -195,6 +221,14 @@ def _plan_by_play(
     return None
 
 
+def _close(best: list[int], sure: float) -> bool:
+    """Whether some level's share made lies within :data:`_CLOSE` standard errors of
+    ``sure``: the layouts dealt so far cannot tell whether to bid it."""
+    n = len(best)
+    error = _CLOSE * math.sqrt(sure * (1 - sure) / n)
+    return any(abs(sum(1 for t in best if t >= level) / n - sure) < error for level in range(6, 11))
+
+
 def _misere_pays(view: SeatView, judge: int, samples: int) -> bool:
     """Whether misère is worth its risk over sampled talons and layouts."""
     tricks = misere_tricks(view.seat, active_seats(view), view.hand, samples, judge)
@@ -203,19 +237,28 @@ def _misere_pays(view: SeatView, judge: int, samples: int) -> bool:
     return sum(misere_value(t) for t in tricks) / len(tricks) >= _MISERE_MARGIN
 
 
-def _bidders_fit(view: SeatView) -> Fits | None:
-    """Layouts in which every other player who called a game holds a hand worth one."""
+def _auction_fit(view: SeatView) -> Fits | None:
+    """Layouts that fit the auction so far: every other player who called a game holds a
+    hand worth one, and every one who passed without calling holds none worth more than
+    :data:`_PASSED_LEVEL` by the counts (he would have bid it)."""
+    called = {b.seat for b in view.public.auction if b.seat != view.seat and b.contract is not None}
     bidders = {
         b.seat
         for b in view.public.auction
         if b.seat != view.seat and b.contract is not None and not b.contract.misere
     }
-    if not bidders:
+    passers = {s for s in view.public.passed if s != view.seat and s not in called}
+    if not bidders and not passers:
         return None
 
     def fits(hands: dict[Seat, frozenset[Card]]) -> bool:
-        return all(
-            max_contract(tuple(hands[s]), DEFAULT_STYLE) is not None for s in bidders if s in hands
-        )
+        for seat, hand in hands.items():
+            if seat in bidders and max_contract(tuple(hand), DEFAULT_STYLE) is None:
+                return False
+            if seat in passers:
+                plan = max_contract(tuple(hand), DEFAULT_STYLE)
+                if plan is not None and plan.level > _PASSED_LEVEL:
+                    return False
+        return True
 
     return fits

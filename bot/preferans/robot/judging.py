@@ -9,6 +9,9 @@ call are checked here instead: the player's own cards are fixed, the rest dealt 
 count, and the double-dummy solver says how many tricks each strain makes. A contract is
 then worth the mean of its score over the layouts, so a dearer contract is named only
 when its price pays for its risk, and a cold ten is named because every layout makes it.
+Every candidate (a strain and the ten cards played in it) is solved in the same layouts,
+so they are compared on the same cards; more layouts can be dealt where the answer is
+close (:meth:`Judgement.more`).
 
 The layouts are drawn from a generator seeded by the seat's own cards: the same hand
 gives the same judgement, and the card play's random stream is left untouched.
@@ -30,7 +33,9 @@ __all__ = [
     "game_value",
     "misere_value",
     "judge_rng",
-    "game_tricks",
+    "Candidate",
+    "best_ten",
+    "Judgement",
     "misere_tricks",
 ]
 
@@ -77,7 +82,7 @@ def judge_rng(seat: Seat, cards: Iterable[Card]) -> random.Random:
     return random.Random(seed)
 
 
-def _best_discard(cards: Sequence[Card], trump: Suit | None) -> frozenset[Card]:
+def best_ten(cards: Sequence[Card], trump: Suit | None) -> frozenset[Card]:
     """The ten of twelve cards that count the most tricks with ``trump``."""
     masks = hand_masks(cards)
     best: tuple[float, tuple[Card, Card]] | None = None
@@ -137,77 +142,100 @@ class _Layouts:
         )
 
 
-def game_tricks(
-    me: Seat,
-    order: tuple[Seat, Seat, Seat],
-    mine: Sequence[Card],
-    out: Iterable[Card],
-    strains: Sequence[Suit | None],
-    samples: int,
-    nodes: int,
-    *,
-    talon: bool,
-    fits: Fits | None = None,
-    best: list[int] | None = None,
-) -> dict[Suit | None, list[int]]:
-    """The declarer's tricks in each strain over sampled layouts.
+Candidate = tuple[Suit | None, frozenset[Card] | None]
+"""A strain and the ten cards played in it; ``None`` cards: the best ten of his twelve
+once the talon (dealt with each layout) is in hand."""
 
-    ``mine``: his ten cards. ``talon``: the talon is still to come (the auction): two
-    unknown cards are dealt to him and he keeps the best ten of twelve for each strain.
-    ``out``: cards he knows are out of play (his discard). ``nodes``: solver positions
-    for all of it; a layout over its share is left out. ``fits``: the others' hands
-    dealt to fit the bidding. ``best``: receives each layout's most tricks over the
-    strains (he names his strain after seeing the talon).
-    """
-    layouts = _Layouts(me, order, mine, out, 2 if talon else 0)
-    rng = judge_rng(me, mine)
-    solvers = {strain: Solver(Goal.TRICKS, me) for strain in strains}
-    tricks: dict[Suit | None, list[int]] = {strain: [] for strain in strains}
-    spent = 0
-    alive = list(strains)
-    for _ in range(samples):
-        extra, hands = layouts.deal(rng, fits)
-        alive = _promising(alive, tricks)
-        top = -1
-        for strain in alive:
-            room = nodes - spent
-            if room <= 0:
-                return tricks
-            held = _best_discard((*mine, *extra), strain) if extra else frozenset(mine)
-            solver = solvers[strain]
-            before = solver.nodes
-            guess = masks_declarer_tricks(hand_masks(held), strain)
-            pos = layouts.position({**hands, me: held}, strain)
-            try:
-                value = _count(solver, pos, round(guess), min(room, _PER_LAYOUT))
-            except BudgetExceeded:
-                value = -1
-            spent += solver.nodes - before
-            if value >= 0:
-                tricks[strain].append(value)
-                top = max(top, value)
-        if best is not None and top >= 0:
-            best.append(top)
-    return tricks
+
+class Judgement:
+    """Candidate contracts' tricks over sampled layouts, the same layouts for all; more
+    layouts can be added where the answer is close (:meth:`more`)."""
+
+    def __init__(
+        self,
+        me: Seat,
+        order: tuple[Seat, Seat, Seat],
+        mine: Sequence[Card],
+        out: Iterable[Card],
+        candidates: Sequence[Candidate],
+        *,
+        talon: bool,
+        fits: Fits | None = None,
+    ) -> None:
+        """``mine``: the cards the judged player holds (ten, or twelve with the talon
+        taken; a candidate names the ten it plays). ``talon``: two unknown cards are dealt
+        to him with each layout (the auction). ``out``: cards he knows are out of play."""
+        self.me = me
+        self.mine = tuple(mine)
+        self.candidates = list(candidates)
+        self.layouts = _Layouts(me, order, mine, out, 2 if talon else 0)
+        self.rng = judge_rng(me, (*mine, *out))
+        self.fits = fits
+        self.solvers = {strain: Solver(Goal.TRICKS, me) for strain, _ in candidates}
+        self.tricks: list[list[int]] = [[] for _ in candidates]
+        """Each candidate's tricks in the layouts solved for it."""
+        self.best: list[int] = []
+        """Each layout's most tricks over the candidates (he names his strain after
+        seeing the talon)."""
+        self.spent = 0
+        self.limit = 0
+        self.dealt = 0
+
+    def more(self, samples: int, nodes: int) -> None:
+        """Deal ``samples`` more layouts, with ``nodes`` more solver positions for them; a
+        layout over its share is left out for that candidate."""
+        self.limit += nodes
+        alive = list(range(len(self.candidates)))
+        for _ in range(samples):
+            extra, hands = self.layouts.deal(self.rng, self.fits)
+            self.dealt += 1
+            alive = _promising(alive, self.tricks)
+            top = -1
+            for index in alive:
+                room = self.limit - self.spent
+                if room <= 0:
+                    return
+                strain, held = self.candidates[index]
+                if held is None:
+                    held = best_ten((*self.mine, *extra), strain) if extra else frozenset(self.mine)
+                solver = self.solvers[strain]
+                before = solver.nodes
+                # The questions walk from a guess: this candidate's mean so far, else
+                # the hand count (a guess two tricks out costs two more searches).
+                done = self.tricks[index]
+                guess = (
+                    sum(done) / len(done)
+                    if done
+                    else masks_declarer_tricks(hand_masks(held), strain)
+                )
+                pos = self.layouts.position({**hands, self.me: held}, strain)
+                try:
+                    value = _count(solver, pos, round(guess), min(room, _PER_LAYOUT))
+                except BudgetExceeded:
+                    value = -1
+                self.spent += solver.nodes - before
+                if value >= 0:
+                    self.tricks[index].append(value)
+                    top = max(top, value)
+            if top >= 0:
+                self.best.append(top)
 
 
 _PRUNE_AFTER = 4
 _PRUNE_GAP = 1.5
-"""A strain this many tricks a layout behind the best, over the same layouts, is not
+"""A candidate this many tricks a layout behind the best, over the same layouts, is not
 solved further: its contracts cannot be worth the best one's."""
 
 
-def _promising(
-    strains: list[Suit | None], tricks: dict[Suit | None, list[int]]
-) -> list[Suit | None]:
-    counted = [tricks[s] for s in strains if len(tricks[s]) >= _PRUNE_AFTER]
+def _promising(alive: list[int], tricks: list[list[int]]) -> list[int]:
+    counted = [tricks[i] for i in alive if len(tricks[i]) >= _PRUNE_AFTER]
     if len(counted) < 2:
-        return strains
+        return alive
     top = max(sum(v) / len(v) for v in counted)
     return [
-        s
-        for s in strains
-        if len(tricks[s]) < _PRUNE_AFTER or sum(tricks[s]) / len(tricks[s]) >= top - _PRUNE_GAP
+        i
+        for i in alive
+        if len(tricks[i]) < _PRUNE_AFTER or sum(tricks[i]) / len(tricks[i]) >= top - _PRUNE_GAP
     ]
 
 

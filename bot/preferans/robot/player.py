@@ -47,7 +47,7 @@ def choose(
     if isinstance(first, Bid):
         action = choose_bid(view, style, budget.judge, budget.judge_samples)
     elif isinstance(first, Discard):
-        action = choose_discard(view)
+        action = choose_discard(view, budget.judge, budget.judge_samples)
     elif isinstance(first, Declare):
         action = choose_contract(view, budget.judge, budget.judge_samples)
     elif isinstance(first, Whist):
