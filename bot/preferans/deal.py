@@ -41,7 +41,7 @@ from .offers import (
 )
 from .outcome import DealKind, DealOutcome, Defence, WhistAnswer
 
-__all__ = ["Phase", "DealSettings", "Deal", "Trick", "TrickCard"]
+__all__ = ["Phase", "DealSettings", "Deal", "Trick", "TrickCard", "beats", "trick_winner"]
 
 _SUIT_NAMES = ("spades", "clubs", "diamonds", "hearts")
 _NUMBERED_STEPS = tuple((c.step, c) for c in LADDER if not c.misere)
@@ -90,6 +90,34 @@ class TrickCard:
     seat: Seat | None
     card: Card
     from_talon: bool = False
+
+
+def beats(card: Card, best: Card, lead: Suit, trump: Suit | None) -> bool:
+    """Whether ``card`` takes a trick led in ``lead`` from ``best``: any trump beats any
+    other suit (Кодекс 3.5.2), else the higher card of the suit led (Кодекс 1.3.3)."""
+    if trump is not None and card.suit is trump:
+        return best.suit is not trump or card.rank > best.rank
+    if best.suit is not lead and not (trump is not None and best.suit is trump):
+        return card.suit is lead
+    return card.suit is best.suit and card.rank > best.rank
+
+
+def trick_winner(cards: Sequence[TrickCard], trump: Suit | None) -> TrickCard | None:
+    """The card taking the trick so far; a 3-player all-pass talon card names the suit
+    and takes nothing (Кодекс 3.7.6.3), the 4-player one is the dealer's card."""
+    if not cards:
+        return None
+    lead = cards[0].card.suit
+    best: TrickCard | None = None
+    for tc in cards:
+        if tc.seat is None:
+            continue
+        if best is None:
+            if tc.card.suit is lead or (trump is not None and tc.card.suit is trump):
+                best = tc
+        elif beats(tc.card, best.card, lead, trump):
+            best = tc
+    return best
 
 
 @dataclass(frozen=True, slots=True)
@@ -1019,23 +1047,7 @@ class Deal:
         self._finish_trick()
 
     def _trick_winner(self) -> Seat:
-        suit = self._lead_suit
-        trump = self.trump
-        best: TrickCard | None = None
-        for tc in self._trick:
-            if tc.seat is None:
-                continue  # a 3-player all-pass talon card only names the suit
-            card = tc.card
-            if best is None:
-                if card.suit is suit or (trump is not None and card.suit is trump):
-                    best = tc
-                continue
-            bc = best.card
-            if trump is not None and card.suit is trump:
-                if bc.suit is not trump or card.rank > bc.rank:
-                    best = tc
-            elif card.suit is suit and bc.suit is suit and card.rank > bc.rank:
-                best = tc
+        best = trick_winner(self._trick, self.trump)
         assert best is not None and best.seat is not None  # someone always holds the suit
         return best.seat
 

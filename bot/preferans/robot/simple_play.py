@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..actions import Play
 from ..cards import Card, Seat, Suit
-from ..deal import TrickCard
+from ..deal import TrickCard, beats, trick_winner
 from ..outcome import DealKind
 from ..views import SeatView
 from .knowledge import knowledge_of
@@ -20,7 +20,6 @@ __all__ = [
     "mover_hand",
     "played_cards",
     "wants_tricks",
-    "trick_winner",
 ]
 
 
@@ -49,32 +48,6 @@ def wants_tricks(view: SeatView, seat: Seat) -> bool:
     if pub.kind is DealKind.MISERE:
         return seat != pub.declarer
     return True
-
-
-def _beats(card: Card, best: Card, lead: Suit, trump: Suit | None) -> bool:
-    if trump is not None and card.suit is trump:
-        return best.suit is not trump or card.rank > best.rank
-    if best.suit is not lead and not (trump is not None and best.suit is trump):
-        return card.suit is lead
-    return card.suit is best.suit and card.rank > best.rank
-
-
-def trick_winner(cards: tuple[TrickCard, ...], trump: Suit | None) -> TrickCard | None:
-    """The card winning the current trick so far (a 3-player talon card takes nothing)."""
-    if not cards:
-        return None
-    lead = cards[0].card.suit
-    best: TrickCard | None = None
-    for tc in cards:
-        if tc.seat is None:
-            continue
-        if best is None:
-            if tc.card.suit is lead or (trump is not None and tc.card.suit is trump):
-                best = tc
-            continue
-        if _beats(tc.card, best.card, lead, trump):
-            best = tc
-    return best
 
 
 def _is_master(card: Card, gone: set[Card], mine: frozenset[Card]) -> bool:
@@ -119,7 +92,7 @@ def simple_card(view: SeatView) -> Card:
     partner_wins = leader is not None and _same_side(view, leader.seat, mover)
     last = len(seated) == 2
     lead_suit = trick[0].card.suit
-    winners = [c for c in legal if leader is None or _beats(c, leader.card, lead_suit, trump)]
+    winners = [c for c in legal if leader is None or beats(c, leader.card, lead_suit, trump)]
     if partner_wins:
         if last or (leader is not None and _is_master(leader.card, gone, hand)):
             return _discard_low(legal, trump)
@@ -157,7 +130,7 @@ def catch_card(view: SeatView, legal: list[Card], trick: tuple[TrickCard, ...]) 
         # He is winning it: stay under him (the highest card that does, to keep low ones).
         # Forced over him, the trick is ours anyway: throw the highest card and keep the
         # low ones that may still force him.
-        under = [c for c in legal if not _beats(c, top.card, lead, None)]
+        under = [c for c in legal if not beats(c, top.card, lead, None)]
         return _high(under or legal)
     following = [c for c in legal if c.suit is lead]
     if not following:
@@ -224,7 +197,7 @@ def _duck(legal: list[Card], trick: tuple[TrickCard, ...], trump: Suit | None, s
     if leader is None:
         # Only a talon card on the table: follow as low as possible.
         return _low(legal)
-    under = [c for c in legal if not _beats(c, leader.card, lead, trump)]
+    under = [c for c in legal if not beats(c, leader.card, lead, trump)]
     if under:
         return _high(under)
     return _high(legal) if seated == 2 else _low(legal)
