@@ -126,6 +126,8 @@ def offer_check(deal: Deal, seats: Iterable[Seat]) -> OfferCheck | None:
     for seat in seats:
         if deal.actor != seat:
             continue
+        if open_offer is None and not deal.offer_actions_for(seat):
+            continue  # (mid-trick: no offers, and no view to build)
         view = seat_view(deal, seat)
         if open_offer is not None:
             offers: tuple[Offer, ...] = (open_offer.offer,)
