@@ -51,12 +51,13 @@ class TableStore(ArchiveStore):
         record: dict[str, Any] | None,
         move: int,
         deadline: float | None,
-        seats: list[int | None],
+        seats: list[int | None] | None,
         deals: dict[int, dict[str, Any]] | None = None,
         archive: GameArchive | None = None,
         shown: dict[str, str] | None = None,
     ) -> None:
-        """Write the table in one transaction (``shown``: see :meth:`save_shown`).
+        """Write the table in one transaction (``shown``: see :meth:`save_shown`;
+        ``seats`` ``None``: the seat rows stay as written last, as after most moves).
 
         ``record`` is the game's whole record (``None``: no game yet) — unless ``deals`` is
         given: then only those deals (deal number from 1 -> the record's deal entry) are
@@ -66,12 +67,10 @@ class TableStore(ArchiveStore):
 
         def job(tx: Tx) -> None:
             self._write_table(
-                tx, table_id, status, settings, state, record, move, deadline, seats, deals
+                tx, table_id, status, settings, state, record, move, deadline, seats, deals, shown
             )
             if archive is not None:
                 write_archive(tx, table_id, archive)
-            if shown is not None:
-                tx.execute("UPDATE tables SET shown = ? WHERE id = ?", (_json(shown), table_id))
 
         await self._commit(job)
 
@@ -85,8 +84,9 @@ class TableStore(ArchiveStore):
         record: dict[str, Any] | None,
         move: int,
         deadline: float | None,
-        seats: list[int | None],
+        seats: list[int | None] | None,
         deals: dict[int, dict[str, Any]] | None,
+        shown: dict[str, str] | None = None,
     ) -> None:
         values: list[Any] = [
             status,
@@ -96,13 +96,18 @@ class TableStore(ArchiveStore):
             deadline,
             time.time(),
         ]
+        # one statement for the table's row (a move's save is a few statements in all)
+        more = ""
+        if shown is not None:
+            more = ", shown = ?"
+            values.append(_json(shown))
         if deals is None:
             header = None
             if record is not None:
                 header = {k: v for k, v in record.items() if k != "deals"}
             tx.execute(
                 "UPDATE tables SET status = ?, settings = ?, state = ?, move = ?, deadline = ?, "
-                "updated_at = ?, record = ? WHERE id = ?",
+                f"updated_at = ?{more}, record = ? WHERE id = ?",
                 (*values, dumps(header), table_id),
             )
             entries = list(record.get("deals", [])) if record is not None else []
@@ -113,7 +118,7 @@ class TableStore(ArchiveStore):
         else:
             tx.execute(
                 "UPDATE tables SET status = ?, settings = ?, state = ?, move = ?, deadline = ?, "
-                "updated_at = ? WHERE id = ?",
+                f"updated_at = ?{more} WHERE id = ?",
                 (*values, table_id),
             )
             changed = deals
@@ -125,6 +130,8 @@ class TableStore(ArchiveStore):
             "ON CONFLICT (table_id, deal_no) DO UPDATE SET data = excluded.data",
             [(table_id, n, dumps(d), table_id) for n, d in sorted(changed.items())],
         )
+        if seats is None:
+            return
         tx.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
         tx.executemany(
             "INSERT INTO seats (table_id, seat, user_id) VALUES (?, ?, ?)",

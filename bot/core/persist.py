@@ -176,9 +176,12 @@ class Writer:
         """Table id -> the game record as stored (to undo a change whose save failed)."""
         self._shown: dict[int, dict[str, str]] = {}
         """Table id -> what its messages showed, as stored (:func:`.codec.shown_of`)."""
+        self._seats: dict[int, list[int | None]] = {}
+        """Table id -> its seat rows as stored (most saves leave them as they are)."""
 
     def forget(self, table_id: int) -> None:
         self._saved.pop(table_id, None)
+        self._seats.pop(table_id, None)
         self._records.pop(table_id, None)
         self._shown.pop(table_id, None)
 
@@ -237,6 +240,8 @@ class Writer:
         # what the messages show now, with the state: a message edited after this save
         # shows this state (saved before anything is sent), and one on its way is left out
         shown = shown_of(table)
+        # a computer player (negative id) has no users row to refer to
+        seats = [p.user_id if p is not None and p.user_id > 0 else None for p in table.seats]
         if table.status == Status.OVER and game is not None and not table.archived:
             archive = archive_of(table, game, record or game.to_record())
             table.archived = True
@@ -249,18 +254,20 @@ class Writer:
                 record=record,
                 move=table.move,
                 deadline=table.deadline,
-                # a computer player (negative id) has no users row to refer to
-                seats=[p.user_id if p is not None and p.user_id > 0 else None for p in table.seats],
+                # what did not change since the last write is not written again
+                seats=seats if self._seats.get(table.id) != seats else None,
                 deals=deals,
                 archive=archive,
-                shown=shown,
+                shown=shown if self._shown.get(table.id) != shown else None,
             )
         except BaseException:
             self._saved.pop(table.id, None)
+            self._seats.pop(table.id, None)
             if archive is not None:
                 table.archived = False
             raise
         self._shown[table.id] = shown
+        self._seats[table.id] = seats
         if mark is not None:
             self._saved[table.id] = mark
         if record is not None:

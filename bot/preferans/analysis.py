@@ -150,8 +150,11 @@ def analyse(deal: Deal, *, from_trick: int = 1) -> Analysis | None:
         if goal is Goal.ALL_PASS:
             # Others played since his last card: his value may have moved.
             before = _value(solver, live, before)
+        # the hand that moved keeps or worsens the value for its side (best play is the
+        # best of its cards): one question tells whether the card changed it
+        rises = (action.seat == seat) != (goal is Goal.TRICKS)
         live.apply(action)
-        after = values[seat] = _value(solver, live, before)
+        after = values[seat] = _value(solver, live, before, rises=rises)
         if after != before:
             changes.append(Change(trick, action.seat, action.card, after - before))
     if goal is Goal.ALL_PASS:
@@ -175,10 +178,13 @@ def _counted(deal: Deal, goal: Goal) -> tuple[Seat, ...]:
     return (deal.declarer,)
 
 
-def _value(solver: Solver, deal: Deal, guess: int | None = None) -> int:
+def _value(
+    solver: Solver, deal: Deal, guess: int | None = None, *, rises: bool | None = None
+) -> int:
     """The solver's seat's tricks for the whole deal from here: taken so far plus what
     best play from here gives him. ``guess`` (the value before the last card, usually
-    unchanged) is checked first: two null-window questions instead of a bisection."""
+    unchanged) is checked first: two null-window questions instead of a bisection, one
+    when the value is known not to fall (``rises``) or not to rise (``rises`` false)."""
     taken = deal.tricks[solver.seat]
     if deal.phase is not Phase.PLAY:
         return taken
@@ -187,9 +193,9 @@ def _value(solver: Solver, deal: Deal, guess: int | None = None) -> int:
         return taken + solver.solve(pos)
     lo, hi = 0, pos.tricks_left
     k = min(max(guess - taken, lo), hi)
-    if k > 0 and not solver.at_least(pos, k):
+    if rises is not True and k > 0 and not solver.at_least(pos, k):
         hi = k - 1
-    elif k == hi or not solver.at_least(pos, k + 1):
+    elif k == hi or rises is False or not solver.at_least(pos, k + 1):
         return taken + k
     else:
         lo = k + 1

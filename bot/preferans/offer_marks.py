@@ -32,7 +32,7 @@ from .robot.layouts import every_layout, layout_count
 from .solver import BudgetExceeded, Solver
 from .views import SeatView, seat_view
 
-__all__ = ["MAX_LAYOUTS", "SeatCheck", "OfferCheck", "offer_check"]
+__all__ = ["MAX_LAYOUTS", "SeatCheck", "OfferCheck", "offer_check", "offer_buttons"]
 
 MAX_LAYOUTS = 1000
 """Past this many layouts of the hidden cards only the offers no layout can beat are
@@ -126,12 +126,14 @@ def offer_check(deal: Deal, seats: Iterable[Seat]) -> OfferCheck | None:
     for seat in seats:
         if deal.actor != seat:
             continue
+        if open_offer is None and not deal.offer_actions_for(seat):
+            continue  # (mid-trick: no offers, and no view to build)
+        view = seat_view(deal, seat)
         if open_offer is not None:
             offers: tuple[Offer, ...] = (open_offer.offer,)
-        else:
-            offers = tuple(deal.offer_actions_for(seat))
+        else:  # only those with a button: a mark on no button helps nobody
+            offers = tuple(o for _, o in offer_buttons(view))
         if offers:
-            view = seat_view(deal, seat)
             if seat == deal.declarer and deal.discard:
                 # Кодекс 3.4.9 bars looking at the discard after the first lead, not
                 # remembering it: the declarer put those cards aside herself.
@@ -141,3 +143,39 @@ def offer_check(deal: Deal, seats: Iterable[Seat]) -> OfferCheck | None:
         return None
     leader = open_offer.leader if open_offer is not None else None
     return OfferCheck(deal.kind, deal.declarer, leader, tuple(wanted))
+
+
+def offer_buttons(sv: SeatView) -> list[tuple[str, Offer]]:
+    """The offers worth a button (at most three, from ``sv.offers``), each with its kind:
+    ``mine`` (the rest are mine); ``yours`` (to the declarer from a defender, to a whister
+    from the declarer); ``one_down`` for a trick-game declarer. All-pass: only ``mine``
+    (to give the others tricks, each would have to be named)."""
+    pv = sv.public
+    offers = sv.offers
+    if not offers:
+        return []
+    me = offers[0].seat
+    left = sum(offers[0].tricks)
+
+    def all_to(seat: Seat | None) -> Offer | None:
+        return next((o for o in offers if seat is not None and o.tricks[seat] == left), None)
+
+    out: list[tuple[str, Offer | None]] = [("mine", all_to(me))]
+    declarer = pv.declarer
+    if pv.kind is not DealKind.ALL_PASS and declarer is not None:
+        if me == declarer:
+            seats = map(Seat, range(pv.players))
+            others = [s for s in seats if s != me and any(o.tricks[s] for o in offers)]
+            # the tricks given away go to a whister (the one who pays for them)
+            whister = next((s for s in pv.whisters if s in others), others[0] if others else None)
+            if pv.kind is DealKind.GAME and pv.contract is not None and whister is not None:
+                down = pv.contract.level - pv.tricks[me] - 1
+                one_down = next(
+                    (o for o in offers if 0 < down == o.tricks[me] == left - o.tricks[whister]),
+                    None,
+                )
+                out.append(("one_down", one_down))
+            out.append(("yours", all_to(whister)))
+        else:
+            out.append(("yours", all_to(declarer)))
+    return [(kind, o) for kind, o in out if o is not None][:3]

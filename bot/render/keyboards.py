@@ -17,7 +17,8 @@ from bot.preferans.actions import (
     Whist,
 )
 from bot.preferans.cards import Card, Seat, Suit, sort_hand
-from bot.preferans.outcome import DealKind, WhistAnswer
+from bot.preferans.offer_marks import offer_buttons
+from bot.preferans.outcome import WhistAnswer
 from bot.preferans.views import SeatView
 from bot.render.i18n import t
 
@@ -248,39 +249,9 @@ def _action_rows(
 
 
 def offer_choices(sv: SeatView) -> list[tuple[str, Offer]]:
-    """The offers worth a button (at most three, from ``sv.offers``): the rest are mine;
-    the rest are yours (to the declarer from a defender, to a whister from the declarer);
-    one down for a trick-game declarer. All-pass: only "the rest are mine" (to give the
-    others tricks, each would have to be named)."""
-    pv = sv.public
-    offers = sv.offers
-    if not offers:
-        return []
-    me = offers[0].seat
-    left = sum(offers[0].tricks)
-
-    def all_to(seat: Seat | None) -> Offer | None:
-        return next((o for o in offers if seat is not None and o.tricks[seat] == left), None)
-
-    out: list[tuple[str, Offer | None]] = [("btn.offer_mine", all_to(me))]
-    declarer = pv.declarer
-    if pv.kind is not DealKind.ALL_PASS and declarer is not None:
-        if me == declarer:
-            seats = map(Seat, range(pv.players))
-            others = [s for s in seats if s != me and any(o.tricks[s] for o in offers)]
-            # the tricks given away go to a whister (the one who pays for them)
-            whister = next((s for s in pv.whisters if s in others), others[0] if others else None)
-            if pv.kind is DealKind.GAME and pv.contract is not None and whister is not None:
-                down = pv.contract.level - pv.tricks[me] - 1
-                one_down = next(
-                    (o for o in offers if 0 < down == o.tricks[me] == left - o.tricks[whister]),
-                    None,
-                )
-                out.append(("btn.offer_one_down", one_down))
-            out.append(("btn.offer_yours", all_to(whister)))
-        else:
-            out.append(("btn.offer_yours", all_to(declarer)))
-    return [(key, o) for key, o in out if o is not None][:3]
+    """The offers worth a button, with their labels' keys (the engine's
+    :func:`~bot.preferans.offer_marks.offer_buttons`)."""
+    return [("btn.offer_" + kind, o) for kind, o in offer_buttons(sv)]
 
 
 def _offer_rows(table: Table, sv: SeatView, lang: str) -> list[list[InlineKeyboardButton]]:

@@ -154,9 +154,11 @@ class Scheduler:
             jobs.append(jq.run_once(self._job, (delay or 0.0) + 0.05, data=data, name=name))
             return
         kinds = turn_jobs(table.settings.turn_time, delay)
-        # every move arms them anew and a job costs the scheduler: the half-time tick and
-        # the timeout now, the reminder once the tick has run (most turns end before it)
-        for when, kind in kinds if len(kinds) < 3 else (kinds[0], kinds[-1]):
+        # every move arms them anew and a job costs the scheduler (its add and removal
+        # are a good part of the bot's CPU per move): the half-time tick alone, which arms
+        # the reminder and the timeout when it runs (most turns end before it; a late job
+        # still runs, so the timeout is never lost)
+        for when, kind in kinds[:1] if kinds[0][1] == "tick" else kinds:
             data = (kind, table.id, table.move)
             jobs.append(jq.run_once(self._job, when, data=data, name=name))
 
@@ -183,10 +185,12 @@ class Scheduler:
         elif kind == "remind":
             self.show(self.service.remind(table_id, move))
         elif kind == "tick":
-            self.show(self.service.tick(table_id, move))
-            table = self.service.get(table_id)
-            if table is not None and table.move == move:
-                self.arm(table)  # the reminder and the timeout from now
+            try:
+                self.show(self.service.tick(table_id, move))
+            finally:  # the timeout is armed only now: never lost to a failed edit
+                table = self.service.get(table_id)
+                if table is not None and table.move == move:
+                    self.arm(table)  # the reminder and the timeout from now
         else:
             table = self.service.get(table_id)
             late = table is not None and self.unseen(table)

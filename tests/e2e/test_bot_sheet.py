@@ -133,6 +133,26 @@ async def test_pulka_resends_the_sheet_or_edits_it_in_place(tmp_path: Path) -> N
         assert png_size(same) == expected_size(table)
 
 
+async def test_an_unchanged_sheet_is_not_drawn_again(tmp_path: Path) -> None:
+    async with running_bot(tmp_path) as h:
+        drawn: list[int] = []
+        draw = h.rt.sheets.render_picture
+
+        def counting(game, lang):
+            drawn.append(len(game.finished_deals))
+            return draw(game, lang)
+
+        h.rt.sheets.render_picture = counting
+        await open_and_start(h)
+        table = h.table()
+        for user in (1, 2, 0):
+            await h.say(h.users[user], "/pulka")
+        assert drawn == [0]  # three sheets sent, one picture drawn
+        assert len(photos(h)) == 1 and png_size(photos(h)[0]) == expected_size(table)
+        await quick_deal(h)  # the sheet changed: drawn anew
+        assert drawn == [0, 1]
+
+
 async def test_sheet_setting_text_and_both(tmp_path: Path, monkeypatch) -> None:
     async with running_bot(tmp_path) as h:
         await open_and_start(h, settings_presses=["Lo", "Lxv", "Lb"])

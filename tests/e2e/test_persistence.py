@@ -289,11 +289,21 @@ async def test_turn_timers_resume_from_the_stored_deadline(tmp_path) -> None:
         table = h.table()
         assert table.move == move and table.deadline == deadline
         jobs = h.app.job_queue.get_jobs_by_name(f"table:{table.id}")
-        assert jobs and all(j.data[2] == move for j in jobs)
+        # the half-time tick first (40 s left, 30 s at half time), then the rest
+        [tick] = jobs
+        assert tick.data == ("tick", table.id, move)
+        assert tick.next_t.timestamp() == pytest.approx(__import__("time").time() + 10, abs=3)
+        clock.advance(10)
+        await h.rt.scheduler.on_timer("tick", table.id, move)
+        jobs = h.app.job_queue.get_jobs_by_name(f"table:{table.id}")
+        assert sorted(j.data for j in jobs) == [
+            ("remind", table.id, move),
+            ("turn", table.id, move),
+        ]
         assert max(j.next_t.timestamp() for j in jobs) == pytest.approx(
-            __import__("time").time() + 40, abs=3
+            __import__("time").time() + 30, abs=3
         )
-    clock.advance(100)  # down past the deadline: it acts at once after the restart
+    clock.advance(90)  # down past the deadline: it acts at once after the restart
     async with running_bot(
         tmp_path, fake=fake, people=people, group=group, clock=clock, defaults=settings
     ) as h:

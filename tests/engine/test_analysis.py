@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from bot.preferans import analysis
 from bot.preferans.actions import Accept, ChooseDefence, Offer, Play
 from bot.preferans.analysis import Analysis, Change, analyse
 from bot.preferans.cards import Seat
@@ -259,3 +261,25 @@ def test_a_deal_without_play_has_no_analysis() -> None:
     whist(deal, 2, P)
     assert deal.is_over
     assert analyse(deal) is None
+
+
+def test_a_card_that_keeps_the_value_costs_one_question(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hand that moves can only keep or worsen its side's value: whether it changed is
+    one null-window question, not two."""
+    deal = _played_out(3, "game", 3)
+    asked: list[int] = []
+
+    class Counting(analysis.Solver):
+        def at_least(self, pos: Position, k: int, *, budget: int | None = None) -> bool:
+            asked.append(k)
+            return super().at_least(pos, k, budget=budget)
+
+    monkeypatch.setattr(analysis, "Solver", Counting)
+    monkeypatch.setattr(analysis, "_best_line", lambda deal, *_: tuple(deal.tricks))
+    found = analyse(deal)
+    assert found is not None
+    cards = sum(isinstance(a, Play) for a in deal.log)
+    assert (cards, len(found.changes)) == (30, 2)
+    # at most one question for each card that kept it (none where the trick count left
+    # settles it, nor after the last card): two each asked 42
+    assert len(asked) == 25

@@ -11,7 +11,7 @@ from bot.preferans import offer_marks
 from bot.preferans.actions import Accept, Offer
 from bot.preferans.cards import Card, Seat
 from bot.preferans.deal import Deal
-from bot.preferans.offer_marks import MAX_LAYOUTS, OfferCheck, offer_check
+from bot.preferans.offer_marks import MAX_LAYOUTS, OfferCheck, offer_buttons, offer_check
 from bot.preferans.offer_value import counted_seat, gives_best, goal_for, offer_position
 from bot.preferans.robot.card_play import layout_position
 from bot.preferans.robot.knowledge import Knowledge, knowledge_of
@@ -98,7 +98,7 @@ def test_the_declarer_at_her_lead_is_not_told_the_clubs_split_badly() -> None:
     deal = _clubs_three_nil()
     seat, offers, marks = _marks(deal)
     one_down = {o for o in offers if o.tricks[S1] == 2}
-    assert len(one_down) == 2  # 2 to her, 1 to either defender
+    assert one_down == {Offer(S1, (0, 2, 1))}  # her «Без одной» button: 1 to the whister
     # read off the real layout (clubs 3-0: she takes 2) «Без одной» was marked: a leak
     assert _real_marks(deal, seat, offers) == one_down | {Offer(S1, (0, 3, 0))}
     # she cannot see the clubs: split 2-1 they give her all three, so no mark
@@ -127,7 +127,18 @@ def test_a_mark_that_holds_in_every_layout_stays() -> None:
     assert check is not None
     assert set(_values(check, seat)) == {2}  # 20 layouts, 2 tricks in each
     assert marks == {o for o in offers if o.tricks[S1] >= 2}
-    assert len(marks) == 3
+    assert marks == {Offer(S1, (0, 3, 0)), Offer(S1, (0, 2, 1))}  # «мои», «без одной»
+
+
+def test_only_the_offers_with_a_button_are_checked() -> None:
+    deal = _clubs_three_nil()
+    check = offer_check(deal, [S1])
+    assert check is not None
+    [wanted] = check.wanted
+    # five offers she may make, three buttons (mine, one down, yours): two never shown
+    assert len(deal.offer_actions_for(S1)) == 5
+    assert wanted.offers == (Offer(S1, (0, 3, 0)), Offer(S1, (0, 2, 1)), Offer(S1, (0, 0, 3)))
+    assert [o for _, o in offer_buttons(wanted.view)] == list(wanted.offers)
 
 
 def test_a_defender_answering_is_not_told_where_his_partners_trumps_are() -> None:

@@ -52,18 +52,18 @@ async def test_the_scheduler_adds_and_runs_jobs_without_info_lines(
     assert [r.getMessage() for r in caplog.records if r.name.startswith("apscheduler")] == []
 
 
-async def test_a_turn_arms_its_tick_and_timeout_and_the_reminder_after_the_tick(
+async def test_a_turn_arms_its_tick_alone_and_the_tick_the_reminder_and_timeout(
     tmp_path: Path,
 ) -> None:
-    """Each move arms its turn's jobs anew: the half-time tick and the timeout at once, the
-    reminder only once the tick ran (a job costs the scheduler; most turns end before)."""
+    """Each move arms its turn's jobs anew: the half-time tick alone at once, the reminder
+    and the timeout once the tick ran (a job costs the scheduler; most turns end before)."""
     clock = FakeClock()
     async with running_bot(tmp_path, clock=clock) as h:
         await open_and_start(h)
         table = h.table()
         assert table.settings.turn_time == 60
         jobs = h.rt.scheduler.timers[table.id]
-        assert [j.data[0] for j in jobs] == ["tick", "turn"]
+        assert [j.data[0] for j in jobs] == ["tick"]
         clock.advance(30)  # half time: the tick runs
         await h.rt.scheduler.on_timer("tick", table.id, table.move)
         jobs = h.rt.scheduler.timers[table.id]
