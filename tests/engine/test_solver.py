@@ -237,8 +237,30 @@ def test_five_tricks_match_the_minimax(case: tuple[Position, Goal, Seat]) -> Non
     assert solve(pos, goal, seat) == brute(pos, goal, seat)
 
 
+# Found by this test: on a 4-player all-pass the talon's ♥8 still to open the next trick
+# keeps ♥7 and ♥9 apart (they were taken as equal cards: ♥7 valued as ♥9).
+_TALON_BETWEEN = (
+    Position(
+        {
+            Seat(1): frozenset({Card.S10, Card.SJ}),
+            Seat(2): frozenset({Card.SA, Card.H7, Card.H9}),
+            Seat(3): frozenset({Card.S7, Card.C8, Card.C9}),
+        },
+        (Seat(1), Seat(2), Seat(3)),
+        Seat(1),
+        (Card.S9,),
+        None,
+        (Card.C7, Card.H8),
+        Seat(0),
+    ),
+    Goal.ALL_PASS,
+    Seat(2),
+)
+
+
 @settings(max_examples=200, deadline=None)
 @given(positions())
+@example(_TALON_BETWEEN)
 def test_card_values_match_the_minimax(case: tuple[Position, Goal, Seat]) -> None:
     pos, goal, seat = case
     values = card_values(pos, goal, seat)

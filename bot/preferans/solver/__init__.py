@@ -100,8 +100,10 @@ class Solver:
         mover = (first + len(played)) % 3
         hand = hands[mover]
         lead = talon[0] if talon else (played[0] if played else -1)
+        # Cards still to come count as alive: a talon card yet to open a trick (all-pass,
+        # Кодекс 3.7.6) keeps the cards around it from being equal.
         alive = hands[0] | hands[1] | hands[2]
-        for card in (*played, *talon[:1]):
+        for card in (*played, *talon):
             alive |= 1 << card
         legal = _legal(hand, lead >> 3 if lead >= 0 else -1, core.trump)
         n = pos.tricks_left

@@ -49,7 +49,7 @@ def ge_from(
     p = (first + len(played)) % 3
     lead = talon[0] if talon else played[0]
     alive = hands[0] | hands[1] | hands[2] | (1 << lead)
-    for card in played:
+    for card in (*played, *talon):  # the talon's next card too: cards around it differ
         alive |= 1 << card
     want = core.maximiser[p]
     suit = (lead >> 3) if (talon or played) else -1
