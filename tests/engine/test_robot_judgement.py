@@ -18,7 +18,7 @@ from bot.preferans.robot.bidding import (
     misere_worthy,
 )
 from bot.preferans.robot.evaluation import declarer_tricks, defender_tricks, misere_holes
-from bot.preferans.robot.judging import Judgement, best_ten
+from bot.preferans.robot.judging import Judgement
 from bot.preferans.views import seat_view
 from tests.engine_helpers import bids, cards, make_deal, whist
 
@@ -263,25 +263,3 @@ def test_layouts_fit_the_passes_and_the_calls() -> None:
     assert fits({S1: weak, S2: strong})
     assert not fits({S1: strong, S2: weak})
     assert not fits({S1: weak, S2: weak})
-
-
-def test_each_layout_counts_the_strain_named_from_the_talon() -> None:
-    """♠KJ98 ♣A8 ♦A10 ♥A9 in the auction, judged in clubs and diamonds: in each layout the
-    declarer names the strain his twelve cards count best, not knowing the defenders'
-    cards; the layout's tricks are that strain's, not the most either strain takes there
-    (which overrates the hand)."""
-    mine = cards("8S 9S JS KS 8C AC 10D AD 9H AH")
-    strains = [Suit.CLUBS, Suit.DIAMONDS]
-    judgement = Judgement(S1, (S2, S0, S1), mine, (), [(t, None) for t in strains], talon=True)
-    judgement.more(12, 400000)
-    assert all(len(t) == 12 for t in judgement.tricks)  # every strain solved everywhere
-    replay = Judgement(S1, (S2, S0, S1), mine, (), [], talon=True)
-    named = []
-    for _ in range(12):
-        extra, _ = replay.layouts.deal(replay.rng)
-        twelve = (*mine, *extra)
-        counts = [declarer_tricks(tuple(best_ten(twelve, t)), t) for t in strains]
-        named.append(counts.index(max(counts)))
-    assert judgement.best == [judgement.tricks[i][k] for k, i in enumerate(named)]
-    most = [max(t[k] for t in judgement.tricks) for k in range(12)]
-    assert judgement.best != most

@@ -149,10 +149,8 @@ _ALLPASS_SHARE = 0.5
 """How often passing a hand ends in all-pass, for what passing costs."""
 _SURE = 0.7
 """Share of the layouts a contract must make to be bid."""
-_SURE_LAST = 0.7
-"""The same for the last player to speak after the others passed. Not lower although
-passing is the all-pass: at 0.6 his sixes were the auction's commonest overbid (3 of
-the 6 games of ten robot-only pulkas that could not be made)."""
+_SURE_LAST = 0.6
+"""The same for the last player to speak after the others passed: passing is all-pass."""
 _PASSED_LEVEL = 6
 """The highest contract by the counts a player who passed may hold in the layouts."""
 _MORE_ROUNDS = 1
@@ -197,6 +195,8 @@ def _plan_by_play(
     last = pub.highest_bid is None and all(
         s in pub.passed for s in active_seats(view) if s != view.seat
     )
+    # Everybody else passed: passing is all-pass for sure, so a game is worth a little
+    # more risk.
     floor = -POINT * _ALLPASS_SHARE * suffer
     sure = _SURE_LAST if last else _SURE
     # Sequential sampling: where a level's share made is within the layouts' own noise

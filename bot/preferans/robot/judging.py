@@ -175,10 +175,8 @@ class Judgement:
         self.tricks: list[list[int]] = [[] for _ in candidates]
         """Each candidate's tricks in the layouts solved for it."""
         self.best: list[int] = []
-        """Each layout's tricks in the strain he would name seeing the talon but not the
-        defenders' cards: of the candidates solved there, the one his twelve cards count
-        the most tricks in (the most over the candidates would choose it by the
-        defenders' cards as well, and overrate the hand)."""
+        """Each layout's most tricks over the candidates (he names his strain after
+        seeing the talon)."""
         self.spent = 0
         self.limit = 0
         self.dealt = 0
@@ -192,7 +190,7 @@ class Judgement:
             extra, hands = self.layouts.deal(self.rng, self.fits)
             self.dealt += 1
             alive = _promising(alive, self.tricks)
-            top: tuple[float, int] | None = None
+            top = -1
             for index in alive:
                 room = self.limit - self.spent
                 if room <= 0:
@@ -205,8 +203,11 @@ class Judgement:
                 # The questions walk from a guess: this candidate's mean so far, else
                 # the hand count (a guess two tricks out costs two more searches).
                 done = self.tricks[index]
-                counted = masks_declarer_tricks(hand_masks(held), strain)
-                guess = sum(done) / len(done) if done else counted
+                guess = (
+                    sum(done) / len(done)
+                    if done
+                    else masks_declarer_tricks(hand_masks(held), strain)
+                )
                 pos = self.layouts.position({**hands, self.me: held}, strain)
                 try:
                     value = _count(solver, pos, round(guess), min(room, _PER_LAYOUT))
@@ -215,10 +216,9 @@ class Judgement:
                 self.spent += solver.nodes - before
                 if value >= 0:
                     self.tricks[index].append(value)
-                    if top is None or counted > top[0]:
-                        top = (counted, value)
-            if top is not None:
-                self.best.append(top[1])
+                    top = max(top, value)
+            if top >= 0:
+                self.best.append(top)
 
 
 _PRUNE_AFTER = 4
