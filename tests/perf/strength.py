@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import math
 import multiprocessing
 import random
@@ -294,6 +295,7 @@ def pulka_part(pulkas: int, seed: int, base: str, which: str) -> bool:
     rules = Rules.preset("sochi", pulka=10)
     deals = all_pass = miseres = misere_clean = games = made = 0
     times: list[float] = []
+    levels: dict[int, int] = {}
     for p in range(pulkas):
         game = Game(rules, ["a", "b", "c"])
         rng = random.Random(seed + p)
@@ -336,6 +338,10 @@ def pulka_part(pulkas: int, seed: int, base: str, which: str) -> bool:
                 if ok is not None:
                     games += 1
                     made += ok
+                    assert deal.contract is not None
+                    levels[deal.contract.level] = levels.get(deal.contract.level, 0) + 1
+                    if not ok:
+                        print(f"    not makeable (pulka {seed + p}): {unmade(deal)}", flush=True)
         if not game.over:
             game.stop()
     if not deals:
@@ -348,7 +354,19 @@ def pulka_part(pulkas: int, seed: int, base: str, which: str) -> bool:
         f"misères {miseres} ({misere_clean} clean); games {games}, makeable with best play "
         f"{made} = {100 * made / max(1, games):.1f} %; decision p99 {1000 * p99:.0f} ms CPU"
     )
+    print("  games by level: " + ", ".join(f"{k}: {levels[k]}" for k in sorted(levels)))
     return True
+
+
+def unmade(deal: Deal) -> str:
+    """One line for a game that could not be made: hands, talon, moves (record format)."""
+    hands = " | ".join(" ".join(str(c) for c in deal.initial_hand(Seat(s))) for s in range(3))
+    talon = " ".join(str(c) for c in deal.talon)
+    moves = " ".join(json.dumps(a.to_json(), ensure_ascii=False) for a in deal.log)
+    return (
+        f"dealer {int(deal.dealer)}, declarer {int(deal.declarer or 0)}, "
+        f"contract {deal.contract}; hands {hands}; talon {talon}; moves {moves}"
+    )
 
 
 def main() -> None:
