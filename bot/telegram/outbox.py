@@ -160,9 +160,9 @@ class Outbox:
     def delete(self, chat_id: int, message_id: int) -> None:
         self._enqueue(chat_id, Delete(message_id))
 
-    def call(self, chat_id: int, run: Callable[[], Awaitable[bool]]) -> None:
+    def call(self, chat_id: int, run: Callable[[], Awaitable[int]]) -> None:
         """Run ``run`` in ``chat_id``'s worker, in order with its messages and paced like one;
-        it returns whether it made a request. Wrap its Bot API calls in :meth:`retry`; it
+        it returns how many requests it made (each counts in a group's window). Wrap its Bot API calls in :meth:`retry`; it
         runs again if Telegram keeps failing, so it must be safe to repeat."""
         self._enqueue(chat_id, Call(run))
 
@@ -301,8 +301,8 @@ class Outbox:
                 chat.sending = None
                 if sent:
                     chat.last = time.monotonic()
-                    if chat.chat_id < 0:
-                        chat.window.append(chat.last)
+                    if chat.chat_id < 0:  # a call may have made several requests
+                        chat.window.extend([chat.last] * int(sent))
         finally:
             chat.task = None
 
@@ -328,7 +328,7 @@ class Outbox:
         chat.backoff = min(self.retry_cap, max(self.retry_base, chat.backoff * 2))
         chat.pause_until = time.monotonic() + chat.backoff
 
-    async def _do(self, chat: ChatQueue, item: Post | Delete | Show | Call) -> bool:
+    async def _do(self, chat: ChatQueue, item: Post | Delete | Show | Call) -> int:
         """Perform one queued item; ``False`` if nothing was sent."""
         if isinstance(item, Call):
             return await item.run()

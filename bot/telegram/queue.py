@@ -115,7 +115,8 @@ class Show:
 
 @dataclass(slots=True, eq=False)
 class Call:
-    run: Callable[[], Awaitable[bool]]
+    run: Callable[[], Awaitable[int]]
+    """Returns how many requests it made."""
 
 
 class ChatQueue:

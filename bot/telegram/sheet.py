@@ -254,7 +254,7 @@ class SheetMessages:
 
     # ------------------------------------------------------------------ sending
 
-    async def _send(self, job: _Job) -> bool:
+    async def _send(self, job: _Job) -> int:
         """Run in the group's outbox worker: draw, send or edit, then delete the old one."""
         table = job.table
         if self._pending.get(table.id) is job:
@@ -292,7 +292,7 @@ class SheetMessages:
         if old is not None and old[0] != sent[0]:
             self.outbox.delete(chat_id, old[0])
         await self.service.sheet_sent(table, *sent)
-        return True
+        return 1 if extra is None else 2  # both count in the group's 20 a minute
 
     async def _draw(self, table_id: int, snapshot: SheetSnapshot, lang: str) -> bytes | None:
         drawn = self._drawn.get(table_id)

@@ -9,6 +9,7 @@ import logging
 import re
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -181,7 +182,16 @@ async def test_sheet_setting_text_and_both(tmp_path: Path, monkeypatch) -> None:
         assert sheet_texts(h) == []
         # a caption over Telegram's limit: the picture keeps the result line, the text follows
         monkeypatch.setattr(sheet_messages, "CAPTION_LIMIT", 20)
+        counted: list[int] = []
+        send = h.rt.sheets._send
+
+        async def counting(job: Any) -> int:
+            counted.append(await send(job))
+            return counted[-1]
+
+        monkeypatch.setattr(h.rt.sheets, "_send", counting)
         await quick_deal(h)
+        assert counted == [2]  # the picture and the text: both count in the group's window
         [sheet2] = photos(h)
         assert sheet2.caption == last_result(table)
         [text] = sheet_texts(h)

@@ -223,3 +223,21 @@ def test_a_members_repeats_merge_and_beyond_his_share_his_answers_wait(
     chat.promote(ANSWERS_AHEAD, ANSWERS_WINDOW)
     assert [p.text for p in chat.later] == ["f"]
     assert outbox.pending() == ANSWERS_AHEAD + 4
+
+
+async def test_a_call_that_made_two_requests_counts_twice_in_the_groups_window() -> None:
+    """A sheet sent as a picture and a text is one job but two requests: Telegram's 20 a
+    minute in a group counts both, so the pacing must too."""
+    outbox = Outbox(object(), group_fast_interval=0)
+    group = -100
+
+    async def two() -> int:
+        return 2
+
+    async def one() -> int:
+        return 1
+
+    outbox.call(group, two)
+    outbox.call(group, one)
+    await outbox.drain(timeout=30)
+    assert len(outbox._chats[group].window) == 3
