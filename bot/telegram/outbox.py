@@ -162,8 +162,9 @@ class Outbox:
 
     def call(self, chat_id: int, run: Callable[[], Awaitable[int]]) -> None:
         """Run ``run`` in ``chat_id``'s worker, in order with its messages and paced like one;
-        it returns how many requests it made (each counts in a group's window). Wrap its Bot API calls in :meth:`retry`; it
-        runs again if Telegram keeps failing, so it must be safe to repeat."""
+        it returns how many requests it made (each counts in a group's window). Wrap its Bot
+        API calls in :meth:`retry`; it runs again if Telegram keeps failing, so it must be
+        safe to repeat."""
         self._enqueue(chat_id, Call(run))
 
     def unblock(self, chat_id: int) -> None:
