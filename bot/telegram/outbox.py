@@ -229,7 +229,7 @@ class Outbox:
         if slot.message_id is not None or (chat is not None and chat.sending == id(slot)):
             return False
         if chat is not None:
-            chat.waiting.pop(id(slot), None)
+            chat.forget(slot)
         return True
 
     def unshown(self, slot: Slot) -> bool:

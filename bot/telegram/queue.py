@@ -213,6 +213,15 @@ class ChatQueue:
             self.epochs.pop(id(item.slot), None)
         return pending() if callable(pending) else pending
 
+    def forget(self, slot: Slot) -> None:
+        """Send nothing more of ``slot``: its waiting state and an epoch's kept last state."""
+        key = id(slot)
+        self.waiting.pop(key, None)
+        self.epochs.pop(key, None)
+        for item in (*self.answers, *self.queue):
+            if isinstance(item, Show) and item.slot is slot:
+                item.fixed = None
+
     def unshown(self, slot: Slot) -> bool:
         """Whether a state of ``slot`` is still waiting here or being sent."""
         if id(slot) in (self.sending, *self.waiting):

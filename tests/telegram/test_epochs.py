@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.core.model import Slot
+from bot.telegram.outbox import Outbox
 from bot.telegram.queue import ChatQueue, Content, Show
 
 
@@ -64,3 +65,15 @@ def test_an_epochs_last_state_that_failed_goes_again_as_it_was() -> None:
     chat.keep(item)
     assert _send(chat) == [("trick 1 done", None), ("trick 2 card 1", None)]
     assert calls == ["trick 1 done", "trick 2 card 1"]  # not rendered twice
+
+
+async def test_a_dropped_slot_sends_nothing_not_even_an_epochs_kept_state() -> None:
+    outbox, calls = Outbox(object()), list[str]()
+    outbox._closed = True  # no worker: the queue is looked at, nothing is sent
+    slot = Slot(-100)
+    outbox.show_lazy(slot, _render("trick 3 done", calls), epoch=("play", 3))
+    outbox.show_lazy(slot, _render("trick 4 card 1", calls), epoch=("play", 4))
+    assert outbox.drop(slot)  # never sent: it never will be
+    assert _send(outbox._chats[-100]) == [None, None]  # both queued items send nothing
+    assert calls == []
+    assert not outbox.unshown(slot)
