@@ -13,7 +13,7 @@ from bot.preferans.conventions import Rules
 from bot.preferans.deal import Deal
 from bot.preferans.game import Game
 from bot.preferans.outcome import WhistAnswer
-from bot.preferans.robot import STRONG, choose, hints, player
+from bot.preferans.robot import STRONG, choose, player
 from bot.preferans.robot.hints import Hint, hint
 from bot.preferans.robot.simple_play import simple_card
 from bot.preferans.views import seat_view
@@ -80,8 +80,7 @@ def test_a_card_says_whether_the_layouts_or_the_rules_of_thumb_chose_it(
     )
     deal.apply(lead.action)
     # no layout solved within the budget: the rules of thumb play, and the hint says so
-    for module in (player, hints):
-        monkeypatch.setattr(module, "search_card", lambda *_: None)
+    monkeypatch.setattr(player, "search_card", lambda *_: None)
     second = hint(seat_view(deal, Seat(2)))
     assert second == Hint(Play(Seat(2), simple_card(seat_view(deal, Seat(2)))), "card.rules")
     assert hint_text(second, "en") == (

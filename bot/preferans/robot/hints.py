@@ -18,9 +18,9 @@ from ..contracts import Contract
 from ..outcome import Defence, WhistAnswer
 from ..views import SeatView
 from .bidding import DEFAULT_STYLE
-from .card_play import STRONG, search_card
+from .card_play import STRONG
 from .evaluation import best_trumps, declarer_tricks, defender_tricks, misere_holes
-from .player import choose
+from .player import choose, play_card
 
 __all__ = ["Hint", "HINT_SEED", "hint_action", "hint"]
 
@@ -47,9 +47,12 @@ def hint_action(view: SeatView) -> Action:
 
 def hint(view: SeatView) -> Hint:
     """:func:`hint_action` and its reason."""
-    action = hint_action(view)
     if len(view.legal) == 1:
-        return Hint(action, "only")
+        return Hint(view.legal[0], "only")
+    if isinstance(view.legal[0], Play):  # as choose() plays it, with how it was found
+        card, searched = play_card(view, random.Random(HINT_SEED), STRONG)
+        return Hint(card, "card.layouts" if searched else "card.rules")
+    action = hint_action(view)
     if isinstance(action, Bid):
         return _bid(view, action)
     if isinstance(action, Declare):
@@ -70,10 +73,7 @@ def hint(view: SeatView) -> Hint:
         return Hint(action, reason, tricks=tricks, need=contract.obligation)
     if isinstance(action, Accept):
         return Hint(action, "accept" if action.accepted else "refuse")
-    assert isinstance(action, Play)
-    # The player's card came from the search when the search (same seed) finds it.
-    searched = search_card(view, random.Random(HINT_SEED), STRONG)
-    return Hint(action, "card.layouts" if searched == action.card else "card.rules")
+    raise AssertionError(f"{action} has no hint")  # pragma: no cover - every kind above
 
 
 def _bid(view: SeatView, action: Bid) -> Hint:

@@ -22,7 +22,7 @@ from .simple_play import simple_card
 from .talon import choose_contract, choose_discard
 from .whisting import choose_defence, choose_whist
 
-__all__ = ["choose"]
+__all__ = ["choose", "play_card"]
 
 
 def choose(
@@ -64,14 +64,21 @@ def choose(
 
 
 def _play(view: SeatView, rng: random.Random, budget: Budget) -> Action:
+    return play_card(view, rng, budget)[0]
+
+
+def play_card(view: SeatView, rng: random.Random, budget: Budget) -> tuple[Action, bool]:
+    """The card :func:`choose` plays, and whether the search over sampled layouts chose it
+    (else the rules of thumb did: no layout was solved within ``budget``)."""
     mover = view.public.to_act
     assert mover is not None
     card = search_card(view, rng, budget)
+    searched = card is not None
     if card is None:
         card = simple_card(view)
     # The legal action itself (equal to Play(mover, card)): checked by identity, not
     # field by field, wherever it is looked up in view.legal.
     for action in view.legal:
         if isinstance(action, Play) and action.seat == mover and action.card == card:
-            return action
-    return Play(mover, card)
+            return action, searched
+    return Play(mover, card), searched
