@@ -115,6 +115,10 @@ async def _press_held(h: Harness) -> None:
     player = table.seats[int(deal.actor)]
     slot = table.messages.hand_slots[int(deal.actor)]
     assert player is not None and slot.message_id is not None
+    # his hand's edit may still wait for his private chat's pace: press once it shows
+    await h.fake.wait_until(
+        lambda: any(d for _, d in h.fake.message(player.user_id, slot.message_id).buttons), 30
+    )
     msg = h.fake.message(player.user_id, slot.message_id)
     datas = [d for _, d in msg.buttons if d]
     codes = [d.split(":", 2)[-1] for d in datas]
