@@ -27,6 +27,10 @@ __all__ = [
     "TableSettings",
     "SETTING_CHOICES",
     "TABLE_KEYS",
+    "SheetMode",
+    "RobotPace",
+    "RankStyle",
+    "NotifyMode",
     "SHEET_MODES",
     "NOTIFY_MODES",
     "RANK_STYLES",
@@ -59,6 +63,38 @@ class Status(StrEnum):
         return self in (Status.LOBBY, Status.PLAYING)
 
 
+class SheetMode(StrEnum):
+    """How the group gets the pulka sheet: a picture, the monospace text, or both."""
+
+    PICTURE = "picture"
+    TEXT = "text"
+    BOTH = "both"
+
+
+class RobotPace(StrEnum):
+    """How long computer players pause before they act."""
+
+    NORMAL = "normal"
+    FAST = "fast"
+
+
+class RankStyle(StrEnum):
+    """How card ranks are written: J Q K A, or В Д К Т (валет, дама, король, туз)."""
+
+    LATIN = "latin"
+    RUSSIAN = "russian"
+
+
+class NotifyMode(StrEnum):
+    """A player's turn notifications: when he is away (the turn passes to him and he has not
+    acted for a while, or his time runs out: «когда я не смотрю», stored as ``always``), only
+    the reminder before his time runs out, or none."""
+
+    ALWAYS = "always"
+    SLOW = "slow"
+    NEVER = "never"
+
+
 OptionValue = bool | str | tuple[int, ...]
 """The value of a rules option (:data:`bot.preferans.conventions.OPTION_NAMES`)."""
 SettingValue = int | str | OptionValue
@@ -75,9 +111,9 @@ SETTING_CHOICES: dict[str, tuple[SettingValue, ...]] = {
     "whist_type": ("greedy", "gentleman"),
     "raspasy_exit": ((6,), (6, 7, 7), (7,)),
     "lang": ("ru", "en"),
-    "sheet": ("picture", "text", "both"),
-    "robot_pace": ("normal", "fast"),
-    "ranks": ("latin", "russian"),
+    "sheet": tuple(SheetMode),
+    "robot_pace": tuple(RobotPace),
+    "ranks": tuple(RankStyle),
     "robot_level": LEVEL_NAMES,
     "hints": (False, True),
 }
@@ -95,17 +131,9 @@ TABLE_KEYS = (
     "hints",
 )
 """Settings of the table itself; the other keys of :data:`SETTING_CHOICES` are rules options."""
-SHEET_MODES = ("picture", "text", "both")
-"""How the group gets the pulka sheet: a picture, the monospace text, or both."""
-
-
-RANK_STYLES = ("latin", "russian")
-"""How card ranks are written: J Q K A, or В Д К Т (валет, дама, король, туз)."""
-
-NOTIFY_MODES = ("always", "slow", "never")
-"""A player's turn notifications: when he is away (the turn passes to him and he has not
-acted for a while, or his time runs out: «когда я не смотрю», stored as ``always``), only the
-reminder before his time runs out, or none."""
+SHEET_MODES = tuple(SheetMode)
+RANK_STYLES = tuple(RankStyle)
+NOTIFY_MODES = tuple(NotifyMode)
 
 
 @dataclass(slots=True)
@@ -120,12 +148,12 @@ class TableSettings:
     options: dict[str, OptionValue] = field(default_factory=dict)
     lang: str = "ru"
     """Language of the group messages."""
-    sheet: str = "picture"
-    """How the sheet is shown in the group (one of :data:`SHEET_MODES`)."""
-    robot_pace: str = "normal"
-    """How long computer players pause before they act: ``normal`` or ``fast``."""
-    ranks: str = "latin"
-    """How the group's messages write card ranks (one of :data:`RANK_STYLES`)."""
+    sheet: SheetMode = SheetMode.PICTURE
+    """How the sheet is shown in the group."""
+    robot_pace: RobotPace = RobotPace.NORMAL
+    """How long computer players pause before they act."""
+    ranks: RankStyle = RankStyle.LATIN
+    """How the group's messages write card ranks."""
     robot_level: str = DEFAULT_LEVEL
     """How strong every computer player at the table plays (a name of
     :data:`bot.preferans.robot.levels.LEVELS`), one seated mid-game too."""

@@ -18,7 +18,16 @@ from storage import Storage, archive
 
 from .codec import settings_from_json
 from .effects import Effects, HandShown, Remind
-from .model import NOTIFY_MODES, RANK_STYLES, Player, Status, Table, TableSettings
+from .model import (
+    NOTIFY_MODES,
+    RANK_STYLES,
+    NotifyMode,
+    Player,
+    RankStyle,
+    Status,
+    Table,
+    TableSettings,
+)
 from .persist import Writer
 from .play import Rejected
 from .steady import DATA_ERRORS, Steady
@@ -32,8 +41,8 @@ class TableRegistry:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
         self.tables: dict[int, Table] = {}
-        self._notify: dict[int, str] = {}
-        self._ranks: dict[int, str] = {}
+        self._notify: dict[int, NotifyMode] = {}
+        self._ranks: dict[int, RankStyle] = {}
         self._autoplay: dict[int, bool] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self.steady = Steady()
@@ -166,40 +175,40 @@ class TableRegistry:
     async def load_ranks(self, user_id: int) -> None:
         """Read the player's card ranks into memory, where :meth:`card_ranks` finds them."""
         if user_id > 0 and user_id not in self._ranks:
-            self._ranks[user_id] = await self.storage.card_ranks(user_id)
+            self._ranks[user_id] = RankStyle(await self.storage.card_ranks(user_id))
 
-    def card_ranks(self, user_id: int) -> str:
+    def card_ranks(self, user_id: int) -> RankStyle:
         """How ``user_id``'s private messages write card ranks (:data:`RANK_STYLES`): read
         when he sat down (or the table was resumed), J Q K A until then."""
-        return self._ranks.get(user_id, "latin")
+        return self._ranks.get(user_id, RankStyle.LATIN)
 
-    async def set_card_ranks(self, player: Player, ranks: str) -> Effects:
+    async def set_card_ranks(self, player: Player, ranks: RankStyle) -> Effects:
         """Store how the player's cards are written; his hand messages show it at once."""
         if ranks not in RANK_STYLES:
             raise Rejected("err.illegal")
         await self.remember_user(player)
         await self.storage.set_card_ranks(player.user_id, ranks)
-        self._ranks[player.user_id] = ranks
+        self._ranks[player.user_id] = RankStyle(ranks)
         return tuple(
             HandShown(tb, seat)
             for tb in self.tables_of(player.user_id)
             if (seat := tb.seat_of(player.user_id)) is not None
         )
 
-    async def notify_mode(self, user_id: int) -> str:
+    async def notify_mode(self, user_id: int) -> NotifyMode:
         """The player's turn-notification setting (:data:`NOTIFY_MODES`), cached."""
         mode = self._notify.get(user_id)
         if mode is None:
-            mode = self._notify[user_id] = await self.storage.notify_mode(user_id)
+            mode = self._notify[user_id] = NotifyMode(await self.storage.notify_mode(user_id))
         return mode
 
-    async def set_notify_mode(self, player: Player, mode: str) -> None:
+    async def set_notify_mode(self, player: Player, mode: NotifyMode) -> None:
         """Store the player's turn-notification setting."""
         if mode not in NOTIFY_MODES:
             raise Rejected("err.illegal")
         await self.remember_user(player)
         await self.storage.set_notify_mode(player.user_id, mode)
-        self._notify[player.user_id] = mode
+        self._notify[player.user_id] = NotifyMode(mode)
 
     async def autoplay(self, user_id: int) -> bool:
         """Whether the player's forced cards play themselves, cached."""

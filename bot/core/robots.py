@@ -24,7 +24,7 @@ from bot.preferans.views import SeatView, seat_view
 from . import play
 from .effects import DealShown, Effect, LobbyShown, RobotReplaced, SeatTaken, TimerChanged
 from .lobby import in_lobby
-from .model import Player, Slot, Status, Table
+from .model import Player, RobotPace, Slot, Status, Table
 from .play import Rejected
 from .takeover import swap
 
@@ -53,7 +53,7 @@ ROBOT_NAMES = {
 }
 """The computer players' names by the group's language; the n-th has ``user_id`` -n-1."""
 
-PACES = {"fast": (0.7, 0.4), "normal": (2.0, 1.2)}
+PACES = {RobotPace.FAST: (0.7, 0.4), RobotPace.NORMAL: (2.0, 1.2)}
 """Seconds a computer player waits before a bid or whist (a decision) and before a card or
 a forced choice, by the table's pace setting: a person needs longer to decide than to
 follow suit."""
@@ -121,7 +121,7 @@ def pause(table: Table) -> float | None:
     found = robot_to_act(table)
     if found is None:
         return None
-    think, follow = PACES.get(table.settings.robot_pace, PACES["normal"])
+    think, follow = PACES.get(table.settings.robot_pace, PACES[RobotPace.NORMAL])
     legal = found[1].legal
     if len(legal) > 1 and isinstance(legal[0], Bid | Whist | Discard):
         return think

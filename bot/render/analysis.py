@@ -3,7 +3,7 @@ worth, all cards open, and the first cards that changed it, each signed for the 
 
 from __future__ import annotations
 
-from bot.core.model import Table
+from bot.core.model import RankStyle, Table
 from bot.preferans.analysis import Analysis, Change
 from bot.preferans.cards import Seat
 from bot.render.i18n import t
@@ -17,7 +17,7 @@ SHOWN_CHANGES = 2
 
 
 def analysis_line(
-    table: Table, analysis: Analysis, lang: str, *, reader: Seat, ranks: str = "latin"
+    table: Table, analysis: Analysis, lang: str, *, reader: Seat, ranks: RankStyle = RankStyle.LATIN
 ) -> str:
     """The line in ``reader``'s hand message (cards in ``ranks``), e.g. "🔍 С лучшей игрой:
     Анна — 7 взяток (взято 6); 4-я взятка: Анна K♠ → −1 для вас"."""
@@ -52,7 +52,7 @@ def _best(table: Table, analysis: Analysis, lang: str) -> str:
 
 
 def _change(
-    table: Table, analysis: Analysis, change: Change, reader: Seat, lang: str, ranks: str
+    table: Table, analysis: Analysis, change: Change, reader: Seat, lang: str, ranks: RankStyle
 ) -> str:
     """One card that changed the value, signed for the reader when it concerns him; else
     for the declarer (the sitting-out dealer's review) or for the card's own player (another

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.model import RankStyle
 from bot.preferans.robot.hints import Hint
 from bot.render.i18n import t
 
@@ -12,7 +13,7 @@ from .text import action_text, contract
 __all__ = ["hint_text"]
 
 
-def hint_text(hint: Hint, lang: str, *, ranks: str = "latin") -> str:
+def hint_text(hint: Hint, lang: str, *, ranks: RankStyle = RankStyle.LATIN) -> str:
     """Two short lines (plain text: it may be shown as an alert)."""
     move = action_text(hint.action, lang, private=True, ranks=ranks)
     values: dict[str, Any] = {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.core.model import Table, TableSettings
+from bot.core.model import RankStyle, Table, TableSettings
 from bot.preferans.actions import (
     Accept,
     Action,
@@ -153,7 +153,7 @@ def _rows_by_suit(
 
 
 def actions_keyboard(
-    table: Table, sv: SeatView, lang: str, *, ranks: str = "latin"
+    table: Table, sv: SeatView, lang: str, *, ranks: RankStyle = RankStyle.LATIN
 ) -> InlineKeyboardMarkup | None:
     """Buttons for exactly ``sv.legal`` (none when it is not this seat's turn); card ranks
     written as the player wants (``ranks``)."""
@@ -174,7 +174,7 @@ def _hint_row(table: Table, lang: str) -> list[InlineKeyboardButton]:
 
 
 def _action_rows(
-    table: Table, sv: SeatView, lang: str, ranks: str
+    table: Table, sv: SeatView, lang: str, ranks: RankStyle
 ) -> list[list[InlineKeyboardButton]]:
     """The rows of the buttons for ``sv.legal`` (not a discard)."""
     legal: tuple[Action, ...] = sv.legal
@@ -264,7 +264,9 @@ def _offer_rows(table: Table, sv: SeatView, lang: str) -> list[list[InlineKeyboa
     return [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
 
 
-def _discard_keyboard(table: Table, sv: SeatView, lang: str, ranks: str) -> InlineKeyboardMarkup:
+def _discard_keyboard(
+    table: Table, sv: SeatView, lang: str, ranks: RankStyle
+) -> InlineKeyboardMarkup:
     pickable: set[Card] = set()
     for a in sv.legal:
         if isinstance(a, Discard):

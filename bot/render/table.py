@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from bot.core.model import Table
+from bot.core.model import RankStyle, Table
 from bot.preferans.actions import Accept, Offer, Whist
 from bot.preferans.cards import Seat, parse_card
 from bot.preferans.contracts import Contract
@@ -78,7 +78,7 @@ def _whist_word(w: Whist, answered: dict[Seat, WhistAnswer], lang: str) -> str:
     return t(lang, f"whist.{w.answer.value}")
 
 
-def _trick_cards(table: Table, tcs: Iterable[TrickCard], lang: str, ranks: str) -> str:
+def _trick_cards(table: Table, tcs: Iterable[TrickCard], lang: str, ranks: RankStyle) -> str:
     out = []
     for tc in tcs:
         who = (
@@ -123,7 +123,7 @@ def public_block(
     lang: str,
     *,
     skip_open: frozenset[int] = frozenset(),
-    ranks: str = "latin",
+    ranks: RankStyle = RankStyle.LATIN,
 ) -> list[str]:
     """What everybody sees of the deal: auction, talon, contract, whists, play."""
     lines: list[str] = []
@@ -299,7 +299,7 @@ def hand_text(
     note: str | None = None,
     ended: str | None = None,
     left: float | None = None,
-    ranks: str = "latin",
+    ranks: RankStyle = RankStyle.LATIN,
     others: Iterable[Table] = (),
 ) -> str:
     """A player's private hand message: his cards, the public table and his prompt;
@@ -370,7 +370,7 @@ def time_left(turn: int, left: float | None, lang: str) -> str:
     return t(lang, "act.left", n=max(5, math.ceil(left / 5) * 5))
 
 
-def review_text(table: Table, deal: Deal, lang: str, *, ranks: str = "latin") -> str:
+def review_text(table: Table, deal: Deal, lang: str, *, ranks: RankStyle = RankStyle.LATIN) -> str:
     """A finished deal in full for its players: every hand as dealt with the tricks it
     took, the talon and the discard (only once the deal is over: no card is secret then)."""
     if not deal.is_over:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable
 
-from bot.core.model import Table, TableSettings
+from bot.core.model import RankStyle, Table, TableSettings
 from bot.preferans.actions import Accept, Bid, ChooseDefence, Declare, Discard, Play, Whist
 from bot.preferans.cards import Card, Seat, Suit, sort_hand
 from bot.preferans.contracts import Contract
@@ -48,18 +48,18 @@ RUSSIAN_RANKS = {"J": "В", "Q": "Д", "K": "К", "A": "Т"}
 """Валет, дама, король, туз: the ranks as preferans books write them (``ranks="russian"``)."""
 
 
-def rank(c: Card, ranks: str = "latin") -> str:
+def rank(c: Card, ranks: RankStyle = RankStyle.LATIN) -> str:
     """``c``'s rank: ``J Q K A``, or ``В Д К Т`` for ``ranks="russian"``."""
     label = c.rank.label
-    return RUSSIAN_RANKS.get(label, label) if ranks == "russian" else label
+    return RUSSIAN_RANKS.get(label, label) if ranks == RankStyle.RUSSIAN else label
 
 
-def card(c: Card, *, ranks: str = "latin") -> str:
+def card(c: Card, *, ranks: RankStyle = RankStyle.LATIN) -> str:
     """``10♥️``."""
     return f"{rank(c, ranks)}{suit(c.suit)}"
 
 
-def cards(cs: Iterable[Card], *, ranks: str = "latin") -> str:
+def cards(cs: Iterable[Card], *, ranks: RankStyle = RankStyle.LATIN) -> str:
     return " ".join(card(c, ranks=ranks) for c in cs)
 
 
@@ -72,7 +72,7 @@ def contract(c: Contract | None, lang: str) -> str:
     return f"{c.level}\u202f{t(lang, 'nt') if c.trump is None else suit(c.trump)}"
 
 
-def hand_lines(hand: Iterable[Card], *, ranks: str = "latin") -> list[str]:
+def hand_lines(hand: Iterable[Card], *, ranks: RankStyle = RankStyle.LATIN) -> list[str]:
     """One line per suit, high to low: ``♠️ A K 10``."""
     by_suit: dict[Suit, list[Card]] = {}
     for c in sort_hand(hand):
@@ -102,7 +102,9 @@ def turn_label(seconds: int, lang: str) -> str:
     return t(lang, "turn.off") if not seconds else t(lang, "turn.sec", n=seconds)
 
 
-def action_text(action: object, lang: str, *, private: bool = False, ranks: str = "latin") -> str:
+def action_text(
+    action: object, lang: str, *, private: bool = False, ranks: RankStyle = RankStyle.LATIN
+) -> str:
     """A move in a few words; a discard names its cards only in the declarer's own chat."""
     if isinstance(action, Bid):
         return contract(action.contract, lang)

@@ -11,7 +11,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import BadRequest
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from bot.core.model import NOTIFY_MODES, RANK_STYLES, Player
+from bot.core.model import NOTIFY_MODES, RANK_STYLES, NotifyMode, Player, RankStyle
 from bot.render.callbacks import encode
 from bot.render.i18n import t
 
@@ -40,7 +40,9 @@ PATTERN = (
 """Callback data of the settings' buttons (no table: table and move are 0)."""
 
 
-def settings_text(lang: str, mode: str, ranks: str = "latin", autoplay: bool = True) -> str:
+def settings_text(
+    lang: str, mode: NotifyMode, ranks: RankStyle = RankStyle.LATIN, autoplay: bool = True
+) -> str:
     notify = t(lang, "notify.title", mode=t(lang, f"notify.{mode}"), away=round(ACTIVE_SECONDS))
     state = t(lang, "autoplay.on" if autoplay else "autoplay.off")
     return (
@@ -53,7 +55,7 @@ def settings_text(lang: str, mode: str, ranks: str = "latin", autoplay: bool = T
 
 
 def notify_keyboard(
-    lang: str, mode: str, ranks: str = "latin", autoplay: bool = True
+    lang: str, mode: NotifyMode, ranks: RankStyle = RankStyle.LATIN, autoplay: bool = True
 ) -> InlineKeyboardMarkup:
     """One button per choice, the current one ticked: notifications, card ranks, then the
     forced card."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from telegram.error import BadRequest
 
 from bot.core import effects as fx
-from bot.core.model import Slot, Table
+from bot.core.model import NotifyMode, Slot, Table
 from bot.core.service import TableService
 from bot.render.i18n import t
 from bot.render.text import name, title_of
@@ -46,7 +46,9 @@ class Pings:
             text = t(player.lang, "remind.idle", name=name(table, e.seat), title=title_of(table))
         else:
             text = t(player.lang, "remind", name=name(table, e.seat), n=e.seconds)
-        self._notify(table, player.user_id, text, ("always", "slow"), replace=True)
+        self._notify(
+            table, player.user_id, text, (NotifyMode.ALWAYS, NotifyMode.SLOW), replace=True
+        )
 
     def turn_passed(self, e: fx.TurnPassed, *, forced: bool) -> None:
         """A notifying message for the player whose turn it is now, unless he acted moments
@@ -58,14 +60,14 @@ class Pings:
             return
         title = title_of(table, self.service.tables_of(player.user_id))
         text = t(player.lang, "turn.notify", title=title, n=table.deal_no)
-        self._notify(table, player.user_id, text, ("always",), forced=forced)
+        self._notify(table, player.user_id, text, (NotifyMode.ALWAYS,), forced=forced)
 
     def _notify(
         self,
         table: Table,
         user_id: int,
         text: str,
-        modes: tuple[str, ...],
+        modes: tuple[NotifyMode, ...],
         *,
         forced: bool = False,
         replace: bool = False,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from enum import StrEnum
 from typing import Any, Final, cast
 
 from telegram.ext import ContextTypes, Job, JobQueue
@@ -26,6 +27,7 @@ from bot.core.service import TableService
 
 __all__ = [
     "Scheduler",
+    "JobKind",
     "REMIND_BEFORE",
     "NUDGE_AFTER",
     "EVICT_AFTER",
@@ -49,6 +51,25 @@ EVICT_AFTER = 600.0
 """Seconds a closed table stays in memory (late presses on it get the precise answers)."""
 
 
+class JobKind(StrEnum):
+    """What a table's timer does when it goes off (:meth:`Scheduler.on_timer`)."""
+
+    EVICT = "evict"
+    """A closed table leaves memory."""
+    EXPIRE = "expire"
+    """An unstarted lobby expires."""
+    ROBOT = "robot"
+    """A computer player acts."""
+    FORCED = "forced"
+    """A player's only legal card plays itself."""
+    REMIND = "remind"
+    """The player to act is reminded."""
+    TICK = "tick"
+    """Half of the turn's time is gone: the hand message shows the time left."""
+    TURN = "turn"
+    """The turn's time ran out."""
+
+
 JOB_DEFAULTS: Final = {"misfire_grace_time": None, "coalesce": True}
 """APScheduler's defaults for every job: run however late (no grace after which a job is
 dropped as "missed"); a repeating job that fell behind runs once, not once per missed time."""
@@ -66,7 +87,7 @@ def configure_jobs(job_queue: JobQueue[Any] | None) -> None:
         )
 
 
-def turn_jobs(turn: int, delay: float | None) -> list[tuple[float, str]]:
+def turn_jobs(turn: int, delay: float | None) -> list[tuple[float, JobKind]]:
     """The jobs of a person's turn as (seconds from now, kind), ``delay`` seconds before its
     deadline (``None``: the timer is off, ``turn`` is 0).
 
@@ -77,14 +98,14 @@ def turn_jobs(turn: int, delay: float | None) -> list[tuple[float, str]]:
     (1 per second per chat at most): two edits per slow turn, none for a quick one.
     """
     if not turn or delay is None:
-        return [(NUDGE_AFTER, "remind")]
+        return [(NUDGE_AFTER, JobKind.REMIND)]
     jobs = []
     before = min(REMIND_BEFORE, turn / 3)
     if turn / 2 >= before + 5 and delay > turn / 2:
-        jobs.append((delay - turn / 2, "tick"))
+        jobs.append((delay - turn / 2, JobKind.TICK))
     if turn >= 6 and delay > before:
-        jobs.append((delay - before, "remind"))
-    jobs.append((delay + 0.05, "turn"))
+        jobs.append((delay - before, JobKind.REMIND))
+    jobs.append((delay + 0.05, JobKind.TURN))
     return jobs
 
 
@@ -129,12 +150,12 @@ class Scheduler:
                 job.schedule_removal()
         if not table.status.open:
             # a closed table leaves memory once everything of it was shown (its rows stay)
-            data = ("evict", table.id, 0)
+            data = (JobKind.EVICT, table.id, 0)
             self.timers[table.id] = [jq.run_once(self._job, EVICT_AFTER, data=data, name=name)]
             return
         robot = pause(table)
         if robot is not None:  # a computer player acts after a pause; it never times out
-            data = ("robot", table.id, table.move)
+            data = (JobKind.ROBOT, table.id, table.move)
             wait = robot * self.robot_scale
             if table.ui.retry_at is not None:  # its move was not saved: not before then
                 wait = max(wait, table.ui.retry_at - self.service.clock())
@@ -144,13 +165,13 @@ class Scheduler:
         self.timers[table.id] = jobs
         if self.forced_pause is not None and not table.paused and forced_move(table) is not None:
             # the only legal card plays itself after a pause (if the player's setting allows)
-            data = ("forced", table.id, table.move)
+            data = (JobKind.FORCED, table.id, table.move)
             jobs.append(jq.run_once(self._job, self.forced_pause, data=data, name=name))
         if table.paused or (table.deadline is None and table.status != Status.PLAYING):
             return
         delay = max(0.0, table.deadline - self.service.clock()) if table.deadline else None
         if table.status == Status.LOBBY:
-            data = ("expire", table.id, 0)
+            data = (JobKind.EXPIRE, table.id, 0)
             jobs.append(jq.run_once(self._job, (delay or 0.0) + 0.05, data=data, name=name))
             return
         kinds = turn_jobs(table.settings.turn_time, delay)
@@ -158,7 +179,7 @@ class Scheduler:
         # are a good part of the bot's CPU per move): the half-time tick alone, which arms
         # the reminder and the timeout when it runs (most turns end before it; a late job
         # still runs, so the timeout is never lost)
-        for when, kind in kinds[:1] if kinds[0][1] == "tick" else kinds:
+        for when, kind in kinds[:1] if kinds[0][1] == JobKind.TICK else kinds:
             data = (kind, table.id, table.move)
             jobs.append(jq.run_once(self._job, when, data=data, name=name))
 
@@ -166,35 +187,36 @@ class Scheduler:
         """A table's timer went off."""
         job = context.job
         assert job is not None
-        kind, table_id, move = cast("tuple[str, int, int]", job.data)
+        kind, table_id, move = cast("tuple[JobKind, int, int]", job.data)
         await self.on_timer(kind, table_id, move)
 
-    async def on_timer(self, kind: str, table_id: int, move: int) -> None:
+    async def on_timer(self, kind: JobKind, table_id: int, move: int) -> None:
         """Expire a lobby, remind a player, act for him, let a computer player act, or
         evict a closed table."""
-        if kind == "evict":
-            table = self.service.get(table_id)
-            if table is not None:
-                self.evict(table)
-        elif kind == "expire":
-            self.show(await self.service.expire(table_id))
-        elif kind == "robot":
-            self.show(await self.service.robot_move(table_id, move))
-        elif kind == "forced":
-            self.show(await self.service.forced_play(table_id, move))
-        elif kind == "remind":
-            self.show(self.service.remind(table_id, move))
-        elif kind == "tick":
-            try:
-                self.show(self.service.tick(table_id, move))
-            finally:  # the timeout is armed only now: never lost to a failed edit
+        match kind:
+            case JobKind.EVICT:
                 table = self.service.get(table_id)
-                if table is not None and table.move == move:
-                    self.arm(table)  # the reminder and the timeout from now
-        else:
-            table = self.service.get(table_id)
-            late = table is not None and self.unseen(table)
-            self.show(await self.service.timeout(table_id, move, unseen=late))
+                if table is not None:
+                    self.evict(table)
+            case JobKind.EXPIRE:
+                self.show(await self.service.expire(table_id))
+            case JobKind.ROBOT:
+                self.show(await self.service.robot_move(table_id, move))
+            case JobKind.FORCED:
+                self.show(await self.service.forced_play(table_id, move))
+            case JobKind.REMIND:
+                self.show(self.service.remind(table_id, move))
+            case JobKind.TICK:
+                try:
+                    self.show(self.service.tick(table_id, move))
+                finally:  # the timeout is armed only now: never lost to a failed edit
+                    table = self.service.get(table_id)
+                    if table is not None and table.move == move:
+                        self.arm(table)  # the reminder and the timeout from now
+            case _:  # JobKind.TURN
+                table = self.service.get(table_id)
+                late = table is not None and self.unseen(table)
+                self.show(await self.service.timeout(table_id, move, unseen=late))
 
     def evict(self, table: Table) -> bool:
         """Forget a closed table that was shown in full; else try again later."""

@@ -53,7 +53,7 @@ from telegram import Bot, InputFile, InputMediaPhoto
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from bot.core.model import Slot, Table
+from bot.core.model import SheetMode, Slot, Table
 from bot.core.service import TableService
 from bot.preferans.conventions import Rules
 from bot.preferans.game import FinishedDeal, Game
@@ -140,7 +140,7 @@ def _names(table: Table, game: Game) -> list[str]:
 @dataclass(eq=False, slots=True)
 class _Job:
     table: Table
-    mode: str
+    mode: SheetMode
     lang: str
     caption: str
     """The picture's caption (HTML, one line or a short block)."""
@@ -223,7 +223,7 @@ class SheetMessages:
     ) -> None:
         """Queue ``table``'s sheet of ``game`` in its group (replacing the previous one)."""
         mode = table.settings.sheet
-        snapshot = SheetSnapshot(game, _names(table, game)) if mode != "text" else None
+        snapshot = SheetSnapshot(game, _names(table, game)) if mode != SheetMode.TEXT else None
         job = self._pending.get(table.id)
         if job is not None and job.table is table:
             job.mode, job.caption, job.text, job.snapshot = mode, caption, text, snapshot
@@ -268,11 +268,11 @@ class SheetMessages:
         in_place = old if old is not None and old[0] >= max(known) else None
         sent: Ref | None = None
         extra: str | None = None
-        if job.mode != "text" and job.snapshot is not None:
+        if job.mode != SheetMode.TEXT and job.snapshot is not None:
             png = await self._draw(table.id, job.snapshot, job.lang)
             if png is not None:
                 caption = job.caption
-                if job.mode == "both":
+                if job.mode == SheetMode.BOTH:
                     if caption_length(job.text) <= CAPTION_LIMIT:
                         caption = job.text
                     else:

@@ -19,7 +19,7 @@ from bot.render.table import table_text, time_left
 from bot.render.text import card, contract, hand_lines, name
 from bot.telegram.outbox import Outbox
 from bot.telegram.personal import PATTERN, notify_keyboard
-from bot.telegram.scheduler import NUDGE_AFTER, turn_jobs
+from bot.telegram.scheduler import NUDGE_AFTER, JobKind, turn_jobs
 from tests.service.helpers import (
     GROUP,
     PEOPLE,
@@ -100,6 +100,7 @@ def test_the_turn_jobs_bring_the_time_up_to_date_and_nudge_without_a_timer() -> 
     assert turn_jobs(60, 20.0) == [(5.0, "remind"), (20.05, "turn")]  # half time is past
     assert turn_jobs(30, 30.0) == [(15.0, "tick"), (20.0, "remind"), (30.05, "turn")]
     assert turn_jobs(0, None) == [(NUDGE_AFTER, "remind")]
+    assert [kind for _, kind in turn_jobs(60, 60.0)] == [JobKind.TICK, JobKind.REMIND, JobKind.TURN]
 
 
 def test_the_time_shown_is_never_less_than_the_time_left() -> None:
