@@ -28,7 +28,7 @@ def forced_move(table: Table, *, robots: bool = False) -> Play | None:
     if acting is None:
         return None
     deal, seat, player = acting
-    if player is None or (player.user_id < 0 and not robots):
+    if player is None or (player.is_robot and not robots):
         return None
     return forced_card(seat_view(deal, seat))
 
@@ -52,7 +52,7 @@ def play_forced(
         if action is None or deal is None:
             break
         player = table.player(deal.actor) if deal.actor is not None else None
-        if player is None or (player.user_id not in allowed and player.user_id > 0):
+        if player is None or (player.user_id not in allowed and not player.is_robot):
             break
         # the last trick plays itself: every hand holds its one card (a computer's too)
         last = deal.trick_number == 10

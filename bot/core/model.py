@@ -35,6 +35,7 @@ __all__ = [
     "NOTIFY_MODES",
     "RANK_STYLES",
     "Player",
+    "is_robot_id",
     "Holder",
     "Press",
     "Slot",
@@ -185,6 +186,12 @@ class TableSettings:
         )
 
 
+def is_robot_id(user_id: int) -> bool:
+    """Whether ``user_id`` is a computer player's: they take negative ids (-1, -2, ...),
+    people the positive ids Telegram gives them."""
+    return user_id < 0
+
+
 @dataclass(frozen=True, slots=True)
 class Player:
     """A Telegram user at the table; his private chat id is his user id."""
@@ -192,6 +199,11 @@ class Player:
     user_id: int
     name: str
     lang: str = "ru"
+
+    @property
+    def is_robot(self) -> bool:
+        """A computer player (no private chat, no stored user row)."""
+        return is_robot_id(self.user_id)
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,7 +43,7 @@ def offers_to_check(table: Table) -> OfferCheck | None:
     deal = table.game.current
     actor = deal.actor
     player = table.player(actor) if actor is not None else None
-    if actor is None or player is None or player.user_id < 0:
+    if actor is None or player is None or player.is_robot:
         return None
     if deal.open_offer is None and 11 - deal.trick_number > SURE_LEADS_TRICKS:
         return None  # early leads are the dearest to solve and cold claims come late

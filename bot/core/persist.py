@@ -241,7 +241,7 @@ class Writer:
         # shows this state (saved before anything is sent), and one on its way is left out
         shown = shown_of(table)
         # a computer player (negative id) has no users row to refer to
-        seats = [p.user_id if p is not None and p.user_id > 0 else None for p in table.seats]
+        seats = [p.user_id if p is not None and not p.is_robot else None for p in table.seats]
         if table.status == Status.OVER and game is not None and not table.archived:
             archive = archive_of(table, game, record or game.to_record())
             table.archived = True

@@ -41,7 +41,7 @@ from .effects import (
     TurnPassed,
     VoteLapsed,
 )
-from .model import AutoMove, Holder, Press, Slot, Status, Table, UnshownEnd
+from .model import AutoMove, Holder, Press, Slot, Status, Table, UnshownEnd, is_robot_id
 
 __all__ = [
     "Rejected",
@@ -139,7 +139,7 @@ def next_deal(table: Table, now: float, seed: int | None) -> list[Effect]:
     table.messages.hand_slots = {
         s: Slot(p.user_id, silent=dealer is not None and sits_out(len(table.seats), dealer, s))
         for s, p in table.seated()
-        if p.user_id > 0
+        if not p.is_robot
     }
     table.ui.dealt_at = now  # the new hand messages ring (a turn soon after needs no ping)
     arm(table, now)
@@ -234,7 +234,7 @@ def _accepted(
     table: Table, seat: Seat, press: Press, action: Action, now: float, seed: int | None
 ) -> list[Effect]:
     table.timeouts[seat] = 0
-    if press.user_id > 0:
+    if not is_robot_id(press.user_id):
         # only people press again after a restart; a computer player's moves (negative id,
         # bot.core.robots) would push their presses out of this short memory
         table.recent = [*table.recent, press][-RECENT_PRESSES:]
@@ -382,4 +382,4 @@ def vote_stop(table: Table, user_id: int) -> list[Effect]:
 
 def stop_need(table: Table) -> int:
     """Votes that stop the game: more than half of the people seated."""
-    return sum(1 for p in table.seats if p is not None and p.user_id > 0) // 2 + 1
+    return sum(1 for p in table.seats if p is not None and not p.is_robot) // 2 + 1

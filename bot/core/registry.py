@@ -27,6 +27,7 @@ from .model import (
     Status,
     Table,
     TableSettings,
+    is_robot_id,
 )
 from .persist import Writer
 from .play import Rejected
@@ -157,7 +158,7 @@ class TableRegistry:
         if table.status != Status.PLAYING or deal is None or deal.actor is None:
             return None
         player = table.player(deal.actor)
-        return (table, deal.actor) if player is not None and player.user_id > 0 else None
+        return (table, deal.actor) if player is not None and not player.is_robot else None
 
     def joinable(self, table_id: int) -> Table:
         """The table a deep link names, unless it cannot be joined now."""
@@ -174,7 +175,7 @@ class TableRegistry:
 
     async def load_ranks(self, user_id: int) -> None:
         """Read the player's card ranks into memory, where :meth:`card_ranks` finds them."""
-        if user_id > 0 and user_id not in self._ranks:
+        if not is_robot_id(user_id) and user_id not in self._ranks:
             self._ranks[user_id] = RankStyle(await self.storage.card_ranks(user_id))
 
     def card_ranks(self, user_id: int) -> RankStyle:

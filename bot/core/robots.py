@@ -60,7 +60,7 @@ follow suit."""
 
 
 def is_robot(player: Player | None) -> bool:
-    return player is not None and player.user_id < 0
+    return player is not None and player.is_robot
 
 
 def _new_robot(table: Table) -> Player:

@@ -93,7 +93,7 @@ def _robot_row(table: Table) -> list[InlineKeyboardButton]:
     row = []
     if not table.full:
         row.append(_btn(table, t(lang, "btn.robot_add"), "La", 0))
-    if any(p is not None and p.user_id < 0 for p in table.seats):  # bot.core.robots.is_robot
+    if any(p is not None and p.is_robot for p in table.seats):
         row.append(_btn(table, t(lang, "btn.robot_remove"), "Lr", 0))
     return row
 

@@ -76,7 +76,7 @@ def _robot_lines(table: Table) -> list[str]:
     one may take a seat later) and the hints, when the table has them."""
     s = table.settings
     lines = []
-    robots = any(p is not None and p.user_id < 0 for p in table.seats)  # robots.is_robot
+    robots = any(p is not None and p.is_robot for p in table.seats)
     if robots or s.robot_level != DEFAULT_LEVEL:
         lines.append(t(s.lang, "lobby.level", v=t(s.lang, f"set.level.{s.robot_level}")))
     if s.hints:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from telegram.error import BadRequest
 
 from bot.core import effects as fx
-from bot.core.model import NotifyMode, Slot, Table
+from bot.core.model import NotifyMode, Slot, Table, is_robot_id
 from bot.core.service import TableService
 from bot.render.i18n import t
 from bot.render.text import name, title_of
@@ -76,7 +76,7 @@ class Pings:
         and (``forced``) his only card does not play itself (no ring for a move he need not
         make); it replaces the table's previous notification and goes once he moved. With
         ``replace``, the notification of this turn he got already is edited instead."""
-        if user_id < 0:  # a computer player: no chat to notify
+        if is_robot_id(user_id):  # a computer player: no chat to notify
             return
         move = table.move
 

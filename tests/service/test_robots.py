@@ -12,7 +12,7 @@ import pytest
 
 from bot.core import effects as fx
 from bot.core import robots
-from bot.core.model import Status, Table
+from bot.core.model import Player, Status, Table, is_robot_id
 from bot.core.service import Rejected, TableService
 from bot.preferans.actions import Action, Discard
 from bot.preferans.robot import FAST
@@ -278,3 +278,8 @@ def test_the_buttons_for_computer_players() -> None:
     assert "La" not in codes(lobby_keyboard(table)) and "Lr" in codes(lobby_keyboard(table))
     assert codes(take_keyboard(table, Seat(0))) == ["R0", "Q0"]
     assert codes(take_back_keyboard(table, Seat(1))) == ["R1"]
+
+
+def test_a_negative_id_is_a_computer_player() -> None:
+    assert Player(-1, "🤖 Пётр").is_robot and is_robot_id(-4)
+    assert not Player(1, "Анна").is_robot and not is_robot_id(123456789)
