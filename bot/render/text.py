@@ -106,22 +106,20 @@ def action_text(
     action: object, lang: str, *, private: bool = False, ranks: RankStyle = RankStyle.LATIN
 ) -> str:
     """A move in a few words; a discard names its cards only in the declarer's own chat."""
-    if isinstance(action, Bid):
-        return contract(action.contract, lang)
-    if isinstance(action, Declare):
-        return contract(action.contract, lang)
-    if isinstance(action, Whist):
-        return t(lang, f"whist.{action.answer.value}")
-    if isinstance(action, ChooseDefence):
-        return t(lang, f"defence.{action.defence.value}")
-    if isinstance(action, Play):
-        return card(action.card, ranks=ranks)
-    if isinstance(action, Discard):
-        return t(
-            lang, "act.discarded", cards=cards(action.cards, ranks=ranks) if private else "🂠 🂠"
-        )
-    if isinstance(action, Accept):
-        return t(lang, "action.accept" if action.accepted else "action.refuse")
+    match action:
+        case Bid() | Declare():
+            return contract(action.contract, lang)
+        case Whist():
+            return t(lang, f"whist.{action.answer.value}")
+        case ChooseDefence():
+            return t(lang, f"defence.{action.defence.value}")
+        case Play():
+            return card(action.card, ranks=ranks)
+        case Discard():
+            shown = cards(action.cards, ranks=ranks) if private else "🂠 🂠"
+            return t(lang, "act.discarded", cards=shown)
+        case Accept():
+            return t(lang, "action.accept" if action.accepted else "action.refuse")
     return str(action)
 
 

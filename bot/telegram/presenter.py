@@ -91,98 +91,99 @@ class Presenter:
     def _one(self, e: fx.Effect) -> None:
         table = e.table
         lang = table.settings.lang
-        if isinstance(e, fx.LobbyShown):
-            self.show_lobby(table)
-        elif isinstance(e, fx.LobbyClosed):
-            text = lobby_text(table, closed_key=CLOSED_KEYS[e.status])
-            self.outbox.show(e.slot, text, None)
-            if e.status == Status.PLAYING:
-                self._confirm(table, Shown("lobby"))
-            else:  # cancelled or expired: the seated players are told privately
-                for _, player in table.seated():
-                    title = title_of(table, self._others(player))
-                    self._tell(player, t(player.lang, "end.lobby_closed", title=title))
-        elif isinstance(e, fx.Seated):
-            title = title_of(table, self._others(e.player))
-            text = t(e.player.lang, "start.seated", title=title, seat=e.seat + 1)
-            self.outbox.post(e.player.user_id, text)
-        elif isinstance(e, fx.DealShown):
-            self.pings.clear(table)
-            self.show_deal(table, e.moved)
-        elif isinstance(e, fx.HandShown):
-            self.show_hand(table, e.seat)
-        elif isinstance(e, fx.DealEnded):
-            self._show_ended(e)
-        elif isinstance(e, fx.GameStopped):
-            self._show_abandoned(table)
-            self.sheets.game_stopped(table)
-        elif isinstance(e, fx.GameOver):
-            self.pings.clear(table)
-            self.hands.forget(table.id)
-            game = table.game
-            if game is not None and game.settlement() is not None:
-                # the game's end rings the group (Sound)
-                text = settlement_text(table, game, lang)
-                self.outbox.post(table.chat_id, text, sound=Sound.RING)
-            self._confirm(table, Shown("settlement"))
-            self._game_ended(table)
-        elif isinstance(e, fx.SeatReplaceable):
-            text = t(lang, "timeout.replace", name=name(table, e.seat))
-            self._post_buttons(table, text, keyboards.take_keyboard(table, e.seat))
-        elif isinstance(e, fx.RobotReplaced):
-            old = short_name_html(e.old_name)
-            text = t(lang, "robot.replaced", new=name(table, e.seat), old=old)
-            self._post_buttons(table, text, keyboards.take_back_keyboard(table, e.seat))
-            button = t(e.old_lang, "btn.take_back", seat=e.seat + 1)
-            note = t(e.old_lang, "hand.robot_took", robot=name(table, e.seat), button=button)
-            self._freeze_hand(table, e.seat, e.hand, e.old_lang, note)
-        elif isinstance(e, fx.SeatTaken):
-            old = short_name_html(e.old_name)
-            new = name(table, e.seat)
-            note = t(e.old_lang, "hand.seat_taken", name=new)
-            self._freeze_hand(table, e.seat, e.hand, e.old_lang, note)
-            self.outbox.post(table.chat_id, t(lang, "replaced", new=new, old=old))
-            title = title_of(table, self._others(e.player))
-            text = t(e.player.lang, "start.took", title=title, seat=e.seat + 1)
-            self.outbox.post(e.player.user_id, text)
-        elif isinstance(e, fx.StopVoted):
-            vote = table.messages.vote
-            if vote is not None:  # one message per deal's vote, edited as votes come
-                text = votes_text(table, stop_need(table))
-                self.outbox.show(vote, text, keyboards.stop_keyboard(table))
-        elif isinstance(e, fx.VoteLapsed):
-            if e.slot is not None:
-                voters = ", ".join(short_name_html(v) for v in e.voters)
-                text = t(lang, "stop.lapsed", names=voters, votes=len(e.voters), need=e.need)
+        match e:
+            case fx.LobbyShown():
+                self.show_lobby(table)
+            case fx.LobbyClosed():
+                text = lobby_text(table, closed_key=CLOSED_KEYS[e.status])
                 self.outbox.show(e.slot, text, None)
-        elif isinstance(e, fx.PlayerBlocked):
-            self.outbox.post(table.chat_id, t(lang, "blocked", name=short_name_html(e.name)))
-        elif isinstance(e, fx.Paused):
-            if table.status == Status.PLAYING:
-                for _, player in table.seated():
-                    title = title_of(table, self._others(player))
-                    self._tell(player, t(player.lang, "paused.private", title=title))
-        elif isinstance(e, fx.Resumed):
-            if table.status == Status.LOBBY:
-                self.show_lobby(table)
-            else:
-                self.outbox.post(table.chat_id, t(lang, "resumed"))
-                self.show_deal(table)
-        elif isinstance(e, fx.TableMoved):
-            if table.status == Status.LOBBY:
-                self.show_lobby(table)
-            else:
-                self.show_deal(table)
-        elif isinstance(e, fx.Remind):
-            self.show_hand(table, e.seat)  # the time left; sent again if it never got through
-            self.pings.remind(e)
-        elif isinstance(e, fx.TurnPassed):
-            forced = self.autoplay and forced_move(table) is not None
-            self.pings.turn_passed(e, forced=forced)
-        elif isinstance(e, fx.TimerChanged):
-            self.arm(table)
-        # MustStartPrivate is answered by the button or the command; AutoPlayed shows
-        # through the deal's messages.
+                if e.status == Status.PLAYING:
+                    self._confirm(table, Shown("lobby"))
+                else:  # cancelled or expired: the seated players are told privately
+                    for _, player in table.seated():
+                        title = title_of(table, self._others(player))
+                        self._tell(player, t(player.lang, "end.lobby_closed", title=title))
+            case fx.Seated():
+                title = title_of(table, self._others(e.player))
+                text = t(e.player.lang, "start.seated", title=title, seat=e.seat + 1)
+                self.outbox.post(e.player.user_id, text)
+            case fx.DealShown():
+                self.pings.clear(table)
+                self.show_deal(table, e.moved)
+            case fx.HandShown():
+                self.show_hand(table, e.seat)
+            case fx.DealEnded():
+                self._show_ended(e)
+            case fx.GameStopped():
+                self._show_abandoned(table)
+                self.sheets.game_stopped(table)
+            case fx.GameOver():
+                self.pings.clear(table)
+                self.hands.forget(table.id)
+                game = table.game
+                if game is not None and game.settlement() is not None:
+                    # the game's end rings the group (Sound)
+                    text = settlement_text(table, game, lang)
+                    self.outbox.post(table.chat_id, text, sound=Sound.RING)
+                self._confirm(table, Shown("settlement"))
+                self._game_ended(table)
+            case fx.SeatReplaceable():
+                text = t(lang, "timeout.replace", name=name(table, e.seat))
+                self._post_buttons(table, text, keyboards.take_keyboard(table, e.seat))
+            case fx.RobotReplaced():
+                old = short_name_html(e.old_name)
+                text = t(lang, "robot.replaced", new=name(table, e.seat), old=old)
+                self._post_buttons(table, text, keyboards.take_back_keyboard(table, e.seat))
+                button = t(e.old_lang, "btn.take_back", seat=e.seat + 1)
+                note = t(e.old_lang, "hand.robot_took", robot=name(table, e.seat), button=button)
+                self._freeze_hand(table, e.seat, e.hand, e.old_lang, note)
+            case fx.SeatTaken():
+                old = short_name_html(e.old_name)
+                new = name(table, e.seat)
+                note = t(e.old_lang, "hand.seat_taken", name=new)
+                self._freeze_hand(table, e.seat, e.hand, e.old_lang, note)
+                self.outbox.post(table.chat_id, t(lang, "replaced", new=new, old=old))
+                title = title_of(table, self._others(e.player))
+                text = t(e.player.lang, "start.took", title=title, seat=e.seat + 1)
+                self.outbox.post(e.player.user_id, text)
+            case fx.StopVoted():
+                vote = table.messages.vote
+                if vote is not None:  # one message per deal's vote, edited as votes come
+                    text = votes_text(table, stop_need(table))
+                    self.outbox.show(vote, text, keyboards.stop_keyboard(table))
+            case fx.VoteLapsed():
+                if e.slot is not None:
+                    voters = ", ".join(short_name_html(v) for v in e.voters)
+                    text = t(lang, "stop.lapsed", names=voters, votes=len(e.voters), need=e.need)
+                    self.outbox.show(e.slot, text, None)
+            case fx.PlayerBlocked():
+                self.outbox.post(table.chat_id, t(lang, "blocked", name=short_name_html(e.name)))
+            case fx.Paused():
+                if table.status == Status.PLAYING:
+                    for _, player in table.seated():
+                        title = title_of(table, self._others(player))
+                        self._tell(player, t(player.lang, "paused.private", title=title))
+            case fx.Resumed():
+                if table.status == Status.LOBBY:
+                    self.show_lobby(table)
+                else:
+                    self.outbox.post(table.chat_id, t(lang, "resumed"))
+                    self.show_deal(table)
+            case fx.TableMoved():
+                if table.status == Status.LOBBY:
+                    self.show_lobby(table)
+                else:
+                    self.show_deal(table)
+            case fx.Remind():
+                self.show_hand(table, e.seat)  # the time left; sent again if it never got through
+                self.pings.remind(e)
+            case fx.TurnPassed():
+                forced = self.autoplay and forced_move(table) is not None
+                self.pings.turn_passed(e, forced=forced)
+            case fx.TimerChanged():
+                self.arm(table)
+            # MustStartPrivate is answered by the button or the command; AutoPlayed shows
+            # through the deal's messages.
 
     # ------------------------------------------------------------------ messages
 
