@@ -28,7 +28,7 @@ from bot.telegram import buttons, commands, history, membership, personal, resum
 from bot.telegram.outbox import Outbox
 from bot.telegram.resuming import Resumer
 from bot.telegram.running import OUTBOX_FLUSH, OutageWatch, serve
-from bot.telegram.runtime import KEY, Runtime
+from bot.telegram.runtime import CONTEXT_TYPES, BotData, Runtime
 from bot.telegram.scheduler import FORCED_PAUSE, configure_jobs
 from bot.telegram.transport import AiohttpRequest
 from bot.telegram.webhook import Webhook
@@ -104,7 +104,7 @@ def build_application(
         private_interval = overall_rate = 0.0
         outbox_options = {"group_limit": 1_000_000, "group_fast_interval": 0.0}
 
-    async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    async def post_init(app: Application[Any, Any, Any, Any, BotData, Any]) -> None:
         storage = await Storage.open(config.database)
         service = TableService(
             storage,
@@ -120,22 +120,22 @@ def build_application(
             overall_rate=overall_rate,
             **(outbox_options or {}),
         )
-        rt = app.bot_data[KEY] = Runtime.build(app, service, outbox)
+        rt = app.bot_data.rt = Runtime.build(app, service, outbox)
         rt.scheduler.forced_pause = forced_pause
         rt.presenter.autoplay = forced_pause is not None
         rt.presenter.analysis = analysis
-        app.bot_data["storage"] = storage
+        app.bot_data.storage = storage
         schema = await storage.schema_version()
         log.info("database %s (schema %d)", describe(config.database), schema)
         await set_commands(app)
         # the tables are listed, and resumed in the background: updates are answered now
-        resumer = app.bot_data[resuming.KEY] = Resumer(service, rt.presenter, outbox)
+        resumer = app.bot_data.resumer = Resumer(service, rt.presenter, outbox)
         resumer.hold = resume_hold
         await resumer.start()
 
-    async def post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-        rt = app.bot_data.get(KEY)
-        resumer = app.bot_data.get(resuming.KEY)
+    async def post_stop(app: Application[Any, Any, Any, Any, BotData, Any]) -> None:
+        rt = app.bot_data.rt
+        resumer = app.bot_data.resumer
         if resumer is not None:
             await resumer.stop()
         if rt is not None:
@@ -144,8 +144,8 @@ def build_application(
         if resumer is not None:  # what the messages show now: a restart edits no other
             await resumer.save_shown()
 
-    async def post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-        storage = app.bot_data.pop("storage", None)
+    async def post_shutdown(app: Application[Any, Any, Any, Any, BotData, Any]) -> None:
+        storage, app.bot_data.storage = app.bot_data.storage, None
         if storage is not None:
             await storage.close()
 
@@ -153,6 +153,7 @@ def build_application(
         ApplicationBuilder()
         .token(config.token)
         .concurrent_updates(True)
+        .context_types(CONTEXT_TYPES)
         .post_init(post_init)
         .post_stop(post_stop)
         .post_shutdown(post_shutdown)

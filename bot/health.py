@@ -27,7 +27,7 @@ async def check(app: Application[Any, Any, Any, Any, Any, Any]) -> tuple[bool, d
     """``(healthy, report)``: a query on the database and ``getMe`` on Telegram."""
 
     async def database() -> None:
-        storage = app.bot_data.get("storage")
+        storage = app.bot_data.storage
         if storage is None:
             raise RuntimeError("not open yet")
         await storage.schema_version()

@@ -137,7 +137,9 @@ class Harness:
 
     @property
     def rt(self) -> Runtime:
-        return self.app.bot_data["rt"]  # type: ignore[no-any-return]
+        rt = self.app.bot_data.rt
+        assert isinstance(rt, Runtime)
+        return rt
 
     @property
     def service(self) -> TableService:
@@ -345,7 +347,7 @@ async def running_bot(
     assert app.updater is not None
     await start_polling(app, timeout=1)
     try:
-        resumer = app.bot_data.get("resumer")
+        resumer = app.bot_data.resumer
         if resume_hold is None and resumer is not None:
             await resumer.done.wait()
         if started and fresh:

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
 from telegram import CallbackQuery, Update
-from telegram.ext import Application, CallbackQueryHandler, ContextTypes
+from telegram.ext import Application, CallbackQueryHandler
 
 from bot.core import effects as fx
 from bot.core.effects import Effects
@@ -26,7 +26,7 @@ from bot.render.i18n import lang_of, t
 from bot.render.keyboards import SETTING_CODES, setting_label
 
 from .recovery import stale_buttons
-from .runtime import Runtime, player_of, runtime
+from .runtime import Context, Runtime, player_of, runtime
 
 __all__ = ["add_handlers", "PATTERNS"]
 
@@ -75,13 +75,13 @@ class _Press:
 
 
 Handle = Callable[[_Press, Table, CallbackData], Awaitable[Effects]]
-Callback = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
+Callback = Callable[[Update, Context], Coroutine[Any, Any, None]]
 
 
 def _pressed(handle: Handle, *, group_only: bool = False) -> Callback:
     """A PTB callback that runs ``handle`` for a press on a known table."""
 
-    async def callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def callback(update: Update, context: Context) -> None:
         query = update.callback_query
         if query is None:
             return

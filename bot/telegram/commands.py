@@ -9,7 +9,7 @@ from typing import Any
 
 from telegram import Update
 from telegram.constants import ChatType
-from telegram.ext import Application, CommandHandler, ContextTypes
+from telegram.ext import Application, CommandHandler
 
 from bot.core import effects as fx
 from bot.core.model import Player
@@ -26,7 +26,7 @@ from storage import archive
 
 from .history import day
 from .membership import is_member
-from .runtime import Runtime, group_lang, is_group, player_of, runtime, sender
+from .runtime import Context, Runtime, group_lang, is_group, player_of, runtime, sender
 
 __all__ = ["add_handlers", "COMMANDS", "error_handler"]
 
@@ -65,7 +65,7 @@ async def _deep_link(rt: Runtime, player: Player, payload: str) -> str:
     return t(player.lang, "start.private")
 
 
-async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def start(update: Update, context: Context) -> None:
     """Let the bot write to the user; a deep link seats him at a table."""
     rt = runtime(context)
     user = update.effective_user
@@ -87,7 +87,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     rt.show(await rt.service.unblocked(player))
 
 
-async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def help_command(update: Update, context: Context) -> None:
     """Explain how to play with the bot."""
     rt = runtime(context)
     chat = update.effective_chat
@@ -97,7 +97,7 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         )
 
 
-async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def rules_command(update: Update, context: Context) -> None:
     """Show the convention and options of the chat's table (running or last) in a few lines;
     in private those of each table the player sits at, else of his last game."""
     rt = runtime(context)
@@ -133,7 +133,7 @@ async def _private_rules(rt: Runtime, user_id: int, lang: str) -> str:
     return head + "\n" + rules_text(settings, lang)
 
 
-async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def newgame(update: Update, context: Context) -> None:
     """Open a lobby in the group."""
     rt = runtime(context)
     user = update.effective_user
@@ -156,7 +156,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         rt.outbox.answer_command(chat.id, t(player.lang, exc.key), who=sender(update))
 
 
-async def pulka_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def pulka_command(update: Update, context: Context) -> None:
     """Show the pulka (the running score) of the chat's game."""
     rt = runtime(context)
     chat = update.effective_chat
@@ -190,7 +190,7 @@ async def _private_pulka(rt: Runtime, player: Player) -> str:
     return f"<pre>{html.escape(sheet_text(game, player.lang))}</pre>"
 
 
-async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def stop_command(update: Update, context: Context) -> None:
     """Vote to stop the game (more than half of the seated players stop it)."""
     rt = runtime(context)
     chat = update.effective_chat
@@ -208,7 +208,7 @@ async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         rt.outbox.answer_command(chat.id, t(lang, exc.key), who=sender(update))
 
 
-async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def error_handler(update: object, context: Context) -> None:
     """Log errors raised by handlers (without the update's content)."""
     log.error("error while handling an update", exc_info=context.error)
 

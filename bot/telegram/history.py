@@ -16,7 +16,7 @@ from typing import Any
 
 from telegram import InputFile, Update, User
 from telegram.constants import ParseMode
-from telegram.ext import Application, CommandHandler, ContextTypes
+from telegram.ext import Application, CommandHandler
 
 from bot.preferans.game import Game
 from bot.render.i18n import number, t
@@ -25,7 +25,7 @@ from bot.render.text import group_title, title_of
 from storage import archive
 
 from .queue import Sound
-from .runtime import Runtime, group_lang, is_group, runtime, sender
+from .runtime import Context, Runtime, group_lang, is_group, runtime, sender
 
 __all__ = [
     "COMMANDS",
@@ -68,7 +68,7 @@ def _convention(code: str, lang: str) -> str:
 # ---------------------------------------------------------------------- /history
 
 
-async def history_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def history_command(update: Update, context: Context) -> None:
     """The group's last games with their results; in private the player's own last games
     in every group, each with its group's title."""
     rt = runtime(context)
@@ -145,7 +145,7 @@ def _target(update: Update) -> User | None:
     return update.effective_user
 
 
-async def stats_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def stats_command(update: Update, context: Context) -> None:
     """A player's statistics in this group and overall."""
     rt = runtime(context)
     chat = update.effective_chat
@@ -166,7 +166,7 @@ async def stats_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     rt.outbox.answer_command(chat.id, "\n".join(lines), who=sender(update))
 
 
-async def top_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def top_command(update: Update, context: Context) -> None:
     """The group's players by net whists; in private, where to ask and what to ask there."""
     rt = runtime(context)
     chat = update.effective_chat
@@ -230,7 +230,7 @@ async def _records_for(rt: Runtime, update: Update) -> list[Found]:
     return [(*found, None)] if found is not None else []
 
 
-async def export_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def export_command(update: Update, context: Context) -> None:
     """Send the record of the current or last game as a ``preferans-record/1`` file; in
     private one file for each game the player is in, captioned with its group."""
     rt = runtime(context)
@@ -248,7 +248,7 @@ async def export_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
 
 def _send_record(
     rt: Runtime,
-    context: ContextTypes.DEFAULT_TYPE,
+    context: Context,
     chat_id: int,
     lang: str,
     table_id: int,

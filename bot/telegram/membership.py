@@ -20,9 +20,8 @@ from typing import Any
 from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
-from .runtime import player_of, runtime
+from .runtime import Context, player_of, runtime
 
 __all__ = ["my_chat_member", "migrated", "is_member"]
 
@@ -32,7 +31,7 @@ _GONE = (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
 _IN = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.MEMBER)
 
 
-async def my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def my_chat_member(update: Update, context: Context) -> None:
     """The bot's own membership changed: in a group (removed / added) or in private
     (blocked / unblocked)."""
     change = update.my_chat_member
@@ -56,7 +55,7 @@ async def my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         await rt.apply(partial(rt.service.group_back, chat.id))
 
 
-async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def migrated(update: Update, context: Context) -> None:
     """``migrate_to_chat_id`` (in the old group) or ``migrate_from_chat_id`` (in the new)."""
     message = update.effective_message
     if message is None:

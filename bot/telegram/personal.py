@@ -9,14 +9,14 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import BadRequest
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler
 
 from bot.core.model import NOTIFY_MODES, RANK_STYLES, NotifyMode, Player, RankStyle
 from bot.render.callbacks import encode
 from bot.render.i18n import t
 
 from .pings import ACTIVE_SECONDS
-from .runtime import Runtime, is_group, player_of, runtime, sender
+from .runtime import Context, Runtime, is_group, player_of, runtime, sender
 
 __all__ = [
     "COMMANDS",
@@ -101,7 +101,7 @@ async def _menu(rt: Runtime, player: Player) -> tuple[str, InlineKeyboardMarkup]
     )
 
 
-async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def settings_command(update: Update, context: Context) -> None:
     """Show the player's settings (in private; in a group it points there)."""
     rt = runtime(context)
     user = update.effective_user
@@ -115,7 +115,7 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     rt.outbox.post(chat.id, *await _menu(rt, player))
 
 
-async def notify_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def notify_pressed(update: Update, context: Context) -> None:
     """A choice pressed: store it and tick it."""
     query = update.callback_query
     if query is None:

@@ -22,10 +22,10 @@ import contextlib
 import logging
 import time
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Protocol
 
 from telegram import Update
-from telegram.ext import Application, ContextTypes, TypeHandler
+from telegram.ext import Application, CallbackContext, TypeHandler
 
 from bot.core.service import TableService
 from bot.render.callbacks import decode, from_base36
@@ -35,12 +35,10 @@ from .outbox import Outbox
 from .presenter import Presenter
 from .scheduler import EVICT_AFTER
 
-__all__ = ["Resumer", "AT_ONCE", "SHOWN_EVERY", "KEY", "add_handler"]
+__all__ = ["Resumer", "AT_ONCE", "SHOWN_EVERY", "add_handler"]
 
 log = logging.getLogger(__name__)
 
-KEY = "resumer"
-"""The key of the :class:`Resumer` in ``Application.bot_data``."""
 AT_ONCE = 32
 """Tables resumed in the background whose messages may be on their way at once: at ~1-4
 requests a table, an answer to a person waits behind ~1-4 seconds of them at most."""
@@ -215,10 +213,17 @@ def _named_table(update: Update) -> int | None:
     return None
 
 
-async def before_update(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+class _Shared(Protocol):
+    """What this module reads of ``bot_data`` (:class:`bot.telegram.runtime.BotData`,
+    which imports this module)."""
+
+    resumer: Resumer | None
+
+
+async def before_update(update: object, context: CallbackContext[Any, Any, Any, _Shared]) -> None:
     """Resume the tables an update concerns before it is handled (a handler of group -1)."""
-    resumer = context.application.bot_data.get(KEY)
-    if isinstance(resumer, Resumer) and isinstance(update, Update):
+    resumer = context.bot_data.resumer
+    if resumer is not None and isinstance(update, Update):
         await resumer.before(update)
 
 

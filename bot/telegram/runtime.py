@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, TypeAlias
 
 from telegram import Update, User
 from telegram.constants import ChatType
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 
 from bot.core.effects import Effects
 from bot.core.model import Player, Table
@@ -17,16 +17,25 @@ from bot.core.names import clean_name
 from bot.core.persist import SAVE_RETRY, PartlySaved
 from bot.core.service import TableService
 from bot.render.i18n import lang_of
+from storage import Storage
 
 from .outbox import Outbox
 from .presenter import Presenter
+from .resuming import Resumer
 from .scheduler import Scheduler
 from .sheet import SheetMessages
 
-__all__ = ["Runtime", "runtime", "player_of", "group_lang", "is_group", "KEY"]
+__all__ = [
+    "Runtime",
+    "BotData",
+    "Context",
+    "CONTEXT_TYPES",
+    "runtime",
+    "player_of",
+    "group_lang",
+    "is_group",
+]
 
-KEY = "rt"
-"""The key of the :class:`Runtime` in ``Application.bot_data``."""
 EVENT_RETRY_MAX = 300.0
 """Longest wait, in seconds, before a chat's event that could not be saved is tried again."""
 
@@ -106,8 +115,27 @@ class Runtime:
         self.show(effects)
 
 
-def runtime(context: ContextTypes.DEFAULT_TYPE) -> Runtime:
-    return context.application.bot_data[KEY]  # type: ignore[no-any-return]
+@dataclass(eq=False)
+class BotData:
+    """``Application.bot_data``: the parts every handler shares. PTB makes it empty; they
+    are set in ``post_init``, before any update is handled."""
+
+    rt: Runtime | None = None
+    storage: Storage | None = None
+    resumer: Resumer | None = None
+    """Resumes the tables after a start (:mod:`bot.telegram.resuming`)."""
+
+
+Context: TypeAlias = CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], BotData]
+"""The context every handler gets: the default one with a typed ``bot_data``."""
+CONTEXT_TYPES = ContextTypes(bot_data=BotData)
+"""Makes the application's ``bot_data`` a :class:`BotData`."""
+
+
+def runtime(context: Context) -> Runtime:
+    rt = context.bot_data.rt
+    assert rt is not None  # set in post_init, before the first update
+    return rt
 
 
 def player_of(user: User) -> Player:

@@ -77,7 +77,7 @@ async def test_the_two_probes_run_side_by_side() -> None:
         await both("telegram", "database")
 
     app = SimpleNamespace(
-        bot_data={"storage": SimpleNamespace(schema_version=schema_version)},
+        bot_data=SimpleNamespace(storage=SimpleNamespace(schema_version=schema_version)),
         bot=SimpleNamespace(get_me=get_me),
     )
     assert await health.check(app) == (True, {"ok": True, "database": "ok", "telegram": "ok"})
@@ -99,7 +99,7 @@ async def test_health_requests_that_come_together_share_one_check() -> None:
 
     hook = Webhook(Config(token="1:x", webhook_url="https://example.org/hook"))
     hook.app = SimpleNamespace(
-        bot_data={"storage": SimpleNamespace(schema_version=schema_version)},
+        bot_data=SimpleNamespace(storage=SimpleNamespace(schema_version=schema_version)),
         bot=SimpleNamespace(get_me=get_me),
     )
 

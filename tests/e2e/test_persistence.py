@@ -185,7 +185,7 @@ async def test_an_older_database_is_upgraded_in_place_and_its_games_go_on(tmp_pa
     )
     assert check_schema(str(path)) == 1
     async with running_bot(tmp_path, fake=fake, people=people, group=group) as h:
-        assert await h.app.bot_data["storage"].schema_version() == SCHEMA_VERSION
+        assert await h.app.bot_data.storage.schema_version() == SCHEMA_VERSION
         table = h.service.get(2)
         assert table is not None and table.status == "playing"
         assert table.game.to_record() == playing.to_record()  # rebuilt from its log
@@ -197,7 +197,7 @@ async def test_an_older_database_is_upgraded_in_place_and_its_games_go_on(tmp_pa
         status = "finished" if over.finished else "stopped"
         assert "Last games" in h.group_texts()[-1] and status in h.group_texts()[-1]
         # the archived game's deal rows are dropped: its record is read from the archive
-        row = await h.app.bot_data["storage"].table(1)
+        row = await h.app.bot_data.storage.table(1)
         assert row.record == over.to_record()
     deals = _rows(path, "SELECT table_id, COUNT(*) FROM deals GROUP BY table_id ORDER BY 1")
     assert deals == [(2, table.game.deal_count)]
@@ -245,7 +245,7 @@ async def test_migrations_run_in_one_transaction(tmp_path, monkeypatch) -> None:
 async def test_an_action_writes_only_its_deal_and_the_record_is_the_log(tmp_path) -> None:
     async with running_bot(tmp_path, defaults=SMALL) as h:
         await open_and_start(h)
-        storage = h.app.bot_data["storage"]
+        storage = h.app.bot_data.storage
         writes: list[dict[str, Any]] = []
         original = storage.save_table
 
@@ -503,7 +503,7 @@ async def test_history_stats_top_and_export_of_a_finished_game(tmp_path) -> None
             game.names[s] for s in order
         ]
         # the stored statistics are the ones the record gives, and recompute the same
-        storage = h.app.bot_data["storage"]
+        storage = h.app.bot_data.storage
         holders = [Holder(s, 1, p.user_id, p.name) for s, p in table.seated()]
         expected = {r.user_id: r for r in game_rows(record, holders)}
         for user in h.users:
@@ -608,7 +608,7 @@ async def test_one_table_at_a_time_in_order_other_tables_do_not_wait(tmp_path) -
         await open_and_start(h)
         b = h.table()
         assert a.id != b.id
-        storage = h.app.bot_data["storage"]
+        storage = h.app.bot_data.storage
         original = storage.save_table
         gate = asyncio.Event()
 

@@ -91,7 +91,7 @@ async def test_start_is_answered_before_any_table_is_shown_again(tmp_path: Path)
             "sendmessage"
         ]
         hold.set()
-        await h.rt.app.bot_data["resumer"].done.wait()
+        await h.rt.app.bot_data.resumer.done.wait()
         await h.idle()
         assert sorted(h.service.tables) == sorted(ids)
 
@@ -119,7 +119,7 @@ async def test_a_press_on_a_table_not_resumed_yet_is_applied_once(tmp_path: Path
         await h.idle()
         assert t("en", "ok.already") in fake.callback_answer(qid)["text"]
         hold.set()
-        await h.rt.app.bot_data["resumer"].done.wait()
+        await h.rt.app.bot_data.resumer.done.wait()
         await h.idle()
         assert h.service.get(first) is table and table.move == move + 1
         assert sorted(reads) == sorted([first, second])  # each read once
@@ -177,7 +177,7 @@ async def test_the_most_recently_active_table_resumes_first(tmp_path: Path) -> N
     async with _restarted(tmp_path, fake, made, hold) as h:
         reads = _recorded(h.service)
         hold.set()
-        await h.rt.app.bot_data["resumer"].done.wait()
+        await h.rt.app.bot_data.resumer.done.wait()
         assert reads == [ids[0], ids[2], ids[1]]
 
 

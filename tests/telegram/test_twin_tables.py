@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.render.text import title_of
 from bot.telegram.history import export_command
-from bot.telegram.runtime import KEY
+from bot.telegram.runtime import BotData
 from tests.service.helpers import GROUP, PEOPLE, service_on, started
 from tests.telegram.test_presenter import _presenter
 
@@ -69,7 +69,7 @@ async def _export(
 ) -> tuple[list[tuple[int, str, str, bytes]], list[str]]:
     outbox, bot = _Outbox(), _Bot()
     rt = SimpleNamespace(service=service, outbox=outbox)
-    context = SimpleNamespace(application=SimpleNamespace(bot_data={KEY: rt}), bot=bot)
+    context = SimpleNamespace(bot_data=BotData(rt), bot=bot)
     update = SimpleNamespace(
         effective_chat=SimpleNamespace(id=user_id, type="private"),
         effective_user=SimpleNamespace(id=user_id, language_code="ru"),
