@@ -25,6 +25,7 @@ from bot.core.model import TableSettings
 from bot.core.service import LOBBY_TTL, TableService
 from bot.render.i18n import t
 from bot.telegram import buttons, commands, history, membership, personal, resuming
+from bot.telegram.edits import ignore_typed_method_advice
 from bot.telegram.outbox import Outbox
 from bot.telegram.resuming import Resumer
 from bot.telegram.running import OUTBOX_FLUSH, OutageWatch, serve
@@ -105,6 +106,7 @@ def build_application(
         outbox_options = {"group_limit": 1_000_000, "group_fast_interval": 0.0}
 
     async def post_init(app: Application[Any, Any, Any, Any, BotData, Any]) -> None:
+        ignore_typed_method_advice()  # before the first message goes out
         storage = await Storage.open(config.database)
         service = TableService(
             storage,

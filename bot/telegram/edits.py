@@ -31,17 +31,34 @@ from telegram import InlineKeyboardMarkup, LinkPreviewOptions
 from telegram.constants import ParseMode
 from telegram.warnings import PTBUserWarning
 
-__all__ = ["NO_PREVIEW", "digest", "edit_text", "markup_json", "send_text"]
+__all__ = [
+    "NO_PREVIEW",
+    "digest",
+    "edit_text",
+    "markup_json",
+    "send_text",
+    "ignore_typed_method_advice",
+    "ADVICE",
+]
 
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 """No link previews: the bot's messages (texts, the sheet) are never about a link."""
 _NO_PREVIEW_JSON = json.dumps(NO_PREVIEW.to_dict())
 
-# do_api_request advises the typed method for an endpoint the library knows; here the
-# untyped answer is the point.
-warnings.filterwarnings(
-    "ignore", message=r"Please use 'Bot\.(editMessageText|sendMessage)'", category=PTBUserWarning
-)
+
+ADVICE = r"Please use 'Bot\.(editMessageText|sendMessage)'"
+"""What ``do_api_request`` warns for the two endpoints sent untyped here."""
+
+
+def ignore_typed_method_advice() -> None:
+    """Silence ``do_api_request``'s advice to use the typed method for an endpoint the
+    library knows: here the untyped answer is the point. Called at the start, not at
+    import (importing a module changes no global state)."""
+    warnings.filterwarnings(
+        "ignore",
+        message=ADVICE,
+        category=PTBUserWarning,
+    )
 
 
 def markup_json(markup: InlineKeyboardMarkup | None) -> str | None:
