@@ -20,9 +20,6 @@ from .model import (
     OptionValue,
     Player,
     Press,
-    RankStyle,
-    RobotPace,
-    SheetMode,
     Slot,
     Status,
     Table,
@@ -30,6 +27,7 @@ from .model import (
     Unshown,
     UnshownEnd,
 )
+from .modes import RankStyle, RobotPace, SheetMode
 
 __all__ = [
     "settings_json",

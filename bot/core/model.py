@@ -20,6 +20,8 @@ from bot.preferans.game import Game
 from bot.preferans.offers import OpenOffer
 from bot.preferans.robot.levels import DEFAULT_LEVEL, LEVEL_NAMES
 
+from .modes import NotifyMode, RankStyle, RobotPace, SheetMode
+
 __all__ = [
     "Status",
     "OptionValue",
@@ -27,10 +29,6 @@ __all__ = [
     "TableSettings",
     "SETTING_CHOICES",
     "TABLE_KEYS",
-    "SheetMode",
-    "RobotPace",
-    "RankStyle",
-    "NotifyMode",
     "SHEET_MODES",
     "NOTIFY_MODES",
     "RANK_STYLES",
@@ -62,38 +60,6 @@ class Status(StrEnum):
     def open(self) -> bool:
         """In the lobby or in play (a chat has at most one such table)."""
         return self in (Status.LOBBY, Status.PLAYING)
-
-
-class SheetMode(StrEnum):
-    """How the group gets the pulka sheet: a picture, the monospace text, or both."""
-
-    PICTURE = "picture"
-    TEXT = "text"
-    BOTH = "both"
-
-
-class RobotPace(StrEnum):
-    """How long computer players pause before they act."""
-
-    NORMAL = "normal"
-    FAST = "fast"
-
-
-class RankStyle(StrEnum):
-    """How card ranks are written: J Q K A, or В Д К Т (валет, дама, король, туз)."""
-
-    LATIN = "latin"
-    RUSSIAN = "russian"
-
-
-class NotifyMode(StrEnum):
-    """A player's turn notifications: when he is away (the turn passes to him and he has not
-    acted for a while, or his time runs out: «когда я не смотрю», stored as ``always``), only
-    the reminder before his time runs out, or none."""
-
-    ALWAYS = "always"
-    SLOW = "slow"
-    NEVER = "never"
 
 
 OptionValue = bool | str | tuple[int, ...]
@@ -187,8 +153,7 @@ class TableSettings:
 
 
 def is_robot_id(user_id: int) -> bool:
-    """Whether ``user_id`` is a computer player's: they take negative ids (-1, -2, ...),
-    people the positive ids Telegram gives them."""
+    """Computer players take negative ids (-1, -2, ...); people, Telegram's positive ones."""
     return user_id < 0
 
 

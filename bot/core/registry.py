@@ -18,17 +18,8 @@ from storage import Storage, archive
 
 from .codec import settings_from_json
 from .effects import Effects, HandShown, Remind
-from .model import (
-    NOTIFY_MODES,
-    RANK_STYLES,
-    NotifyMode,
-    Player,
-    RankStyle,
-    Status,
-    Table,
-    TableSettings,
-    is_robot_id,
-)
+from .model import NOTIFY_MODES, RANK_STYLES, Player, Status, Table, TableSettings, is_robot_id
+from .modes import NotifyMode, RankStyle
 from .persist import Writer
 from .play import Rejected
 from .steady import DATA_ERRORS, Steady

@@ -24,7 +24,8 @@ from bot.preferans.views import SeatView, seat_view
 from . import play
 from .effects import DealShown, Effect, LobbyShown, RobotReplaced, SeatTaken, TimerChanged
 from .lobby import in_lobby
-from .model import Player, RobotPace, Slot, Status, Table
+from .model import Player, Slot, Status, Table
+from .modes import RobotPace
 from .play import Rejected
 from .takeover import swap
 

@@ -3,7 +3,8 @@ worth, all cards open, and the first cards that changed it, each signed for the 
 
 from __future__ import annotations
 
-from bot.core.model import RankStyle, Table
+from bot.core.model import Table
+from bot.core.modes import RankStyle
 from bot.preferans.analysis import Analysis, Change
 from bot.preferans.cards import Seat
 from bot.render.i18n import t

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.model import RankStyle
+from bot.core.modes import RankStyle
 from bot.preferans.robot.hints import Hint
 from bot.render.i18n import t
 

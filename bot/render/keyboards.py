@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.core.model import RankStyle, Table, TableSettings
+from bot.core.model import Table, TableSettings
+from bot.core.modes import RankStyle
 from bot.preferans.actions import (
     Accept,
     Action,

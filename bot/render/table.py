@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from bot.core.model import RankStyle, Table
+from bot.core.model import Table
+from bot.core.modes import RankStyle
 from bot.preferans.actions import Accept, Offer, Whist
 from bot.preferans.cards import Seat, parse_card
 from bot.preferans.contracts import Contract

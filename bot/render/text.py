@@ -5,7 +5,8 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable
 
-from bot.core.model import RankStyle, Table, TableSettings
+from bot.core.model import Table, TableSettings
+from bot.core.modes import RankStyle
 from bot.preferans.actions import Accept, Bid, ChooseDefence, Declare, Discard, Play, Whist
 from bot.preferans.cards import Card, Seat, Suit, sort_hand
 from bot.preferans.contracts import Contract

@@ -11,7 +11,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import BadRequest
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler
 
-from bot.core.model import NOTIFY_MODES, RANK_STYLES, NotifyMode, Player, RankStyle
+from bot.core.model import NOTIFY_MODES, RANK_STYLES, Player
+from bot.core.modes import NotifyMode, RankStyle
 from bot.render.callbacks import encode
 from bot.render.i18n import t
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from telegram.error import BadRequest
 
 from bot.core import effects as fx
-from bot.core.model import NotifyMode, Slot, Table, is_robot_id
+from bot.core.model import Slot, Table, is_robot_id
+from bot.core.modes import NotifyMode
 from bot.core.service import TableService
 from bot.render.i18n import t
 from bot.render.text import name, title_of

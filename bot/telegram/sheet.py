@@ -53,7 +53,8 @@ from telegram import Bot, InputFile, InputMediaPhoto
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from bot.core.model import SheetMode, Slot, Table
+from bot.core.model import Slot, Table
+from bot.core.modes import SheetMode
 from bot.core.service import TableService
 from bot.preferans.conventions import Rules
 from bot.preferans.game import FinishedDeal, Game

@@ -8,7 +8,8 @@ import sqlite3
 from pathlib import Path
 
 from bot.core.codec import settings_from_json, settings_json
-from bot.core.model import NotifyMode, RankStyle, RobotPace, SheetMode, Status
+from bot.core.model import Status
+from bot.core.modes import NotifyMode, RankStyle, RobotPace, SheetMode
 from tests.service.helpers import GROUP, PEOPLE, press, service_on, started
 
 OLD_SETTINGS = (
