@@ -18,6 +18,7 @@ from telegram import InputFile, Update, User
 from telegram.constants import ParseMode
 from telegram.ext import Application, CommandHandler
 
+from bot.core.model import Status
 from bot.preferans.game import Game
 from bot.render.i18n import number, t
 from bot.render.sheet_text import short_name
@@ -213,7 +214,7 @@ async def _records_for(rt: Runtime, update: Update) -> list[Found]:
         if found is not None:
             return [(*found, None)]
         row = await service.storage.last_table(chat.id)  # a game the archive does not hold
-        if row is not None and row.record and row.status == "over":
+        if row is not None and row.record and row.status == Status.OVER:
             return [(row.id, row.record, None)]
         return []
     if user is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from bot.render.picture.fonts import ink_box, line_height, text_width, turned_length
 from bot.render.picture.geometry import to_point
 from bot.render.picture.model import INK, Box, Circle, Color, Line, TextEntry
@@ -37,7 +39,7 @@ class Builder:
         color: Color = INK,
         box: Box | None = None,
         angle: int = 0,
-        align: str = "left",
+        align: Literal["left", "centre", "right"] = "left",
     ) -> TextEntry:
         """Add text; ``size`` is in pixels. ``align`` centre/right moves ``xy`` (top)."""
         line_h = line_height(size)

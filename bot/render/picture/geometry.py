@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from bot.render.picture.model import Box
 
@@ -19,6 +20,7 @@ __all__ = [
     "split_evenly",
     "cells_3",
     "cells_4",
+    "Side",
 ]
 
 # Strip boundaries as a fraction of the way from the edge to the centre (frames are
@@ -88,7 +90,11 @@ class Cells:
     whists: dict[int, Box]
 
 
-def cells_4(frame: Frame, seat_side: dict[int, str], players: int) -> dict[int, Cells]:
+Side = Literal["top", "right", "bottom", "left"]
+"""Where a seat's cells lie on the 4-player sheet."""
+
+
+def cells_4(frame: Frame, seat_side: dict[int, Side], players: int) -> dict[int, Cells]:
     """Four sectors: top, right, bottom, left; whist columns in the order of the seats
     as seen going round the sheet (the neighbour on that side first)."""
     out: dict[int, Cells] = {}
