@@ -73,20 +73,21 @@ def action_code(action: object) -> str:
     """The button code of an engine action (the inverse is a lookup in the legal actions)."""
     from bot.preferans.actions import Accept, Bid, ChooseDefence, Declare, Offer, Play, Whist
 
-    if isinstance(action, Bid):
-        if action.contract is None:
+    match action:
+        case Bid(contract=None):
             return "bP"
-        return "bM" if action.contract.misere else f"b{action.contract.code}"
-    if isinstance(action, Declare):
-        return "cM" if action.contract.misere else f"c{action.contract.code}"
-    if isinstance(action, Whist):
-        return "w" + {"whist": "W", "pass": "P", "half": "H"}[action.answer.value]
-    if isinstance(action, ChooseDefence):
-        return "dO" if action.defence.value == "open" else "dC"
-    if isinstance(action, Play):
-        return f"p{action.card.code}"
-    if isinstance(action, Offer):
-        return "o" + "-".join(str(n) for n in action.tricks)
-    if isinstance(action, Accept):
-        return "aY" if action.accepted else "aN"
+        case Bid(contract=c) if c is not None:
+            return "bM" if c.misere else f"b{c.code}"
+        case Declare(contract=c):
+            return "cM" if c.misere else f"c{c.code}"
+        case Whist(answer=answer):
+            return "w" + {"whist": "W", "pass": "P", "half": "H"}[answer.value]
+        case ChooseDefence(defence=defence):
+            return "dO" if defence.value == "open" else "dC"
+        case Play(card=played):
+            return f"p{played.code}"
+        case Offer(tricks=tricks):
+            return "o" + "-".join(str(n) for n in tricks)
+        case Accept(accepted=accepted):
+            return "aY" if accepted else "aN"
     raise ValueError(f"no button code for {action!r}")  # discards are picked card by card
