@@ -21,6 +21,7 @@ from bot.preferans.conventions import Rules
 from bot.preferans.game import Game
 from bot.render.callbacks import action_code, decode
 from bot.stats import game_rows, recompute_rows
+from bot.telegram.scheduler import JobKind
 from storage import SCHEMA_VERSION, Storage, StorageError, check_schema, lock_database
 from storage import archive as archive_mod
 from storage.backup import backup
@@ -294,7 +295,7 @@ async def test_turn_timers_resume_from_the_stored_deadline(tmp_path) -> None:
         assert tick.data == ("tick", table.id, move)
         assert tick.next_t.timestamp() == pytest.approx(__import__("time").time() + 10, abs=3)
         clock.advance(10)
-        await h.rt.scheduler.on_timer("tick", table.id, move)
+        await h.rt.scheduler.on_timer(JobKind.TICK, table.id, move)
         jobs = h.app.job_queue.get_jobs_by_name(f"table:{table.id}")
         assert sorted(j.data for j in jobs) == [
             ("remind", table.id, move),

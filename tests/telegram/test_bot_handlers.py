@@ -7,6 +7,7 @@ from bot.core.model import Status, TableSettings
 from bot.preferans.policy import replaceable
 from bot.render.callbacks import encode
 from bot.render.i18n import t
+from bot.telegram.scheduler import JobKind
 from tests.bot_helpers import (
     NO_FLOOD,
     FakeClock,
@@ -171,7 +172,7 @@ async def test_timeouts_auto_act_and_a_stranger_takes_the_seat(tmp_path) -> None
         # everybody times out in the auction: all-pass
         for _ in range(3):
             clock.advance(31)
-            await h.rt.scheduler.on_timer("turn", table.id, table.move)
+            await h.rt.scheduler.on_timer(JobKind.TURN, table.id, table.move)
             await h.idle()
         assert h.table().game.current.kind.value == "all-pass"
         tm = h.table_message()
@@ -179,7 +180,7 @@ async def test_timeouts_auto_act_and_a_stranger_takes_the_seat(tmp_path) -> None
         # the first hand leads trick 1... and times out again: his seat may be taken
         assert h.actor() is first
         clock.advance(31)
-        await h.rt.scheduler.on_timer("turn", table.id, table.move)
+        await h.rt.scheduler.on_timer(JobKind.TURN, table.id, table.move)
         await h.idle()
         note = h.group_texts()[-1]
         assert "keeps missing turns" in note
@@ -199,10 +200,10 @@ async def test_timeouts_auto_act_and_a_stranger_takes_the_seat(tmp_path) -> None
         # a timer of an older move does nothing
         before = table.move
         clock.advance(100)
-        await h.rt.scheduler.on_timer("turn", table.id, before - 1)
+        await h.rt.scheduler.on_timer(JobKind.TURN, table.id, before - 1)
         assert table.move == before
         # the reminder goes to the player on turn
-        await h.rt.scheduler.on_timer("remind", table.id, table.move)
+        await h.rt.scheduler.on_timer(JobKind.REMIND, table.id, table.move)
         await h.idle()
         actor = h.actor()
         assert "your turn" in h.private(actor)[-1].content
@@ -252,7 +253,7 @@ async def test_a_closed_table_leaves_memory_once_shown_and_late_presses_are_stal
         assert table.status == "over" and not table.unshown.settlement
         job = h.rt.scheduler.timers[table.id][0]
         assert job.data == ("evict", table.id, 0)  # armed when the game closed
-        await h.rt.scheduler.on_timer("evict", table.id, 0)
+        await h.rt.scheduler.on_timer(JobKind.EVICT, table.id, 0)
         assert h.service.get(table.id) is None and table.id not in h.rt.scheduler.timers
         # a late press on the forgotten table: "out of date", nothing written
         rows = await h.service.storage.table(table.id)
@@ -336,10 +337,10 @@ async def test_unstarted_lobby_expires_and_owner_can_close_it(tmp_path) -> None:
         await h.say(h.users[0], "/newgame")
         table = h.table()
         clock.advance(300)
-        await h.rt.scheduler.on_timer("expire", table.id, 0)
+        await h.rt.scheduler.on_timer(JobKind.EXPIRE, table.id, 0)
         assert table.status == "lobby"
         clock.advance(301)
-        await h.rt.scheduler.on_timer("expire", table.id, 0)
+        await h.rt.scheduler.on_timer(JobKind.EXPIRE, table.id, 0)
         await h.idle()
         lobby = h.fake.message(h.group.id, table.messages.table_slot.message_id)
         assert table.status == "expired" and "nobody started" in lobby.content

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bot.telegram.scheduler import JobKind
 from tests.bot_helpers import FakeClock, open_and_start, running_bot
 
 OLD_GRACE = 1.0
@@ -65,7 +66,7 @@ async def test_a_turn_arms_its_tick_alone_and_the_tick_the_reminder_and_timeout(
         jobs = h.rt.scheduler.timers[table.id]
         assert [j.data[0] for j in jobs] == ["tick"]
         clock.advance(30)  # half time: the tick runs
-        await h.rt.scheduler.on_timer("tick", table.id, table.move)
+        await h.rt.scheduler.on_timer(JobKind.TICK, table.id, table.move)
         jobs = h.rt.scheduler.timers[table.id]
         assert [j.data[0] for j in jobs] == ["remind", "turn"]
         due = {j.data[0]: j.next_t.timestamp() - time.time() for j in jobs}
