@@ -17,7 +17,7 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, Final, cast
 
-from telegram.ext import ContextTypes, Job, JobQueue
+from telegram.ext import CallbackContext, Job, JobQueue
 
 from bot.core.effects import Effects
 from bot.core.forced import forced_move
@@ -183,7 +183,7 @@ class Scheduler:
             data = (kind, table.id, table.move)
             jobs.append(jq.run_once(self._job, when, data=data, name=name))
 
-    async def _job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def _job(self, context: CallbackContext[Any, Any, Any, Any]) -> None:
         """A table's timer went off."""
         job = context.job
         assert job is not None
