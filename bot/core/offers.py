@@ -17,8 +17,8 @@ from bot.preferans.cards import Seat
 from bot.preferans.offer_marks import OfferCheck, offer_check
 
 from .effects import Effect, Effects, HandShown
+from .errors import Rejected
 from .model import Status, Table
-from .play import Rejected
 
 __all__ = ["OFFER_BUDGET", "SURE_LEADS_TRICKS", "offers_to_check", "note_sure", "checked"]
 

@@ -13,7 +13,6 @@ import logging
 import random
 import secrets
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from bot.preferans.actions import Action, Discard, IllegalAction
 from bot.preferans.cards import Card, Seat
@@ -41,11 +40,10 @@ from .effects import (
     TurnPassed,
     VoteLapsed,
 )
+from .errors import AlreadyDone, Rejected
 from .model import AutoMove, Holder, Press, Slot, Status, Table, UnshownEnd
 
 __all__ = [
-    "Rejected",
-    "AlreadyDone",
     "Choose",
     "auto_action",
     "deal_rng",
@@ -57,6 +55,7 @@ __all__ = [
     "confirm_discard",
     "mark_discard",
     "timeout",
+    "apply_action",
     "vote_stop",
     "stop_need",
     "RECENT_PRESSES",
@@ -69,27 +68,6 @@ RECENT_PRESSES = 12
 
 Choose = Callable[[Sequence[Action]], Action | None]
 """Picks the pressed action among the legal ones (the adapter knows what was pressed)."""
-
-
-class Rejected(Exception):
-    """A press or command that changes nothing; ``key`` is the text of the answer."""
-
-    alert = True
-    """Whether the answer is an alert (a pop-up) rather than a short notice."""
-
-    def __init__(self, key: str, **values: Any) -> None:
-        super().__init__(key)
-        self.key = key
-        self.values = values
-
-
-class AlreadyDone(Rejected):
-    """The same press was already applied (its answer was lost, e.g. in a restart)."""
-
-    alert = False
-
-    def __init__(self) -> None:
-        super().__init__("ok.already")
 
 
 # ---------------------------------------------------------------------- deals
@@ -239,7 +217,7 @@ def _accepted(
         # bot.core.robots) would push their presses out of this short memory
         table.recent = [*table.recent, press][-RECENT_PRESSES:]
     table.ui.acted_at[seat] = now
-    return _apply(table, action, now, seed, auto=False)
+    return apply_action(table, action, now, seed, auto=False)
 
 
 def mark_discard(
@@ -284,15 +262,17 @@ def timeout(
     seat = deal.actor
     action = auto_action(seat_view(deal, seat))
     table.timeouts[seat] = table.timeouts.get(seat, 0) + 1
-    effects = _apply(table, action, now, seed, auto=True)
+    effects = apply_action(table, action, now, seed, auto=True)
     if table.timeouts[seat] == REPLACE_AFTER and table.status == Status.PLAYING:
         effects.append(SeatReplaceable(table, seat))
     return effects
 
 
-def _apply(
+def apply_action(
     table: Table, action: Action, now: float, seed: int | None, *, auto: bool
 ) -> list[Effect]:
+    """Apply an action already checked against the legal ones (``auto``: made for the
+    player, noted as such) and what follows it: the next turn, the deal's end."""
     game = table.game
     assert game is not None and game.current is not None
     deal = game.current

@@ -18,9 +18,9 @@ from storage import Storage, archive
 
 from .codec import settings_from_json
 from .effects import Effects, HandShown, Remind
+from .errors import Rejected
 from .model import NOTIFY_MODES, RANK_STYLES, Player, Status, Table, TableSettings
 from .persist import Writer
-from .play import Rejected
 from .steady import DATA_ERRORS, Steady
 
 __all__ = ["TableRegistry"]

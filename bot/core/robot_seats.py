@@ -15,11 +15,11 @@ from bot.preferans.robot.hints import Hint
 
 from . import robots
 from .effects import Effect, Effects, MustStartPrivate, TimerChanged
+from .errors import NotSaved, Rejected
 from .hints import Hints
 from .model import Player, Table
 from .names import StandIn, named
-from .persist import SAVE_RETRY, NotSaved
-from .play import Rejected
+from .persist import SAVE_RETRY
 from .registry import TableRegistry
 
 __all__ = ["RobotSeats"]

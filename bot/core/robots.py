@@ -23,9 +23,9 @@ from bot.preferans.views import SeatView, seat_view
 
 from . import play
 from .effects import DealShown, Effect, LobbyShown, RobotReplaced, SeatTaken, TimerChanged
+from .errors import Rejected
 from .lobby import in_lobby
 from .model import Player, Slot, Status, Table
-from .play import Rejected
 from .takeover import swap
 
 __all__ = [

@@ -24,16 +24,17 @@ from storage import Storage, StorageError
 from . import chats, forced, lobby, offers, play, restart, robots, takeover
 from .codec import settings_json, state_json
 from .effects import Effect, Effects, LobbyShown, MustStartPrivate, TimerChanged
+from .errors import AlreadyDone, NotSaved, Rejected
 from .hints import Hints
 from .model import Player, Slot, Status, Table, TableSettings
 from .names import StandIn, named
-from .persist import SAVE_RETRY, Aside, NotSaved, each, stored
-from .play import AlreadyDone, Choose, Rejected
+from .persist import SAVE_RETRY, Aside, each, stored
+from .play import Choose
 from .restart import Shown
 from .resumable import Resumable
 from .robot_seats import RobotSeats
 
-__all__ = ["TableService", "Rejected", "AlreadyDone", "Choose", "Shown", "LOBBY_TTL"]
+__all__ = ["TableService", "Choose", "Shown", "LOBBY_TTL"]
 
 log = logging.getLogger(__name__)
 

@@ -16,8 +16,8 @@ from telegram.ext import Application, CallbackQueryHandler, ContextTypes
 
 from bot.core import effects as fx
 from bot.core.effects import Effects
+from bot.core.errors import Rejected
 from bot.core.model import Table
-from bot.core.service import Rejected
 from bot.preferans.actions import Action
 from bot.preferans.cards import Card, Seat, parse_card
 from bot.render.callbacks import CallbackData, action_code, decode, to_base36

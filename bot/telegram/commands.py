@@ -12,8 +12,8 @@ from telegram.constants import ChatType
 from telegram.ext import Application, CommandHandler, ContextTypes
 
 from bot.core import effects as fx
+from bot.core.errors import Rejected
 from bot.core.model import Player
-from bot.core.service import Rejected
 from bot.preferans.cards import Seat
 from bot.preferans.game import Game
 from bot.render.callbacks import from_base36

@@ -12,9 +12,10 @@ from telegram.constants import ChatType
 from telegram.ext import Application, ContextTypes
 
 from bot.core.effects import Effects
+from bot.core.errors import PartlySaved
 from bot.core.model import Player, Table
 from bot.core.names import clean_name
-from bot.core.persist import SAVE_RETRY, PartlySaved
+from bot.core.persist import SAVE_RETRY
 from bot.core.service import TableService
 from bot.render.i18n import lang_of
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bot.core import effects as fx
+from bot.core.errors import Rejected
 from bot.core.model import Slot, Status
-from bot.core.service import Rejected
 from tests.service.helpers import (
     GROUP,
     PEOPLE,

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from bot.core import effects as fx
+from bot.core.errors import AlreadyDone, NotSaved
 from bot.core.model import Status, Table
-from bot.core.persist import NotSaved
-from bot.core.service import AlreadyDone, TableService
+from bot.core.service import TableService
 from bot.preferans.actions import Bid
 from tests.service.helpers import PEOPLE, Clock, actor, picking, service_on, started
 

@@ -13,8 +13,9 @@ import pytest
 
 from bot.core import hints as hints_module
 from bot.core import robots
+from bot.core.errors import Rejected
 from bot.core.model import Table
-from bot.core.service import Rejected, TableService
+from bot.core.service import TableService
 from bot.preferans.actions import Action, Bid, Play
 from bot.preferans.cards import Card, Seat
 from bot.preferans.game import Game

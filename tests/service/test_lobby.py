@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from bot.core import effects as fx
+from bot.core.errors import AlreadyDone, Rejected
 from bot.core.model import Player, Status
-from bot.core.service import AlreadyDone, Rejected
 from bot.render.keyboards import lobby_keyboard
 from bot.render.lobby import lobby_text
 from tests.service.helpers import (

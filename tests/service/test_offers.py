@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from bot.core import effects as fx
+from bot.core.errors import AlreadyDone, Rejected
 from bot.core.model import Player, Table
 from bot.core.offers import OFFER_BUDGET
-from bot.core.service import AlreadyDone, Rejected, TableService
+from bot.core.service import TableService
 from bot.preferans.actions import Accept, Action, Declare, Discard, Offer, Play, Whist
 from bot.preferans.cards import Card, Seat
 from bot.preferans.contracts import parse_contract

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from bot.core import effects as fx
+from bot.core.errors import AlreadyDone, Rejected
 from bot.core.model import Status
-from bot.core.service import AlreadyDone, Rejected, Shown
+from bot.core.service import Shown
 from bot.preferans.actions import Bid, Discard
 from bot.preferans.policy import replaceable
 from tests.service.helpers import (

@@ -12,8 +12,9 @@ import pytest
 
 from bot.core import effects as fx
 from bot.core import robots
+from bot.core.errors import Rejected
 from bot.core.model import Status, Table
-from bot.core.service import Rejected, TableService
+from bot.core.service import TableService
 from bot.preferans.actions import Action, Discard
 from bot.preferans.robot import FAST
 from bot.preferans.views import SeatView, seat_view

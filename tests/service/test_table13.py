@@ -9,8 +9,9 @@ from types import SimpleNamespace
 
 from bot.core import robots
 from bot.core.codec import settings_json
+from bot.core.errors import AlreadyDone
 from bot.core.model import Table
-from bot.core.service import AlreadyDone, TableService
+from bot.core.service import TableService
 from bot.preferans.actions import Action, Bid, Declare
 from bot.preferans.cards import Seat
 from bot.preferans.contracts import MISERE, parse_contract

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.persist import PartlySaved
+from bot.core.errors import PartlySaved
 from bot.core.service import TableService
 from tests.service.helpers import GROUP, PEOPLE, kinds, service_on, started
 
