@@ -12,7 +12,6 @@ import hashlib
 import logging
 import random
 import secrets
-from collections.abc import Callable, Sequence
 
 from bot.preferans.actions import Action, Discard, IllegalAction
 from bot.preferans.cards import Card, Seat
@@ -44,7 +43,6 @@ from .errors import AlreadyDone, Rejected
 from .model import AutoMove, Holder, Press, Slot, Status, Table, UnshownEnd
 
 __all__ = [
-    "Choose",
     "auto_action",
     "deal_rng",
     "new_seed",
@@ -65,10 +63,6 @@ log = logging.getLogger(__name__)
 
 RECENT_PRESSES = 12
 """People's accepted presses remembered per table to recognise a repeated one."""
-
-Choose = Callable[[Sequence[Action]], Action | None]
-"""Picks the pressed action among the legal ones (the adapter knows what was pressed)."""
-
 
 # ---------------------------------------------------------------------- deals
 
@@ -179,15 +173,23 @@ def _turn(table: Table, user_id: int, move: int) -> tuple[Seat, SeatView]:
 
 
 def act(
-    table: Table, user_id: int, move: int, press: str, choose: Choose, now: float, seed: int | None
+    table: Table,
+    user_id: int,
+    move: int,
+    press: str,
+    action: Action | None,
+    now: float,
+    seed: int | None,
 ) -> list[Effect]:
-    """Apply the action ``choose`` picks among ``user_id``'s legal ones and the offers he
-    may make (record format, "Offers": kept apart from the legal moves by the engine)."""
+    """Apply the ``action`` ``user_id`` pressed at ``move`` if it is among his legal ones or
+    the offers he may make (record format, "Offers": kept apart from the legal moves by the
+    engine); ``None``: the press names no action. ``press`` names the press, so that one
+    repeated after a restart is :class:`AlreadyDone`."""
     if move != table.move and Press(move, user_id, press) in table.recent:
         raise AlreadyDone()
     seat, view = _turn(table, user_id, move)
-    action = choose([*(a for a in view.legal if not isinstance(a, Discard)), *view.offers])
-    if action is None:
+    # the discard is marked card by card and confirmed apart (confirm_discard)
+    if action is None or isinstance(action, Discard) or action not in (*view.legal, *view.offers):
         raise Rejected("err.illegal")
     return _accepted(table, seat, Press(move, user_id, press), action, now, seed)
 

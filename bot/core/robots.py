@@ -145,7 +145,7 @@ def apply_robot(
     if isinstance(action, Discard):
         table.ui.discard_pick[action.seat] = action.cards
         return play.confirm_discard(table, player.user_id, move, press, now, seed)
-    return play.act(table, player.user_id, move, press, lambda _legal: action, now, seed)
+    return play.act(table, player.user_id, move, press, action, now, seed)
 
 
 def check_replace(table: Table, seat: Seat, user_id: int) -> None:

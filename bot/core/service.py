@@ -17,6 +17,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
 
+from bot.preferans.actions import Action
 from bot.preferans.cards import Card, Seat
 from bot.preferans.robot import STRONG, Budget
 from storage import Storage, StorageError
@@ -29,12 +30,11 @@ from .hints import Hints
 from .model import Player, Slot, Status, Table, TableSettings
 from .names import StandIn, named
 from .persist import SAVE_RETRY, Aside, each, stored
-from .play import Choose
 from .restart import Shown
 from .resumable import Resumable
 from .robot_seats import RobotSeats
 
-__all__ = ["TableService", "Choose", "Shown", "LOBBY_TTL"]
+__all__ = ["TableService", "Shown", "LOBBY_TTL"]
 
 log = logging.getLogger(__name__)
 
@@ -206,13 +206,14 @@ class TableService(RobotSeats, Resumable):
     # ------------------------------------------------------------------ the game
 
     async def act(
-        self, table_id: int, user_id: int, move: int, press: str, choose: Choose
+        self, table_id: int, user_id: int, move: int, press: str, action: Action | None
     ) -> Effects:
-        """Apply the action ``choose`` picks among the legal ones of ``user_id`` at ``move``;
-        ``press`` names the press (a repeated one is :class:`AlreadyDone`)."""
+        """Apply ``action`` (decoded from the press by the adapter, ``None`` if it names
+        none) if it is among the legal ones of ``user_id`` at ``move``; ``press`` names the
+        press (a repeated one is :class:`AlreadyDone`)."""
         table = self._pressed(table_id)
         changed = self._change(
-            table, lambda tb: play.act(tb, user_id, move, press, choose, self.clock(), self.seed)
+            table, lambda tb: play.act(tb, user_id, move, press, action, self.clock(), self.seed)
         )
         return await self._sure(table, changed)
 

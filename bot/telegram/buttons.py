@@ -8,7 +8,7 @@ Every press is answered exactly once; a refused one with the reason.
 from __future__ import annotations
 
 import html
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from telegram import CallbackQuery, Update
@@ -18,9 +18,9 @@ from bot.core import effects as fx
 from bot.core.effects import Effects
 from bot.core.errors import Rejected
 from bot.core.model import Table
-from bot.preferans.actions import Action
 from bot.preferans.cards import Card, Seat, parse_card
-from bot.render.callbacks import CallbackData, action_code, decode, to_base36
+from bot.preferans.views import public_view
+from bot.render.callbacks import CallbackData, action_of, decode, to_base36
 from bot.render.hint import hint_text
 from bot.render.i18n import lang_of, t
 from bot.render.keyboards import SETTING_CODES, setting_label
@@ -188,13 +188,9 @@ async def _discard(press: _Press, table: Table, data: CallbackData) -> Effects:
 async def _move(press: _Press, table: Table, data: CallbackData) -> Effects:
     """Bid, name the contract, whist, choose the defence, play a card, make or answer an
     offer."""
-    code = data.code
-
-    def choose(legal: Sequence[Action]) -> Action | None:
-        matches = [a for a in legal if action_code(a) == code]
-        return matches[0] if len(matches) == 1 else None
-
-    return await press.rt.service.act(table.id, press.user.id, data.move, code, choose)
+    deal = table.game.current if table.game is not None else None
+    action = action_of(data.code, public_view(deal)) if deal is not None else None
+    return await press.rt.service.act(table.id, press.user.id, data.move, data.code, action)
 
 
 ALERT_LIMIT = 200

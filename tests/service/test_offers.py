@@ -12,7 +12,7 @@ from bot.core.errors import AlreadyDone, Rejected
 from bot.core.model import Player, Table
 from bot.core.offers import OFFER_BUDGET
 from bot.core.service import TableService
-from bot.preferans.actions import Accept, Action, Declare, Discard, Offer, Play, Whist
+from bot.preferans.actions import Accept, Declare, Discard, Offer, Play, Whist
 from bot.preferans.cards import Card, Seat
 from bot.preferans.contracts import parse_contract
 from bot.preferans.deal import Deal
@@ -25,6 +25,7 @@ from tests.service.helpers import (
     GROUP,
     Clock,
     actor,
+    decoded,
     legal,
     of,
     press,
@@ -72,23 +73,14 @@ def all_to(table: Table, seat: Seat) -> Offer:
 async def offer(service: TableService, table: Table, wanted: Offer) -> None:
     _, player = actor(table)
     code = "o" + "-".join(map(str, wanted.tricks))
-    await service.act(table.id, player.user_id, table.move, code, lambda c: _pick(c, wanted))
-
-
-def _pick(candidates: object, wanted: Action) -> Action | None:
-    assert isinstance(candidates, list)
-    return wanted if wanted in candidates else None
+    assert decoded(table, code) == wanted  # the button's code names this very offer
+    await service.act(table.id, player.user_id, table.move, code, wanted)
 
 
 async def answer(service: TableService, table: Table, yes: bool) -> Seat:
     seat, player = actor(table)
-    await service.act(
-        table.id,
-        player.user_id,
-        table.move,
-        "aY" if yes else "aN",
-        lambda c: _pick(c, Accept(seat, yes)),
-    )
+    code = "aY" if yes else "aN"
+    await service.act(table.id, player.user_id, table.move, code, decoded(table, code))
     return seat
 
 
@@ -107,7 +99,7 @@ async def test_a_refusal_withdraws_the_offer_and_stale_or_foreign_presses_change
             p = table.seats[seat]
             assert p is not None
             with pytest.raises(Rejected, match="err.not_turn"):
-                await service.act(table.id, p.user_id, move, "aY", lambda c: c[0])
+                await service.act(table.id, p.user_id, move, "aY", decoded(table, "aY"))
         assert await answer(service, table, False) == first
         assert deal.open_offer is None and actor(table)[0] == leader
         assert table.ui.offer_note is not None and table.ui.offer_note.refused_by == first
@@ -115,7 +107,7 @@ async def test_a_refusal_withdraws_the_offer_and_stale_or_foreign_presses_change
         p = table.seats[second]
         assert p is not None
         with pytest.raises(Rejected, match="err.stale"):
-            await service.act(table.id, p.user_id, move, "aY", lambda c: c[0])
+            await service.act(table.id, p.user_id, move, "aY", decoded(table, "aY"))
         row = await service.storage.table(table.id)
         assert row is not None and row.record is not None
         moves = row.record["deals"][-1]["moves"]
@@ -166,7 +158,7 @@ async def test_all_accepting_ends_the_deal_scored_from_the_offer() -> None:
         await answer(service, table, True)
         seat, player = actor(table)
         effects = await service.act(
-            table.id, player.user_id, table.move, "aY", lambda c: _pick(c, Accept(seat, True))
+            table.id, player.user_id, table.move, "aY", decoded(table, "aY")
         )
         [ended] = of(effects, fx.DealEnded)
         outcome = ended.finished.deal.outcome() if ended.finished.deal else None
@@ -248,6 +240,6 @@ async def test_an_open_offer_survives_a_restart_and_a_repeated_press_is_already_
         assert deal.open_offer.accepted_by() == (seat,)
         # the first answer pressed again (its answer lost in the restart): already done
         with pytest.raises(AlreadyDone):
-            await service.act(again.id, player.user_id, move, "aY", lambda c: c[0])
+            await service.act(again.id, player.user_id, move, "aY", decoded(again, "aY"))
         await answer(service, again, True)
         assert again.game is not None and len(again.game.finished_deals) == 1

@@ -64,12 +64,12 @@ async def test_computer_moves_do_not_push_a_persons_press_out_of_memory() -> Non
                 continue
             move, key = table.move, f"press{presses}"
             action = _safe(table)
-            await service.act(table.id, OWNER.user_id, move, key, lambda legal, a=action: a)
+            await service.act(table.id, OWNER.user_id, move, key, action)
             presses += 1
             first = first or (move, key)
         assert first is not None and presses < 12
         try:
-            await service.act(table.id, OWNER.user_id, first[0], first[1], lambda legal: None)
+            await service.act(table.id, OWNER.user_id, first[0], first[1], None)
         except AlreadyDone:
             pass
         else:
