@@ -3,8 +3,9 @@
 The rule (an offer must give a seat at least its best-play value in every layout of the
 cards it cannot see) is the engine's (:mod:`bot.preferans.offer_marks`); here only when
 to ask it and where its answer is kept, for the buttons' "✅ гарантировано".
-:class:`~bot.core.service.TableService` runs the check in a worker thread off the lock and
-notes it under the lock.
+:meth:`TableService.change <bot.core.service.TableService.change>` runs the check after
+any change that passed the turn, in a worker thread off the lock, and notes it under the
+lock.
 """
 
 from __future__ import annotations

@@ -205,8 +205,8 @@ async def _records_for(rt: Runtime, update: Update) -> list[Found]:
     user = update.effective_user
     service = rt.service
     if is_group(update) and chat is not None:
-        table = service.open_table(chat.id)
-        live = service.live_record(table) if table is not None else None
+        table = service.registry.open_table(chat.id)
+        live = service.registry.live_record(table) if table is not None else None
         if table is not None and live is not None:
             return [(table.id, live, None)]
         found = await archive.last_record(service.storage, chat_id=chat.id)
@@ -218,10 +218,10 @@ async def _records_for(rt: Runtime, update: Update) -> list[Found]:
         return []
     if user is None:
         return []
-    tables = service.tables_of(user.id)
+    tables = service.registry.tables_of(user.id)
     running: list[Found] = []
     for table in sorted(tables, key=lambda tb: tb.id):
-        live = service.live_record(table)
+        live = service.registry.live_record(table)
         if live is not None:
             running.append((table.id, live, title_of(table, tables)))
     if running:

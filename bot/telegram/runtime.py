@@ -120,7 +120,7 @@ def player_of(user: User) -> Player:
 async def group_lang(rt: Runtime, update: Update) -> str:
     """The language to answer in: the chat's (open or last) table's, else the user's."""
     chat = update.effective_chat
-    lang = await rt.service.chat_lang(chat.id) if chat is not None else None
+    lang = await rt.service.registry.chat_lang(chat.id) if chat is not None else None
     if lang is not None:
         return lang
     user = update.effective_user

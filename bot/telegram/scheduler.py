@@ -173,32 +173,32 @@ class Scheduler:
         """Expire a lobby, remind a player, act for him, let a computer player act, or
         evict a closed table."""
         if kind == "evict":
-            table = self.service.get(table_id)
+            table = self.service.registry.get(table_id)
             if table is not None:
                 self.evict(table)
         elif kind == "expire":
             self.show(await self.service.expire(table_id))
         elif kind == "robot":
-            self.show(await self.service.robot_move(table_id, move))
+            self.show(await self.service.robots.robot_move(table_id, move))
         elif kind == "forced":
             self.show(await self.service.forced_play(table_id, move))
         elif kind == "remind":
-            self.show(self.service.remind(table_id, move))
+            self.show(self.service.registry.remind(table_id, move))
         elif kind == "tick":
             try:
-                self.show(self.service.tick(table_id, move))
+                self.show(self.service.registry.tick(table_id, move))
             finally:  # the timeout is armed only now: never lost to a failed edit
-                table = self.service.get(table_id)
+                table = self.service.registry.get(table_id)
                 if table is not None and table.move == move:
                     self.arm(table)  # the reminder and the timeout from now
         else:
-            table = self.service.get(table_id)
+            table = self.service.registry.get(table_id)
             late = table is not None and self.unseen(table)
             self.show(await self.service.timeout(table_id, move, unseen=late))
 
     def evict(self, table: Table) -> bool:
         """Forget a closed table that was shown in full; else try again later."""
-        if self.pending(table.id) or not self.service.forget(table.id):
+        if self.pending(table.id) or not self.service.registry.forget(table.id):
             if not table.status.open:
                 self.arm(table)
             return False

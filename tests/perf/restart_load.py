@@ -97,10 +97,10 @@ async def write_tables(fake: Any, path: str, count: int, seed: int) -> list[int]
         group = fake.add_group(f"Клуб {i}", people)
         players = [Player(u.id, u.first_name, "ru") for u in people]
         for p in players:
-            await service.remember_user(p, private_ok=True)
-            await service.set_autoplay(p, False)  # no forced card plays itself meanwhile
+            await service.registry.remember_user(p, private_ok=True)
+            await service.registry.set_autoplay(p, False)  # no forced card plays itself meanwhile
         await service.open_lobby(group.id, players[0], group.title)
-        table = service.open_table(group.id)
+        table = service.registry.open_table(group.id)
         assert table is not None
         for p in players:
             await service.sit(table.id, p)
@@ -130,7 +130,7 @@ async def write_tables(fake: Any, path: str, count: int, seed: int) -> list[int]
         ids += await asyncio.gather(*(one(i) for i in range(start, min(count, start + 50))))
         await outbox.drain()
     await outbox.drain()
-    save_shown = getattr(service, "save_shown", None)
+    save_shown = getattr(service.resumable, "save_shown", None)
     if save_shown is not None:  # what the messages show (a bot that stores it)
         await save_shown()
     await outbox.close(1.0)

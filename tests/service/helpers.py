@@ -62,12 +62,12 @@ def of(effects: Effects, kind: type[Effect]) -> list[Effect]:
 async def lobby_of(service: TableService, players: int = 3, *, chat_id: int = GROUP) -> Table:
     """An open lobby with ``players`` seated (each can be written to)."""
     await service.open_lobby(chat_id, PEOPLE[0], "Клуб")
-    table = service.open_table(chat_id)
+    table = service.registry.open_table(chat_id)
     assert table is not None
     if players == 4:
         await service.change_setting(table.id, PEOPLE[0].user_id, "players")
     for p in PEOPLE[:players]:
-        await service.remember_user(p, private_ok=True)
+        await service.registry.remember_user(p, private_ok=True)
         await service.sit(table.id, p)
     return table
 

@@ -192,7 +192,7 @@ async def test_a_computer_player_answers_an_offer() -> None:
         # every trick left to the computer player's side: nothing to lose by accepting
         await offer(service, table, all_to(table, robot_seat))
         assert deal.open_offer is not None and deal.open_offer.waiting == robot_seat
-        await service.robot_move(table.id, table.move)
+        await service.robots.robot_move(table.id, table.move)
         assert [a for a in deal.log if isinstance(a, Accept)] == [Accept(robot_seat, True)]
         assert deal.open_offer is not None and deal.open_offer.waiting == robot_seat.next(3)
 
@@ -232,8 +232,8 @@ async def test_an_open_offer_survives_a_restart_and_a_repeated_press_is_already_
         move = table.move
         await answer(service, table, True)
     async with service_on(path) as service:
-        await service.resume()
-        again = service.open_table(GROUP)
+        await service.resumable.resume()
+        again = service.registry.open_table(GROUP)
         assert again is not None
         deal = _deal(again)
         assert deal.open_offer is not None and deal.open_offer.offer == wanted

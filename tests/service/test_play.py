@@ -180,7 +180,7 @@ async def test_timeouts_act_safely_and_make_a_seat_replaceable() -> None:
         # a stranger takes the seat: first he must open the private chat
         effects = await service.take_seat(table.id, first, STRANGER)
         assert kinds(effects) == ["MustStartPrivate"]
-        await service.remember_user(STRANGER, private_ok=True)
+        await service.registry.remember_user(STRANGER, private_ok=True)
         old = table.seats[first]
         old_hand = table.messages.hand_slots[first]
         # a discard half marked by the old player is not the new one's (he marks his own)
@@ -213,9 +213,9 @@ async def test_a_stop_vote_needs_a_majority_and_archives_the_game() -> None:
         assert table.status is Status.OVER and table.unshown.settlement and table.archived
         rows = await service.storage.fetchall("SELECT status FROM games")
         assert [r[0] for r in rows] == ["stopped"]
-        assert not service.forget(table.id)  # the settlement is still to be shown
+        assert not service.registry.forget(table.id)  # the settlement is still to be shown
         await service.shown(table, Shown("settlement"))
-        assert service.forget(table.id)
+        assert service.registry.forget(table.id)
 
 
 async def test_turn_passed_says_how_long_the_next_player_has_been_idle() -> None:
@@ -240,9 +240,9 @@ async def test_turn_passed_says_how_long_the_next_player_has_been_idle() -> None
 
 async def test_the_notification_setting_is_kept_per_user() -> None:
     async with service_on() as service:
-        assert await service.notify_mode(PEOPLE[0].user_id) == "always"
-        await service.set_notify_mode(PEOPLE[0], "slow")
-        assert await service.notify_mode(PEOPLE[0].user_id) == "slow"
+        assert await service.registry.notify_mode(PEOPLE[0].user_id) == "always"
+        await service.registry.set_notify_mode(PEOPLE[0], "slow")
+        assert await service.registry.notify_mode(PEOPLE[0].user_id) == "slow"
         assert await service.storage.notify_mode(PEOPLE[0].user_id) == "slow"
         with pytest.raises(Rejected):
-            await service.set_notify_mode(PEOPLE[0], "loud")
+            await service.registry.set_notify_mode(PEOPLE[0], "loud")

@@ -25,13 +25,13 @@ async def test_the_pause_job_plays_the_only_card(tmp_path: Path) -> None:
         assert menu is not None and "The only card" in menu.content
         data = next(d for label, d in menu.buttons if d and label.endswith("press it myself"))
         assert (await h.press(anna, menu, data)).get("text") == "Saved."
-        assert await h.service.autoplay(anna.id) is False
+        assert await h.service.registry.autoplay(anna.id) is False
         menu = h.fake.message(menu.chat_id, menu.message_id)
         assert "✅ I press it myself" in [label for label, _ in menu.buttons]
         assert "I press it myself" in menu.content
         data = next(d for label, d in menu.buttons if d and label.endswith("plays itself"))
         await h.press(anna, menu, data)
-        assert await h.service.autoplay(anna.id) is True
+        assert await h.service.registry.autoplay(anna.id) is True
         await open_and_start(h)
         table = h.table()
         service = h.service
