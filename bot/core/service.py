@@ -26,6 +26,7 @@ from bot.preferans.robot import STRONG, Budget
 from storage import Storage, StorageError
 
 from . import chats, forced, lobby, offers, play, restart, robots, takeover
+from .archive import Archive
 from .codec import settings_json, state_json
 from .effects import Effect, Effects, LobbyShown, MustStartPrivate, TimerChanged
 from .errors import AlreadyDone, NotSaved, Rejected
@@ -74,6 +75,8 @@ class TableService:
         """The computer players and the «💡» hints."""
         self.resumable = Resumable(self.registry, seed=seed)
         """The tables to read back after a start-up."""
+        self.archive = Archive(storage)
+        """The finished games, their statistics and records."""
 
     def clock(self) -> float:
         return self.registry.clock()

@@ -22,7 +22,6 @@ from bot.render.results import pulka_text
 from bot.render.rules import rules_text
 from bot.render.sheet_text import sheet_text
 from bot.render.text import group_title, title_of
-from storage import archive
 
 from .history import day
 from .membership import is_member
@@ -183,7 +182,7 @@ async def _private_pulka(rt: Runtime, player: Player) -> str:
     for table in rt.service.registry.tables_of(player.user_id):
         if table.game is not None:
             return pulka_text(table, table.game, player.lang)
-    found = await archive.last_record(rt.service.storage, user_id=player.user_id)
+    found = await rt.service.archive.last_of_player(player.user_id)
     if found is None:
         return t(player.lang, "pulka.none")
     game = Game.from_record(found[1])
