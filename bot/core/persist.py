@@ -27,6 +27,7 @@ __all__ = [
     "Aside",
     "Snapshot",
     "SAVE_RETRY",
+    "Change",
     "archive_of",
     "stored",
     "each",
@@ -39,6 +40,7 @@ SAVE_RETRY = 5.0
 log = logging.getLogger(__name__)
 
 Change = Callable[[Table], Iterable[Effect]]
+"""A change of one table: checks, then changes it and says what it did (no I/O)."""
 Aside = tuple[int, int | None, str | None]
 """A table set aside at start-up: its id, its chat and its group's language (when known)."""
 

@@ -7,23 +7,23 @@ only through the service's ``change``, which it is given.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 
 from bot.preferans.cards import Seat
 from bot.preferans.robot import Budget
 from bot.preferans.robot.hints import Hint
 
 from . import robots
-from .effects import Effect, Effects, TimerChanged
+from .effects import Effects, TimerChanged
 from .errors import NotSaved, Rejected
 from .hints import Hints
 from .model import Table
-from .persist import SAVE_RETRY
+from .persist import SAVE_RETRY, Change
 from .registry import Registry
 
-__all__ = ["RobotSeats", "Change"]
+__all__ = ["RobotSeats", "Changer"]
 
-Change = Callable[[int | Table, Callable[[Table], Iterable[Effect]]], Awaitable[Effects]]
+Changer = Callable[[int | Table, Change], Awaitable[Effects]]
 """The service's one way to change a table (locked, saved, its effects returned)."""
 
 
@@ -31,7 +31,7 @@ class RobotSeats:
     """The computer players of every table, and the hints they give people."""
 
     def __init__(
-        self, registry: Registry, change: Change, *, budget: Budget, seed: int | None
+        self, registry: Registry, change: Changer, *, budget: Budget, seed: int | None
     ) -> None:
         self.registry = registry
         self.change = change

@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import partial
 
 from bot.preferans.actions import Action
@@ -32,21 +32,18 @@ from .effects import Effect, Effects, LobbyShown, MustStartPrivate, TimerChanged
 from .errors import AlreadyDone, NotSaved, Rejected
 from .model import Player, Slot, Status, Table, TableSettings
 from .names import StandIn, named
-from .persist import SAVE_RETRY, each, stored
+from .persist import SAVE_RETRY, Change, each, stored
 from .registry import Registry
 from .restart import Shown
 from .resumable import Resumable
 from .robot_seats import RobotSeats
 
-__all__ = ["TableService", "Shown", "LOBBY_TTL", "Change"]
+__all__ = ["TableService", "Shown", "LOBBY_TTL"]
 
 log = logging.getLogger(__name__)
 
 LOBBY_TTL = 30 * 60
 """Seconds an unstarted lobby stays open."""
-
-Change = Callable[[Table], Iterable[Effect]]
-"""A change of one table: checks, then changes it and says what it did (no I/O)."""
 
 
 class TableService:
@@ -79,6 +76,7 @@ class TableService:
         """The finished games, their statistics and records."""
 
     def clock(self) -> float:
+        """Now, by the service's clock (tests set their own)."""
         return self.registry.clock()
 
     # ------------------------------------------------------------------ the one way to change
@@ -101,6 +99,7 @@ class TableService:
         return await offers.checked(table, before, effects, note)
 
     async def _locked(self, table: Table, change: Change, save: bool | None) -> Effects:
+        """:meth:`change` itself: under the lock, applied, saved or undone."""
         writer = self.registry.writer
         async with self.registry.lock(table):
             if self.registry.get(table.id) is not table:
