@@ -18,6 +18,7 @@ from bot.preferans.contracts import parse_contract
 from bot.preferans.deal import Deal
 from bot.preferans.offer_marks import offer_check
 from bot.preferans.outcome import WhistAnswer
+from bot.preferans.policy import REPLACE_AFTER
 from bot.preferans.views import seat_view
 from bot.render.table import hand_text
 from tests.bot_helpers import cards_in
@@ -217,6 +218,27 @@ async def test_the_solver_marks_the_guaranteed_offers_of_a_person() -> None:
         check = offer_check(deal, [answerer])
         assert check is not None
         assert {s: m for s, m in marked.items() if m} == check.run(OFFER_BUDGET)
+
+
+async def test_a_person_who_takes_his_seat_back_sees_his_guaranteed_offers_at_once() -> None:
+    """The offer check follows every change that passes the turn: a seat that changed
+    hands (given to a computer player, taken back) is marked as after any move."""
+    async with service_on() as service:
+        table = await started(service)
+        leader = await to_trick(service, table, 6)
+        move, sure = table.ui.offer_sure
+        assert move == table.move and sure.get(leader)
+        person = table.seats[leader]
+        other = next(p for s, p in table.seated() if s != leader)
+        assert person is not None
+        table.timeouts[leader] = REPLACE_AFTER  # he kept timing out (Кодекс 3.1.2)
+        await service.robots.replace_with_robot(table.id, leader, other.user_id)
+        assert table.ui.offer_sure[0] != table.move  # a computer player judges offers itself
+        effects = await service.take_seat(table.id, leader, person)
+        back = table.seats[leader]
+        assert back is not None and back.user_id == person.user_id
+        assert table.ui.offer_sure == (table.move, sure)
+        assert [e.seat for e in of(effects, fx.HandShown)] == [leader]
 
 
 async def test_an_open_offer_survives_a_restart_and_a_repeated_press_is_already_done(
