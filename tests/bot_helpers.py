@@ -146,9 +146,9 @@ class Harness:
         return self.rt.service
 
     def table(self) -> Table:
-        table = self.service.open_table(self.group.id)
+        table = self.service.registry.open_table(self.group.id)
         if table is None:
-            table = max(self.service.tables.values(), key=lambda tb: tb.id)
+            table = max(self.service.registry.tables.values(), key=lambda tb: tb.id)
         return table
 
     # ------------------------------------------------------------------ acting

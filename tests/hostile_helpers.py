@@ -157,23 +157,23 @@ class PrivacyWatch:
         outbox.show_lazy = watched_show
         outbox.post = watched_post
         service = self.h.service
-        hint = service.hint
+        hint = service.robots.hint
 
         async def watched_hint(table_id: int, user_id: int, move: int) -> Hint:
             found = await hint(table_id, user_id, move)
-            table = service.tables[table_id]
+            table = service.registry.tables[table_id]
             seat = table.seat_of(user_id)
             if table.game is not None and table.game.current is not None and seat is not None:
                 self.hinted[user_id] |= table.game.current.hand(seat)
             return found
 
-        service.hint = watched_hint  # type: ignore[method-assign]
+        service.robots.hint = watched_hint  # type: ignore[method-assign]
         return self
 
     # ------------------------------------------------------------------ at render time
 
     def _tables(self) -> list[Table]:
-        return list(self.h.service.tables.values())
+        return list(self.h.service.registry.tables.values())
 
     def _group_table(self, chat_id: int) -> Table | None:
         tables = [tb for tb in self._tables() if tb.chat_id == chat_id]
@@ -301,13 +301,13 @@ class ActSpy:
         act, confirm, mark = service.act, service.confirm_discard, service.mark_discard
 
         def actor_of(table_id: int) -> int | None:
-            table = service.get(table_id)
+            table = service.registry.get(table_id)
             game = table.game if table is not None else None
             deal = game.current if game is not None else None
             return int(deal.actor) if deal is not None and deal.actor is not None else None
 
         def seat_of(table_id: int, user_id: int) -> int | None:
-            table = service.get(table_id)
+            table = service.registry.get(table_id)
             return table.seat_of(user_id) if table is not None else None
 
         async def spied(what: str, run: Any, table_id: int, user_id: int) -> Any:

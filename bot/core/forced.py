@@ -16,7 +16,7 @@ from bot.preferans.views import seat_view
 
 from .effects import Effect
 from .model import Table
-from .play import _apply
+from .play import apply_action
 
 __all__ = ["forced_move", "play_forced"]
 
@@ -56,7 +56,7 @@ def play_forced(
             break
         # the last trick plays itself: every hand holds its one card (a computer's too)
         last = deal.trick_number == 10
-        effects += _apply(table, action, now, seed, auto=False)
+        effects += apply_action(table, action, now, seed, auto=False)
         if not last:
             break
     return effects

@@ -12,8 +12,8 @@ import logging
 from bot.preferans.robot.hints import Hint, hint
 from bot.preferans.views import SeatView, seat_view
 
+from .errors import Rejected
 from .model import Status, Table
-from .play import Rejected
 
 __all__ = ["hint_view", "Hints"]
 

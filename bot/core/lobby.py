@@ -1,7 +1,7 @@
 """The lobby of a table: seats, settings, cancelling and expiry.
 
 Pure changes of a :class:`~bot.core.model.Table` (see :mod:`bot.core.play`): each checks
-first and raises :class:`~bot.core.play.Rejected` before it changes anything.
+first and raises :class:`~bot.core.errors.Rejected` before it changes anything.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from dataclasses import replace
 from bot.preferans.cards import Seat
 
 from .effects import Effect, LobbyClosed, LobbyShown, Seated, TimerChanged
+from .errors import Rejected
 from .model import SETTING_CHOICES, TABLE_KEYS, Player, Slot, Status, Table
 from .names import StandIn, clean_name, named
-from .play import Rejected
 
 __all__ = [
     "in_lobby",

@@ -3,8 +3,9 @@
 The rule (an offer must give a seat at least its best-play value in every layout of the
 cards it cannot see) is the engine's (:mod:`bot.preferans.offer_marks`); here only when
 to ask it and where its answer is kept, for the buttons' "✅ гарантировано".
-:class:`~bot.core.service.TableService` runs the check in a worker thread off the lock and
-notes it under the lock.
+:meth:`TableService.change <bot.core.service.TableService.change>` runs the check after
+any change that passed the turn, in a worker thread off the lock, and notes it under the
+lock.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from bot.preferans.cards import Seat
 from bot.preferans.offer_marks import OfferCheck, offer_check
 
 from .effects import Effect, Effects, HandShown
+from .errors import Rejected
 from .model import Status, Table
-from .play import Rejected
 
 __all__ = ["OFFER_BUDGET", "SURE_LEADS_TRICKS", "offers_to_check", "note_sure", "checked"]
 

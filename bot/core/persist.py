@@ -18,17 +18,16 @@ from storage import GameArchive, PlayerRow, Storage
 
 from .codec import holder_row, settings_json, shown_of, state_json, table_from_row
 from .effects import Effect, Effects
+from .errors import NotSaved, PartlySaved, Redo, Rejected
 from .model import SETTING_CHOICES, Holder, Status, Table, TableSettings
-from .play import Rejected
 from .steady import Steady
 
 __all__ = [
     "Writer",
     "Aside",
     "Snapshot",
-    "NotSaved",
-    "PartlySaved",
     "SAVE_RETRY",
+    "Change",
     "archive_of",
     "stored",
     "each",
@@ -38,30 +37,12 @@ SAVE_RETRY = 5.0
 """Seconds before a timer whose change could not be saved tries again."""
 
 
-class NotSaved(Rejected):
-    """The change could not be saved, so it was undone: press again."""
-
-    def __init__(self) -> None:
-        super().__init__("err.not_saved")
-
-
 log = logging.getLogger(__name__)
 
-Redo = Callable[[], Awaitable[Effects]]
 Change = Callable[[Table], Iterable[Effect]]
+"""A change of one table: checks, then changes it and says what it did (no I/O)."""
 Aside = tuple[int, int | None, str | None]
 """A table set aside at start-up: its id, its chat and its group's language (when known)."""
-
-
-class PartlySaved(NotSaved):
-    """A chat's event (the bot removed or added, a group migrated, the bot blocked) that
-    nobody pressed, so nobody can press again: what was saved has its ``effects`` to show,
-    the rest was undone and ``redo`` applies it again (the caller decides when)."""
-
-    def __init__(self, effects: Effects, redo: Redo) -> None:
-        super().__init__()
-        self.effects = effects
-        self.redo = redo
 
 
 async def stored(write: Awaitable[None], redo: Redo) -> None:

@@ -12,8 +12,6 @@ import hashlib
 import logging
 import random
 import secrets
-from collections.abc import Callable, Sequence
-from typing import Any
 
 from bot.preferans.actions import Action, Discard, IllegalAction
 from bot.preferans.cards import Card, Seat
@@ -41,12 +39,10 @@ from .effects import (
     TurnPassed,
     VoteLapsed,
 )
+from .errors import AlreadyDone, Rejected
 from .model import AutoMove, Holder, Press, Slot, Status, Table, UnshownEnd, is_robot_id
 
 __all__ = [
-    "Rejected",
-    "AlreadyDone",
-    "Choose",
     "auto_action",
     "deal_rng",
     "new_seed",
@@ -57,6 +53,7 @@ __all__ = [
     "confirm_discard",
     "mark_discard",
     "timeout",
+    "apply_action",
     "vote_stop",
     "stop_need",
     "RECENT_PRESSES",
@@ -66,31 +63,6 @@ log = logging.getLogger(__name__)
 
 RECENT_PRESSES = 12
 """People's accepted presses remembered per table to recognise a repeated one."""
-
-Choose = Callable[[Sequence[Action]], Action | None]
-"""Picks the pressed action among the legal ones (the adapter knows what was pressed)."""
-
-
-class Rejected(Exception):
-    """A press or command that changes nothing; ``key`` is the text of the answer."""
-
-    alert = True
-    """Whether the answer is an alert (a pop-up) rather than a short notice."""
-
-    def __init__(self, key: str, **values: Any) -> None:
-        super().__init__(key)
-        self.key = key
-        self.values = values
-
-
-class AlreadyDone(Rejected):
-    """The same press was already applied (its answer was lost, e.g. in a restart)."""
-
-    alert = False
-
-    def __init__(self) -> None:
-        super().__init__("ok.already")
-
 
 # ---------------------------------------------------------------------- deals
 
@@ -201,15 +173,23 @@ def _turn(table: Table, user_id: int, move: int) -> tuple[Seat, SeatView]:
 
 
 def act(
-    table: Table, user_id: int, move: int, press: str, choose: Choose, now: float, seed: int | None
+    table: Table,
+    user_id: int,
+    move: int,
+    press: str,
+    action: Action | None,
+    now: float,
+    seed: int | None,
 ) -> list[Effect]:
-    """Apply the action ``choose`` picks among ``user_id``'s legal ones and the offers he
-    may make (record format, "Offers": kept apart from the legal moves by the engine)."""
+    """Apply the ``action`` ``user_id`` pressed at ``move`` if it is among his legal ones or
+    the offers he may make (record format, "Offers": kept apart from the legal moves by the
+    engine); ``None``: the press names no action. ``press`` names the press, so that one
+    repeated after a restart is :class:`AlreadyDone`."""
     if move != table.move and Press(move, user_id, press) in table.recent:
         raise AlreadyDone()
     seat, view = _turn(table, user_id, move)
-    action = choose([*(a for a in view.legal if not isinstance(a, Discard)), *view.offers])
-    if action is None:
+    # the discard is marked card by card and confirmed apart (confirm_discard)
+    if action is None or isinstance(action, Discard) or action not in (*view.legal, *view.offers):
         raise Rejected("err.illegal")
     return _accepted(table, seat, Press(move, user_id, press), action, now, seed)
 
@@ -239,7 +219,7 @@ def _accepted(
         # bot.core.robots) would push their presses out of this short memory
         table.recent = [*table.recent, press][-RECENT_PRESSES:]
     table.ui.acted_at[seat] = now
-    return _apply(table, action, now, seed, auto=False)
+    return apply_action(table, action, now, seed, auto=False)
 
 
 def mark_discard(
@@ -284,15 +264,17 @@ def timeout(
     seat = deal.actor
     action = auto_action(seat_view(deal, seat))
     table.timeouts[seat] = table.timeouts.get(seat, 0) + 1
-    effects = _apply(table, action, now, seed, auto=True)
+    effects = apply_action(table, action, now, seed, auto=True)
     if table.timeouts[seat] == REPLACE_AFTER and table.status == Status.PLAYING:
         effects.append(SeatReplaceable(table, seat))
     return effects
 
 
-def _apply(
+def apply_action(
     table: Table, action: Action, now: float, seed: int | None, *, auto: bool
 ) -> list[Effect]:
+    """Apply an action already checked against the legal ones (``auto``: made for the
+    player, noted as such) and what follows it: the next turn, the deal's end."""
     game = table.game
     assert game is not None and game.current is not None
     deal = game.current

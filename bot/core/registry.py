@@ -1,6 +1,7 @@
 """The tables the service holds, and what can be read of them and of users without a change.
 
-:class:`~bot.core.service.TableService` builds on it; nothing here locks or saves a table.
+:class:`~bot.core.service.TableService` owns one :class:`Registry` (``service.registry``)
+and changes tables only through its own ``change``; nothing here changes a table.
 """
 
 from __future__ import annotations
@@ -18,45 +19,57 @@ from storage import Storage, archive
 
 from .codec import settings_from_json
 from .effects import Effects, HandShown, Remind
+from .errors import Rejected
 from .model import NOTIFY_MODES, RANK_STYLES, Player, Status, Table, TableSettings, is_robot_id
 from .modes import NotifyMode, RankStyle
 from .persist import Writer
-from .play import Rejected
 from .steady import DATA_ERRORS, Steady
 
-__all__ = ["TableRegistry"]
+__all__ = ["Registry"]
 
 
-class TableRegistry:
-    """The bot's tables in memory, looked up by id, chat or player; the users' settings."""
+class Registry:
+    """The bot's tables in memory, looked up by id, chat or player, each with its lock and
+    the writer that saves it; the users' settings."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        clock: Callable[[], float] = time.time,
+        defaults: TableSettings | None = None,
+    ) -> None:
         self.storage = storage
         self.tables: dict[int, Table] = {}
         self._notify: dict[int, NotifyMode] = {}
         self._ranks: dict[int, RankStyle] = {}
         self._autoplay: dict[int, bool] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
+        self.locks: dict[int, asyncio.Lock] = {}
+        """Each held table's lock (taken by the service's ``change``)."""
         self.steady = Steady()
         """Start-up's storage calls, tried until the database lets them through."""
-        self._writer = Writer(storage, self.steady)
-        self.clock: Callable[[], float] = time.time
+        self.writer = Writer(storage, self.steady)
+        self.clock = clock
         """The service's clock (tests set their own)."""
-        self.defaults = TableSettings()
-        """A new table's settings (the service sets them)."""
+        self.defaults = defaults or TableSettings()
+        """A new table's settings."""
 
-    def _table(self, table_id: int) -> Table:
+    def pressed(self, table_id: int) -> Table:
+        """The table a player's press, command or deep link changes: refused once it is
+        gone, and while it is paused."""
         table = self.tables.get(table_id)
         if table is None:
             raise Rejected("err.stale")
-        return table
-
-    def _pressed(self, table_id: int) -> Table:
-        """The table a player's press or command changes: not while it is paused."""
-        table = self._table(table_id)
         if table.paused:
             raise Rejected("err.paused")
         return table
+
+    def lock(self, table: Table) -> asyncio.Lock:
+        """The table's lock: one change at a time."""
+        lock = self.locks.get(table.id)
+        if lock is None:
+            lock = self.locks[table.id] = asyncio.Lock()
+        return lock
 
     # ------------------------------------------------------------------ reading
 
@@ -81,7 +94,7 @@ class TableRegistry:
         table = self.open_table(chat_id)
         if table is not None and table.game is not None:
             return table, table.game
-        old = await self._writer.load_last(chat_id, self.tables)
+        old = await self.writer.load_last(chat_id, self.tables)
         return (old, old.game) if old is not None and old.game is not None else None
 
     async def chat_lang(self, chat_id: int) -> str | None:
@@ -151,13 +164,6 @@ class TableRegistry:
         player = table.player(deal.actor)
         return (table, deal.actor) if player is not None and not player.is_robot else None
 
-    def joinable(self, table_id: int) -> Table:
-        """The table a deep link names, unless it cannot be joined now."""
-        table = self._table(table_id)
-        if table.paused:
-            raise Rejected("err.paused")
-        return table
-
     # ------------------------------------------------------------------ users
 
     async def remember_user(self, player: Player, *, private_ok: bool | None = None) -> None:
@@ -218,13 +224,14 @@ class TableRegistry:
         row = await self.storage.user(user_id)
         return bool(row and row.private_ok)
 
-    async def _adopt(self, table: Table) -> None:
+    async def adopt(self, table: Table) -> None:
         """Hold a table loaded after a restart, its players' card ranks read."""
         self.tables[table.id] = table
         for _, player in table.seated():
             await self.load_ranks(player.user_id)
 
-    def _in_chat(self, chat_id: int) -> list[Table]:
+    def in_chat(self, chat_id: int) -> list[Table]:
+        """Every held table of the chat, open or not."""
         return [tb for tb in list(self.tables.values()) if tb.chat_id == chat_id]
 
     def forget(self, table_id: int) -> bool:
@@ -233,10 +240,15 @@ class TableRegistry:
         table = self.tables.get(table_id)
         if table is None:
             return True
-        lock = self._locks.get(table_id)
+        lock = self.locks.get(table_id)
         if table.status.open or (lock and lock.locked()) or table.unshown.anything:
             return False
         del self.tables[table_id]
-        self._locks.pop(table_id, None)
-        self._writer.forget(table_id)
+        self.locks.pop(table_id, None)
+        self.writer.forget(table_id)
         return True
+
+    def drop(self, table_id: int) -> None:
+        """Let go of a table whatever its state (one that cannot be used)."""
+        self.tables.pop(table_id, None)
+        self.locks.pop(table_id, None)

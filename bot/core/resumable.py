@@ -1,6 +1,7 @@
 """Resuming the tables after a restart: each when its turn comes, or at once when needed.
 
-A start-up reads no table (:meth:`Resumable.list_tables`): it lists the tables to resume,
+A part of :class:`~bot.core.service.TableService` (``service.resumable``). A start-up
+reads no table (:meth:`Resumable.list_tables`): it lists the tables to resume,
 the most recently active first, with the chat and the people each concerns, so that the
 bot answers updates at once. Each table is then read, brought in line with its game and
 saved (:meth:`Resumable.resume_table`) in the background, or before an update that
@@ -23,32 +24,36 @@ from .codec import table_from_row
 from .effects import Effect, Effects, TimerChanged
 from .model import Status, Table
 from .persist import Aside
-from .registry import TableRegistry
+from .registry import Registry
 
 __all__ = ["Resumable"]
 
 log = logging.getLogger(__name__)
 
 
-class Resumable(TableRegistry):
-    """The restart's part of :class:`~bot.core.service.TableService`."""
+class Resumable:
+    """The tables to resume after a start-up, read into the registry one at a time."""
 
-    seed: int | None
-    set_aside: list[Aside]
-    listed: dict[int, ResumeEntry]
-    """Tables listed at start-up and not resumed yet (to resume, or closed lately)."""
-    resuming: set[int]
-    """Listed tables being read now."""
+    def __init__(self, registry: Registry, *, seed: int | None) -> None:
+        self.registry = registry
+        self.seed = seed
+        self.set_aside: list[Aside] = []
+        """Tables the restart could not use: (table id, chat id, group language, each if
+        known)."""
+        self.listed: dict[int, ResumeEntry] = {}
+        """Tables listed at start-up and not resumed yet (to resume, or closed lately)."""
+        self.resuming: set[int] = set()
+        """Listed tables being read now."""
 
     async def list_tables(self, closed_within: float = 0.0) -> list[int]:
         """At start-up: archive the games that ended before the archive existed, then list
         the tables to resume and those closed in the last ``closed_within`` seconds; returns
         the ids to resume, the most recently active first. Nothing is read yet."""
-        await self._writer.archive_old_games()
-        listing = partial(self.storage.resume_index, time.time() - closed_within)
-        entries = await self.steady(listing, "listing the tables to resume")
+        await self.registry.writer.archive_old_games()
+        listing = partial(self.registry.storage.resume_index, time.time() - closed_within)
+        entries = await self.registry.steady(listing, "listing the tables to resume")
         self.set_aside = []
-        self.listed = {e.id: e for e in entries if e.id not in self.tables}
+        self.listed = {e.id: e for e in entries if e.id not in self.registry.tables}
         opened = sorted((e for e in self.listed.values() if e.open), key=lambda e: -e.updated_at)
         return [e.id for e in opened]
 
@@ -75,11 +80,11 @@ class Resumable(TableRegistry):
             return ()  # resumed, or under way (the caller who started it shows it)
         self.resuming.add(table_id)
         try:
-            if table_id in self.tables:
+            if table_id in self.registry.tables:
                 return ()
             if not entry.open:
                 return await self._recall(table_id)
-            loaded = await self._writer.load(table_id)
+            loaded = await self.registry.writer.load(table_id)
             if isinstance(loaded, tuple):
                 self.set_aside.append(loaded)
                 return ()
@@ -92,16 +97,16 @@ class Resumable(TableRegistry):
         """Hold a table closed shortly before the start-up, for a late press on it (its
         eviction timer is armed); one that cannot be read is left alone."""
         try:
-            read = partial(self.storage.table, table_id)
-            row = await self.steady(read, f"reading table {table_id}")
+            read = partial(self.registry.storage.table, table_id)
+            row = await self.registry.steady(read, f"reading table {table_id}")
             table = table_from_row(row) if row is not None else None
             if table is None or table.status.open:
                 return ()  # gone, or opened again meanwhile: not held as a closed one
-            restart.check(table, self.clock())
+            restart.check(table, self.registry.clock())
         except Exception as exc:  # noqa: BLE001 - a closed table is only held for presses
             log.info("table %s (closed) cannot be read: %s", table_id, exc)
             return ()
-        self.tables[table_id] = table
+        self.registry.tables[table_id] = table
         return (TimerChanged(table),)  # its eviction from memory, as after any close
 
     async def resume(self) -> Effects:
@@ -115,20 +120,20 @@ class Resumable(TableRegistry):
         out: list[Effect] = []
         for table_id in await self.list_tables():
             out += await self.resume_table(table_id)
-        log.info("resumed %d table(s)", len(self.tables))
+        log.info("resumed %d table(s)", len(self.registry.tables))
         return tuple(out)
 
     async def _reopen(self, table: Table) -> list[Effect]:
         """Hold a loaded table and bring it in line with its game (saved if in play)."""
         playing = table.status == Status.PLAYING
         try:  # one bad table never stops the others
-            adopt = partial(self._adopt, table)
-            await self.steady(adopt, f"table {table.id}: reading its players")
-            restart.check(table, self.clock())
-            effects = restart.reopen(table, self.clock(), self.seed)
+            adopt = partial(self.registry.adopt, table)
+            await self.registry.steady(adopt, f"table {table.id}: reading its players")
+            restart.check(table, self.registry.clock())
+            effects = restart.reopen(table, self.registry.clock(), self.seed)
             if playing:
-                save = partial(self._writer.save, table)
-                await self.steady(save, f"table {table.id}: saving at start-up")
+                save = partial(self.registry.writer.save, table)
+                await self.registry.steady(save, f"table {table.id}: saving at start-up")
         except Exception as exc:  # its values: the steady save raises nothing else
             await self.put_aside(table, exc)
             return []
@@ -137,14 +142,13 @@ class Resumable(TableRegistry):
     async def put_aside(self, table: Table, exc: BaseException) -> None:
         """Take a table whose stored values cannot be used out of play (one log line); its
         chat is named in :attr:`set_aside` so that the group can be told."""
-        self.tables.pop(table.id, None)
-        self._locks.pop(table.id, None)
-        chat_id = await self._writer.set_aside(table.id, exc)
+        self.registry.drop(table.id)
+        chat_id = await self.registry.writer.set_aside(table.id, exc)
         self.set_aside.append((table.id, chat_id, table.settings.lang))
 
     async def save_shown(self) -> None:
         """Store what the tables' messages show, where it changed since it was stored (a
         table's save stores it too): a restart then edits only the messages that differ."""
-        changed = self._writer.shown_changed(list(self.tables.values()))
+        changed = self.registry.writer.shown_changed(list(self.registry.tables.values()))
         if changed:
-            await self._writer.save_shown(changed)
+            await self.registry.writer.save_shown(changed)

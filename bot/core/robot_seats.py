@@ -1,60 +1,52 @@
 """The computer players' seats: seated in the lobby, acting on their turn, taking over a
-seat that kept timing out and giving it back (:mod:`.robots` holds the changes).
+seat that kept timing out (:mod:`.robots` holds the changes); the «💡» hint.
 
-A part of :class:`~bot.core.service.TableService`, which owns the lock and the save: these
-methods change a table only through its ``_change``.
+A part of :class:`~bot.core.service.TableService` (``service.robots``): it changes a table
+only through the service's ``change``, which it is given.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 
 from bot.preferans.cards import Seat
 from bot.preferans.robot import Budget
 from bot.preferans.robot.hints import Hint
 
 from . import robots
-from .effects import Effect, Effects, MustStartPrivate, TimerChanged
+from .effects import Effects, TimerChanged
+from .errors import NotSaved, Rejected
 from .hints import Hints
-from .model import Player, Table
-from .names import StandIn, named
-from .persist import SAVE_RETRY, NotSaved
-from .play import Rejected
-from .registry import TableRegistry
+from .model import Table
+from .persist import SAVE_RETRY, Change
+from .registry import Registry
 
-__all__ = ["RobotSeats"]
+__all__ = ["RobotSeats", "Changer"]
+
+Changer = Callable[[int | Table, Change], Awaitable[Effects]]
+"""The service's one way to change a table (locked, saved, its effects returned)."""
 
 
-class RobotSeats(TableRegistry):
-    """The computer players' part of the table service."""
+class RobotSeats:
+    """The computer players of every table, and the hints they give people."""
 
-    robot_budget: Budget
-    """How hard computer players think over their cards."""
-    stand_in: StandIn
-    seed: int | None
-    hints: Hints
-    """The «💡» hints being worked out."""
-
-    async def _change(
-        self,
-        table: Table,
-        change: Callable[[Table], Iterable[Effect]],
-        *,
-        save: bool | None = None,
-    ) -> Effects:
-        raise NotImplementedError  # TableService: under the table's lock, then saved
-
-    async def _sure(self, table: Table, changed: Awaitable[Effects]) -> Effects:
-        raise NotImplementedError  # TableService: the offers the next person may rely on
+    def __init__(
+        self, registry: Registry, change: Changer, *, budget: Budget, seed: int | None
+    ) -> None:
+        self.registry = registry
+        self.change = change
+        self.budget = budget
+        """How hard computer players think over their cards."""
+        self.seed = seed
+        self.hints = Hints()
+        """The «💡» hints being worked out."""
 
     async def add_robot(self, table_id: int, user_id: int) -> Effects:
         """The owner seats a computer player in the lobby."""
-        return await self._change(self._pressed(table_id), lambda tb: robots.add_robot(tb, user_id))
+        return await self.change(table_id, lambda tb: robots.add_robot(tb, user_id))
 
     async def remove_robot(self, table_id: int, user_id: int) -> Effects:
-        return await self._change(
-            self._pressed(table_id), lambda tb: robots.remove_robot(tb, user_id)
-        )
+        return await self.change(table_id, lambda tb: robots.remove_robot(tb, user_id))
 
     async def robot_move(self, table_id: int, move: int) -> Effects:
         """The computer player to act at ``move`` decides and acts.
@@ -64,17 +56,17 @@ class RobotSeats(TableRegistry):
         move on meanwhile. A move that could not be saved is tried again a little later, as
         a person's timer is (nobody would press anything to make it go on).
         """
-        table = self.tables.get(table_id)
-        action = None if table is None else await robots.decide(table, move, self.robot_budget)
+        table = self.registry.get(table_id)
+        action = None if table is None else await robots.decide(table, move, self.budget)
         if table is None or action is None:
             return ()
-        changed = self._change(
-            table, lambda tb: robots.apply_robot(tb, move, action, self.clock(), self.seed)
-        )
+        clock = self.registry.clock
         try:
-            return await self._sure(table, changed)
+            return await self.change(
+                table, lambda tb: robots.apply_robot(tb, move, action, clock(), self.seed)
+            )
         except NotSaved:
-            table.ui.retry_at = self.clock() + SAVE_RETRY
+            table.ui.retry_at = clock() + SAVE_RETRY
             return (TimerChanged(table),)
         except Rejected:  # the table was closed meanwhile
             return ()
@@ -82,22 +74,8 @@ class RobotSeats(TableRegistry):
     async def hint(self, table_id: int, user_id: int, move: int) -> Hint:
         """What the strongest computer player would do for ``user_id`` on turn at ``move``
         (the table's «💡» button); changes nothing."""
-        return await self.hints.get(self._pressed(table_id), user_id, move)
+        return await self.hints.get(self.registry.pressed(table_id), user_id, move)
 
     async def replace_with_robot(self, table_id: int, seat: Seat, user_id: int) -> Effects:
         """A seated player gives the seat of one who kept timing out to a computer player."""
-        return await self._change(
-            self._pressed(table_id), lambda tb: robots.replace_with_robot(tb, seat, user_id)
-        )
-
-    async def take_back(self, table_id: int, seat: Seat, player: Player) -> Effects:
-        """``player`` takes a computer player's seat (back), or is asked to open the private
-        chat first."""
-        table = self._pressed(table_id)
-        robots.check_back(table, seat, player.user_id)
-        if not await self.can_write(player.user_id):
-            await self.remember_user(player)
-            return (MustStartPrivate(table, player, seat),)
-        await self.remember_user(player, private_ok=True)
-        player = named(player, seat, table.settings.lang, self.stand_in)
-        return await self._change(table, lambda tb: robots.take_back(tb, seat, player))
+        return await self.change(table_id, lambda tb: robots.replace_with_robot(tb, seat, user_id))

@@ -23,10 +23,10 @@ from bot.preferans.views import SeatView, seat_view
 
 from . import play
 from .effects import DealShown, Effect, LobbyShown, RobotReplaced, SeatTaken, TimerChanged
+from .errors import Rejected
 from .lobby import in_lobby
 from .model import Player, Slot, Status, Table
 from .modes import RobotPace
-from .play import Rejected
 from .takeover import swap
 
 __all__ = [
@@ -146,7 +146,7 @@ def apply_robot(
     if isinstance(action, Discard):
         table.ui.discard_pick[action.seat] = action.cards
         return play.confirm_discard(table, player.user_id, move, press, now, seed)
-    return play.act(table, player.user_id, move, press, lambda _legal: action, now, seed)
+    return play.act(table, player.user_id, move, press, action, now, seed)
 
 
 def check_replace(table: Table, seat: Seat, user_id: int) -> None:

@@ -9,8 +9,8 @@ from bot.preferans.cards import Seat
 from bot.preferans.policy import replaceable
 
 from .effects import DealShown, Effect, SeatTaken, TimerChanged
+from .errors import Rejected
 from .model import Holder, Player, Slot, Status, Table
-from .play import Rejected
 
 __all__ = ["check_take", "take_seat", "swap"]
 

@@ -1,6 +1,7 @@
 """Compact callback data: ``<table base36>:<move base36>:<code>`` (at most 64 bytes).
 
-Game codes (decoded against the engine's legal actions, never interpreted here):
+Game codes (:func:`action_code`; :func:`action_of` reads one back as an engine action, which
+the core then checks against the seat's legal actions):
 ``b6S`` bid, ``bM`` misère, ``bP`` pass, ``t7S``/``u7S`` mark/unmark a card for the discard,
 ``k`` confirm the discard, ``c7H``/``cM`` contract, ``wW``/``wP``/``wH`` whist,
 ``dO``/``dC`` open/closed defence, ``p10H`` play a card, ``o0-6-4`` offer the tricks
@@ -14,7 +15,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["CallbackData", "encode", "decode", "to_base36", "from_base36", "MAX_BYTES"]
+from bot.preferans.actions import Accept, Action, Bid, ChooseDefence, Declare, Offer, Play, Whist
+from bot.preferans.cards import parse_card
+from bot.preferans.contracts import parse_contract
+from bot.preferans.outcome import Defence, WhistAnswer
+from bot.preferans.views import PublicView
+
+__all__ = [
+    "CallbackData",
+    "encode",
+    "decode",
+    "action_code",
+    "action_of",
+    "to_base36",
+    "from_base36",
+    "MAX_BYTES",
+]
 
 MAX_BYTES = 64
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -70,9 +86,7 @@ def decode(data: str | None) -> CallbackData | None:
 
 
 def action_code(action: object) -> str:
-    """The button code of an engine action (the inverse is a lookup in the legal actions)."""
-    from bot.preferans.actions import Accept, Bid, ChooseDefence, Declare, Offer, Play, Whist
-
+    """The button code of an engine action (read back by :func:`action_of`)."""
     match action:
         case Bid(contract=None):
             return "bP"
@@ -91,3 +105,42 @@ def action_code(action: object) -> str:
         case Accept(accepted=accepted):
             return "aY" if accepted else "aN"
     raise ValueError(f"no button code for {action!r}")  # discards are picked card by card
+
+
+_WHIST = {"W": WhistAnswer.WHIST, "P": WhistAnswer.PASS, "H": WhistAnswer.HALF}
+_DEFENCE = {"O": Defence.OPEN, "C": Defence.CLOSED}
+
+
+def action_of(code: str, view: PublicView) -> Action | None:
+    """The engine action a move button's ``code`` names in the deal ``view`` shows, or
+    ``None`` when it names none. It is for the hand to act (in open defence the whister
+    moves the passer's cards); an offer is the deciding player's (record format, "Offers").
+    Whether it is legal is the core's to check."""
+    hand, actor = view.to_act, view.actor
+    if hand is None or actor is None or len(code) < 2:
+        return None
+    kind, rest = code[0], code[1:]
+    action: Action | None = None
+    try:
+        if kind == "b":
+            action = Bid(hand, None if rest == "P" else parse_contract(_contract(rest)))
+        elif kind == "c":
+            action = Declare(hand, parse_contract(_contract(rest)))
+        elif kind == "w" and rest in _WHIST:
+            action = Whist(hand, _WHIST[rest])
+        elif kind == "d" and rest in _DEFENCE:
+            action = ChooseDefence(hand, _DEFENCE[rest])
+        elif kind == "p":
+            action = Play(hand, parse_card(rest))
+        elif kind == "o":
+            action = Offer(actor, tuple(int(n) for n in rest.split("-")))
+        elif kind == "a" and rest in ("Y", "N"):
+            action = Accept(hand, rest == "Y")
+    except ValueError:
+        return None
+    # only the code's one spelling: "p7s" or "o+1-9-0" name nothing
+    return action if action is not None and action_code(action) == code else None
+
+
+def _contract(text: str) -> str:
+    return "misere" if text == "M" else text

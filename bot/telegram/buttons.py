@@ -8,7 +8,7 @@ Every press is answered exactly once; a refused one with the reason.
 from __future__ import annotations
 
 import html
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from telegram import CallbackQuery, Update
@@ -16,11 +16,11 @@ from telegram.ext import Application, CallbackQueryHandler
 
 from bot.core import effects as fx
 from bot.core.effects import Effects
+from bot.core.errors import Rejected
 from bot.core.model import Table
-from bot.core.service import Rejected
-from bot.preferans.actions import Action
 from bot.preferans.cards import Card, Seat, parse_card
-from bot.render.callbacks import CallbackData, action_code, decode, to_base36
+from bot.preferans.views import public_view
+from bot.render.callbacks import CallbackData, action_of, decode, to_base36
 from bot.render.hint import hint_text
 from bot.render.i18n import lang_of, t
 from bot.render.keyboards import SETTING_CODES, setting_label
@@ -89,7 +89,7 @@ def _pressed(handle: Handle, *, group_only: bool = False) -> Callback:
         press = _Press(rt, query)
         try:
             data = decode(query.data)
-            table = rt.service.get(data.table_id) if data is not None else None
+            table = rt.service.registry.get(data.table_id) if data is not None else None
             if data is None or table is None:
                 raise Rejected("err.stale")
             where = query.message.chat.id if query.message is not None else None
@@ -128,9 +128,9 @@ async def _lobby(press: _Press, table: Table, data: CallbackData) -> Effects:
     if code == "Lc":
         return await service.cancel(table.id, user_id)
     if code == "La":
-        return await service.add_robot(table.id, user_id)
+        return await service.robots.add_robot(table.id, user_id)
     if code == "Lr":
-        return await service.remove_robot(table.id, user_id)
+        return await service.robots.remove_robot(table.id, user_id)
     if code.startswith("Lx") and code[2:] in SETTING_CODES:
         key = SETTING_CODES[code[2:]]
         effects = await service.change_setting(table.id, user_id, key)
@@ -167,7 +167,7 @@ async def _robot(press: _Press, table: Table, data: CallbackData) -> Effects:
     number = int(data.code[1:])
     if number >= len(table.seats):
         raise Rejected("err.not_replaceable")
-    return await press.rt.service.replace_with_robot(table.id, Seat(number), press.user.id)
+    return await press.rt.service.robots.replace_with_robot(table.id, Seat(number), press.user.id)
 
 
 async def _mark(press: _Press, table: Table, data: CallbackData) -> Effects:
@@ -188,13 +188,9 @@ async def _discard(press: _Press, table: Table, data: CallbackData) -> Effects:
 async def _move(press: _Press, table: Table, data: CallbackData) -> Effects:
     """Bid, name the contract, whist, choose the defence, play a card, make or answer an
     offer."""
-    code = data.code
-
-    def choose(legal: Sequence[Action]) -> Action | None:
-        matches = [a for a in legal if action_code(a) == code]
-        return matches[0] if len(matches) == 1 else None
-
-    return await press.rt.service.act(table.id, press.user.id, data.move, code, choose)
+    deal = table.game.current if table.game is not None else None
+    action = action_of(data.code, public_view(deal)) if deal is not None else None
+    return await press.rt.service.act(table.id, press.user.id, data.move, data.code, action)
 
 
 ALERT_LIMIT = 200
@@ -205,11 +201,11 @@ async def _hint(press: _Press, table: Table, data: CallbackData) -> Effects:
     """What the strongest computer player would do in the presser's seat: an alert in his
     own chat (the hand message's), or a message there if it is too long for one."""
     rt = press.rt
-    found = await rt.service.hint(table.id, press.user.id, data.move)
+    found = await rt.service.robots.hint(table.id, press.user.id, data.move)
     seat = table.seat_of(press.user.id)
     player = table.player(seat) if seat is not None else None
     lang = player.lang if player is not None else press.lang
-    text = hint_text(found, lang, ranks=rt.service.card_ranks(press.user.id))
+    text = hint_text(found, lang, ranks=rt.service.registry.card_ranks(press.user.id))
     if len(text) <= ALERT_LIMIT:
         await press.answer(text, alert=True)
     else:

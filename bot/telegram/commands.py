@@ -12,8 +12,8 @@ from telegram.constants import ChatType
 from telegram.ext import Application, CommandHandler
 
 from bot.core import effects as fx
+from bot.core.errors import Rejected
 from bot.core.model import Player
-from bot.core.service import Rejected
 from bot.preferans.cards import Seat
 from bot.preferans.game import Game
 from bot.render.callbacks import from_base36
@@ -22,7 +22,6 @@ from bot.render.results import pulka_text
 from bot.render.rules import rules_text
 from bot.render.sheet_text import sheet_text
 from bot.render.text import group_title, title_of
-from storage import archive
 
 from .history import day
 from .membership import is_member
@@ -40,17 +39,17 @@ async def _deep_link(rt: Runtime, player: Player, payload: str) -> str:
     """``s<table>`` sits down, ``r<table>_<seat>`` takes a seat; returns the reply."""
     try:
         if payload.startswith("s"):
-            table = rt.service.joinable(from_base36(payload[1:]))
+            table = rt.service.registry.pressed(from_base36(payload[1:]))
             if not await is_member(rt.app.bot, table.chat_id, player.user_id):
                 raise Rejected("err.not_member")
             effects = await rt.service.sit(table.id, player)
             rt.show(tuple(e for e in effects if not isinstance(e, fx.Seated)))
             seat = next(e.seat for e in effects if isinstance(e, fx.Seated))
-            title = title_of(table, rt.service.tables_of(player.user_id))
+            title = title_of(table, rt.service.registry.tables_of(player.user_id))
             return t(player.lang, "start.seated", title=title, seat=seat + 1)
         if payload.startswith("r"):
             tid, _, seat_text = payload[1:].partition("_")
-            table = rt.service.joinable(from_base36(tid))
+            table = rt.service.registry.pressed(from_base36(tid))
             if not await is_member(rt.app.bot, table.chat_id, player.user_id):
                 raise Rejected("err.not_member")
             number = int(seat_text)
@@ -79,7 +78,7 @@ async def start(update: Update, context: Context) -> None:
         return
     player = player_of(user)
     rt.outbox.unblock(chat.id)  # he writes to the bot: it may write to him again
-    await rt.service.remember_user(player, private_ok=True)
+    await rt.service.registry.remember_user(player, private_ok=True)
     payload = context.args[0] if context.args else ""
     text = await _deep_link(rt, player, payload) if payload else t(player.lang, "start.private")
     if text:
@@ -107,7 +106,7 @@ async def rules_command(update: Update, context: Context) -> None:
     user = update.effective_user
     lang = await group_lang(rt, update)
     if is_group(update) or user is None:
-        settings = await rt.service.rules_settings(chat.id)
+        settings = await rt.service.registry.rules_settings(chat.id)
         rt.outbox.answer_command(chat.id, rules_text(settings, lang), who=sender(update))
         return
     rt.outbox.answer_command(chat.id, await _private_rules(rt, user.id, lang), who=sender(update))
@@ -116,7 +115,7 @@ async def rules_command(update: Update, context: Context) -> None:
 async def _private_rules(rt: Runtime, user_id: int, lang: str) -> str:
     """The rules of every table the player sits at, each under its group's title; with
     none, those of his last game, saying which; with no game either, a new table's."""
-    tables = sorted(rt.service.tables_of(user_id), key=lambda tb: tb.id)
+    tables = sorted(rt.service.registry.tables_of(user_id), key=lambda tb: tb.id)
     if tables:
         return "\n\n".join(
             t(lang, "rules.at_table", title=title_of(table, tables))
@@ -124,9 +123,9 @@ async def _private_rules(rt: Runtime, user_id: int, lang: str) -> str:
             + rules_text(table.settings, lang)
             for table in tables
         )
-    last = await rt.service.last_game_settings(user_id)
+    last = await rt.service.registry.last_game_settings(user_id)
     if last is None:
-        return t(lang, "rules.no_game") + "\n" + rules_text(rt.service.defaults, lang)
+        return t(lang, "rules.no_game") + "\n" + rules_text(rt.service.registry.defaults, lang)
     settings, game = last
     title = group_title(game.title, game.table_id)
     head = t(lang, "rules.last_game", title=title, date=day(game.ended_at))
@@ -144,7 +143,7 @@ async def newgame(update: Update, context: Context) -> None:
     if not is_group(update):
         rt.outbox.answer_command(chat.id, t(player.lang, "only_group"), who=sender(update))
         return
-    existing = rt.service.open_table(chat.id)
+    existing = rt.service.registry.open_table(chat.id)
     if existing is not None:
         rt.outbox.answer_command(
             chat.id, t(existing.settings.lang, "table_exists"), who=sender(update)
@@ -166,7 +165,7 @@ async def pulka_command(update: Update, context: Context) -> None:
     if chat.type == ChatType.PRIVATE and user is not None:
         rt.outbox.post(chat.id, await _private_pulka(rt, player_of(user)))
         return
-    found = await rt.service.last_game(chat.id)
+    found = await rt.service.registry.last_game(chat.id)
     if found is None:
         rt.outbox.answer_command(
             chat.id, t(await group_lang(rt, update), "no_table"), who=sender(update)
@@ -180,10 +179,10 @@ async def pulka_command(update: Update, context: Context) -> None:
 async def _private_pulka(rt: Runtime, player: Player) -> str:
     """The sheet of the player's running table, else of his last finished game (as text:
     the picture belongs to the group)."""
-    for table in rt.service.tables_of(player.user_id):
+    for table in rt.service.registry.tables_of(player.user_id):
         if table.game is not None:
             return pulka_text(table, table.game, player.lang)
-    found = await archive.last_record(rt.service.storage, user_id=player.user_id)
+    found = await rt.service.archive.last_of_player(player.user_id)
     if found is None:
         return t(player.lang, "pulka.none")
     game = Game.from_record(found[1])
@@ -198,7 +197,7 @@ async def stop_command(update: Update, context: Context) -> None:
     if chat is None or user is None:
         return
     lang = await group_lang(rt, update)
-    table = rt.service.open_table(chat.id)
+    table = rt.service.registry.open_table(chat.id)
     if table is None:
         rt.outbox.answer_command(chat.id, t(lang, "stop.not_playing"), who=sender(update))
         return

@@ -75,7 +75,7 @@ def hand_content(service: TableService, table: Table, seat: Seat, slot: Slot) ->
     if table.messages.hand_slots.get(seat) is not slot:
         return None
     sv = seat_view(game.current, seat)
-    ranks = service.card_ranks(player.user_id)
+    ranks = service.registry.card_ranks(player.user_id)
     notes = []
     mine = table.ui.hand_auto.get(seat)
     if isinstance(mine, Discard) and not sv.discard:
@@ -95,7 +95,7 @@ def hand_content(service: TableService, table: Table, seat: Seat, slot: Slot) ->
         note=note,
         left=left,
         ranks=ranks,
-        others=service.tables_of(player.user_id),
+        others=service.registry.tables_of(player.user_id),
     )
     return text, keyboards.actions_keyboard(table, sv, player.lang, ranks=ranks)
 
@@ -114,7 +114,7 @@ def review_content(
     deal = e.finished.deal
     if deal is None:
         return None
-    ranks = service.card_ranks(player.user_id)
+    ranks = service.registry.card_ranks(player.user_id)
     note = result_text(table, e.finished, e.deal_no, player.lang, before)
     claim = offer_end_line(table, deal, player.lang)  # the deal ended by an accepted offer
     note = note if claim is None else claim + "\n\n" + note
@@ -127,6 +127,6 @@ def review_content(
         what = action_text(auto, player.lang, private=True, ranks=ranks)
         note = t(player.lang, "hand.auto", what=what) + "\n\n" + note
     sv = seat_view(deal, seat)
-    others = service.tables_of(player.user_id)
+    others = service.registry.tables_of(player.user_id)
     text = hand_text(table, sv, e.deal_no, player.lang, note=note, ranks=ranks, others=others)
     return text, None

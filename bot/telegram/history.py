@@ -1,8 +1,8 @@
 """``/export``, ``/history``, ``/stats`` and ``/top``: finished games and statistics.
 
-Everything here reads the archive (:mod:`storage.archive`): the pulka records of
-finished and stopped games and the per-player rows computed from them (definitions in
-:mod:`bot.stats` and the README).
+Everything here reads the archive through the core (:mod:`bot.core.archive`): the pulka
+records of finished and stopped games and the per-player rows computed from them
+(definitions in :mod:`bot.stats` and the README).
 """
 
 from __future__ import annotations
@@ -18,12 +18,11 @@ from telegram import InputFile, Update, User
 from telegram.constants import ParseMode
 from telegram.ext import Application, CommandHandler
 
-from bot.core.model import Status
+from bot.core.archive import Totals
 from bot.preferans.game import Game
 from bot.render.i18n import number, t
 from bot.render.sheet_text import short_name
 from bot.render.text import group_title, title_of
-from storage import archive
 
 from .queue import Sound
 from .runtime import Context, Runtime, group_lang, is_group, runtime, sender
@@ -78,12 +77,11 @@ async def history_command(update: Update, context: Context) -> None:
     if chat is None:
         return
     lang = await group_lang(rt, update)
-    storage = rt.service.storage
     if is_group(update):
-        games = await archive.history(storage, chat.id, HISTORY_LIMIT)
+        games = await rt.service.archive.games(chat_id=chat.id, limit=HISTORY_LIMIT)
         heading, none = "hist.title", "hist.none"
     elif user is not None:
-        games = await archive.history(storage, user_id=user.id, limit=HISTORY_LIMIT)
+        games = await rt.service.archive.games(user_id=user.id, limit=HISTORY_LIMIT)
         heading, none = "hist.mine_title", "hist.mine_none"
     else:
         return
@@ -120,7 +118,7 @@ def day(timestamp: float) -> str:
 # ---------------------------------------------------------------------- /stats and /top
 
 
-def _stats_line(lang: str, s: archive.Totals) -> str:
+def _stats_line(lang: str, s: Totals) -> str:
     if not s.games:
         return t(lang, "stats.none")
     return t(
@@ -154,12 +152,11 @@ async def stats_command(update: Update, context: Context) -> None:
     if chat is None or user is None:
         return
     lang = await group_lang(rt, update)
-    storage = rt.service.storage
-    overall = await archive.totals(storage, user.id)
+    overall = await rt.service.archive.totals(user.id)
     name = overall.name if overall.games else (user.full_name or user.username or str(user.id))
     lines = [t(lang, "stats.title", name=_name(name))]
     if is_group(update):
-        here = await archive.totals(storage, user.id, chat.id)
+        here = await rt.service.archive.totals(user.id, chat.id)
         lines += ["", t(lang, "stats.group"), _stats_line(lang, here)]
         lines += ["", t(lang, "stats.overall"), _stats_line(lang, overall)]
     else:
@@ -177,8 +174,8 @@ async def top_command(update: Update, context: Context) -> None:
     if not is_group(update):
         rt.outbox.answer_command(chat.id, t(lang, "top.in_private"), who=sender(update))
         return
-    best = await archive.top(rt.service.storage, chat.id, TOP_LIMIT)
-    robots = await archive.top(rt.service.storage, chat.id, TOP_LIMIT, robots=True)
+    best = await rt.service.archive.top(chat.id, TOP_LIMIT)
+    robots = await rt.service.archive.top(chat.id, TOP_LIMIT, robots=True)
     if not best and not robots:
         rt.outbox.answer_command(chat.id, t(lang, "hist.none"), who=sender(update))
         return
@@ -206,28 +203,23 @@ async def _records_for(rt: Runtime, update: Update) -> list[Found]:
     user = update.effective_user
     service = rt.service
     if is_group(update) and chat is not None:
-        table = service.open_table(chat.id)
-        live = service.live_record(table) if table is not None else None
+        table = service.registry.open_table(chat.id)
+        live = service.registry.live_record(table) if table is not None else None
         if table is not None and live is not None:
             return [(table.id, live, None)]
-        found = await archive.last_record(service.storage, chat_id=chat.id)
-        if found is not None:
-            return [(*found, None)]
-        row = await service.storage.last_table(chat.id)  # a game the archive does not hold
-        if row is not None and row.record and row.status == Status.OVER:
-            return [(row.id, row.record, None)]
-        return []
+        found = await service.archive.last_of_chat(chat.id)
+        return [(*found, None)] if found is not None else []
     if user is None:
         return []
-    tables = service.tables_of(user.id)
+    tables = service.registry.tables_of(user.id)
     running: list[Found] = []
     for table in sorted(tables, key=lambda tb: tb.id):
-        live = service.live_record(table)
+        live = service.registry.live_record(table)
         if live is not None:
             running.append((table.id, live, title_of(table, tables)))
     if running:
         return running
-    found = await archive.last_record(service.storage, user_id=user.id)
+    found = await service.archive.last_of_player(user.id)
     return [(*found, None)] if found is not None else []
 
 

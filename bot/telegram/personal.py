@@ -93,10 +93,10 @@ def notify_keyboard(
 async def _menu(rt: Runtime, player: Player) -> tuple[str, InlineKeyboardMarkup]:
     """The settings message of ``player`` as stored (his card ranks read into memory
     first if they are not there yet, as after a restart)."""
-    await rt.service.load_ranks(player.user_id)
-    mode = await rt.service.notify_mode(player.user_id)
-    ranks = rt.service.card_ranks(player.user_id)
-    on = await rt.service.autoplay(player.user_id)
+    await rt.service.registry.load_ranks(player.user_id)
+    mode = await rt.service.registry.notify_mode(player.user_id)
+    ranks = rt.service.registry.card_ranks(player.user_id)
+    on = await rt.service.registry.autoplay(player.user_id)
     return settings_text(player.lang, mode, ranks, on), notify_keyboard(
         player.lang, mode, ranks, on
     )
@@ -132,11 +132,13 @@ async def notify_pressed(update: Update, context: Context) -> None:
     kind, code = data[-2], data[-1]
     if kind == "C":
         ranks = next(r for r, c in _RANK_CODES.items() if c == code)
-        rt.show(await rt.service.set_card_ranks(player, ranks))
+        rt.show(await rt.service.registry.set_card_ranks(player, ranks))
     elif kind == "F":
-        await rt.service.set_autoplay(player, code == "1")
+        await rt.service.registry.set_autoplay(player, code == "1")
     else:
-        await rt.service.set_notify_mode(player, next(m for m, c in _CODES.items() if c == code))
+        await rt.service.registry.set_notify_mode(
+            player, next(m for m, c in _CODES.items() if c == code)
+        )
     await rt.outbox.answer(query, t(player.lang, "notify.saved"))
     message = query.message
     if message is None:

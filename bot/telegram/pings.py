@@ -59,7 +59,7 @@ class Pings:
         player = table.player(e.seat)
         if player is None or (e.idle is not None and e.idle < ACTIVE_SECONDS):
             return
-        title = title_of(table, self.service.tables_of(player.user_id))
+        title = title_of(table, self.service.registry.tables_of(player.user_id))
         text = t(player.lang, "turn.notify", title=title, n=table.deal_no)
         self._notify(table, player.user_id, text, (NotifyMode.ALWAYS,), forced=forced)
 
@@ -89,9 +89,9 @@ class Pings:
             await self.service.reminder_sent(table, Slot(user_id, message_id))
 
         async def run() -> bool:
-            if table.move != move or await self.service.notify_mode(user_id) not in modes:
+            if table.move != move or await self.service.registry.notify_mode(user_id) not in modes:
                 return False
-            if forced and await self.service.autoplay(user_id):
+            if forced and await self.service.registry.autoplay(user_id):
                 return False
             if replace and await self._edited(table, user_id, text):
                 return True

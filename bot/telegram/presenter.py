@@ -317,8 +317,8 @@ class Presenter:
         if slot is None or deal is None:
             return
         sv = dataclasses.replace(seat_view(deal, seat), legal=())
-        ranks = self.service.card_ranks(slot.chat_id)
-        others = self.service.tables_of(slot.chat_id)
+        ranks = self.service.registry.card_ranks(slot.chat_id)
+        others = self.service.registry.tables_of(slot.chat_id)
         text = hand_text(table, sv, table.deal_no, lang, ended=ended, ranks=ranks, others=others)
         self.outbox.show(slot, text, None)
 
@@ -357,7 +357,7 @@ class Presenter:
 
     def _others(self, player: Player) -> list[Table]:
         """The player's open tables, to tell two groups of the same title apart."""
-        return self.service.tables_of(player.user_id)
+        return self.service.registry.tables_of(player.user_id)
 
     def _tell(self, player: Player, text: str) -> None:
         """A private message to a seated player; a computer player has no chat (its negative

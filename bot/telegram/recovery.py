@@ -43,16 +43,16 @@ async def resume(service: TableService, presenter: Presenter) -> None:
     Each table is shown and armed on its own: one that cannot be (a value its timer or
     its messages cannot take) is set aside, and the others go on."""
     tables: dict[int, tuple[Table, list[Effect]]] = {}
-    for effect in await service.resume():
+    for effect in await service.resumable.resume():
         tables.setdefault(effect.table.id, (effect.table, []))[1].append(effect)
     for table, effects in tables.values():
         try:
             presenter.show(tuple(effects))
         except Exception as exc:
-            await service.put_aside(table, exc)
-    for _, chat_id, lang in service.set_aside:
+            await service.resumable.put_aside(table, exc)
+    for _, chat_id, lang in service.resumable.set_aside:
         if chat_id is not None:  # in the group's language, when its row still says it
-            text = t(lang or service.defaults.lang, "restart.set_aside")
+            text = t(lang or service.registry.defaults.lang, "restart.set_aside")
             presenter.outbox.post(chat_id, text)
 
 
@@ -63,7 +63,7 @@ def stale_buttons(service: TableService, outbox: Outbox, query: CallbackQuery) -
     if msg is None or msg.chat.id <= 0 or decode(query.data) is None:
         return
     chat_id, message_id = msg.chat.id, msg.message_id
-    for table in list(service.tables.values()):
+    for table in list(service.registry.tables.values()):
         if any(
             slot.chat_id == chat_id and slot.message_id == message_id
             for slot in table.messages.hand_slots.values()

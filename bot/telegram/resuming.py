@@ -67,7 +67,7 @@ class Resumer:
 
     async def start(self) -> None:
         """List the tables (nothing read yet) and start resuming them in the background."""
-        order = await self.service.list_tables(closed_within=EVICT_AFTER)
+        order = await self.service.resumable.list_tables(closed_within=EVICT_AFTER)
         log.info("%d table(s) to resume", len(order))
         self._background = [
             asyncio.create_task(self._run(order), name="resume"),
@@ -84,7 +84,7 @@ class Resumer:
     async def save_shown(self) -> None:
         """Store what the tables' messages show; a failure is only logged (tried again)."""
         try:
-            await self.service.save_shown()
+            await self.service.resumable.save_shown()
         except Exception as exc:  # noqa: BLE001 - the next write stores it
             log.warning("what the messages show is not stored now: %s", exc)
 
@@ -99,7 +99,7 @@ class Resumer:
         """Resume what ``update`` concerns before any handler sees it."""
         chat = update.effective_chat
         user = update.effective_user
-        concerned = self.service.concerned
+        concerned = self.service.resumable.concerned
         ids = concerned(
             table_id=_named_table(update),
             chat_id=chat.id if chat is not None else None,
@@ -124,18 +124,18 @@ class Resumer:
         """Resume one table and show what it must show; one that cannot be shown (a value
         its timer or its messages cannot take) is set aside."""
         try:
-            effects = await self.service.resume_table(table_id)
+            effects = await self.service.resumable.resume_table(table_id)
             try:
                 self.presenter.show(effects)
             except Exception as exc:
-                await self.service.put_aside(effects[0].table, exc)
+                await self.service.resumable.put_aside(effects[0].table, exc)
         except Exception:
             log.exception("table %s: resuming failed", table_id)
-        for _, chat_id, lang in self.service.set_aside[self._told :]:
+        for _, chat_id, lang in self.service.resumable.set_aside[self._told :]:
             if chat_id is not None:  # in the group's language, when its row still says it
-                text = t(lang or self.service.defaults.lang, "restart.set_aside")
+                text = t(lang or self.service.registry.defaults.lang, "restart.set_aside")
                 self.outbox.post(chat_id, text)
-        self._told = len(self.service.set_aside)
+        self._told = len(self.service.resumable.set_aside)
 
     async def _run(self, order: list[int]) -> None:
         """Resume ``order`` one table after the other (reading and replaying a table is the
@@ -147,7 +147,7 @@ class Resumer:
         for table_id in order:
             if self.hold is not None:
                 await self.hold.wait()
-            if table_id not in self.service.listed:
+            if table_id not in self.service.resumable.listed:
                 continue  # resumed already, for an update that concerned it
             await room.acquire()
             try:
@@ -166,7 +166,7 @@ class Resumer:
     async def _sent(self, table_id: int, room: asyncio.Semaphore) -> None:
         """Wait until the resumed table's messages went out (or were found unchanged)."""
         try:
-            table = self.service.get(table_id)
+            table = self.service.registry.get(table_id)
             if table is None:
                 return
             chats = {table.chat_id, *(s.chat_id for s in table.messages.hand_slots.values())}

@@ -12,9 +12,10 @@ from telegram.constants import ChatType
 from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 
 from bot.core.effects import Effects
+from bot.core.errors import PartlySaved
 from bot.core.model import Player, Table
 from bot.core.names import clean_name
-from bot.core.persist import SAVE_RETRY, PartlySaved
+from bot.core.persist import SAVE_RETRY
 from bot.core.service import TableService
 from bot.render.i18n import lang_of
 from storage import Storage
@@ -147,7 +148,7 @@ def player_of(user: User) -> Player:
 async def group_lang(rt: Runtime, update: Update) -> str:
     """The language to answer in: the chat's (open or last) table's, else the user's."""
     chat = update.effective_chat
-    lang = await rt.service.chat_lang(chat.id) if chat is not None else None
+    lang = await rt.service.registry.chat_lang(chat.id) if chat is not None else None
     if lang is not None:
         return lang
     user = update.effective_user

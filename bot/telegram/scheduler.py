@@ -195,32 +195,32 @@ class Scheduler:
         evict a closed table."""
         match kind:
             case JobKind.EVICT:
-                table = self.service.get(table_id)
+                table = self.service.registry.get(table_id)
                 if table is not None:
                     self.evict(table)
             case JobKind.EXPIRE:
                 self.show(await self.service.expire(table_id))
             case JobKind.ROBOT:
-                self.show(await self.service.robot_move(table_id, move))
+                self.show(await self.service.robots.robot_move(table_id, move))
             case JobKind.FORCED:
                 self.show(await self.service.forced_play(table_id, move))
             case JobKind.REMIND:
-                self.show(self.service.remind(table_id, move))
+                self.show(self.service.registry.remind(table_id, move))
             case JobKind.TICK:
                 try:
-                    self.show(self.service.tick(table_id, move))
+                    self.show(self.service.registry.tick(table_id, move))
                 finally:  # the timeout is armed only now: never lost to a failed edit
-                    table = self.service.get(table_id)
+                    table = self.service.registry.get(table_id)
                     if table is not None and table.move == move:
                         self.arm(table)  # the reminder and the timeout from now
             case _:  # JobKind.TURN
-                table = self.service.get(table_id)
+                table = self.service.registry.get(table_id)
                 late = table is not None and self.unseen(table)
                 self.show(await self.service.timeout(table_id, move, unseen=late))
 
     def evict(self, table: Table) -> bool:
         """Forget a closed table that was shown in full; else try again later."""
-        if self.pending(table.id) or not self.service.forget(table.id):
+        if self.pending(table.id) or not self.service.registry.forget(table.id):
             if not table.status.open:
                 self.arm(table)
             return False

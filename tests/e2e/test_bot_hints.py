@@ -22,7 +22,7 @@ def _codes(msg: MessageView | None) -> list[str]:
 
 async def test_the_hint_button_answers_the_person_on_turn_alone(tmp_path: Path) -> None:
     async with running_bot(tmp_path) as h:
-        h.service.hints.wait = None  # the answer never depends on how busy the machine is
+        h.service.robots.hints.wait = None  # the answer never depends on how busy the machine is
         await open_and_start(h, settings_presses=SETTINGS)
         table = h.table()
         assert (table.settings.robot_level, table.settings.hints) == ("beginner", True)

@@ -48,7 +48,7 @@ async def _until_my_turn_or_over(h: Harness, seconds: float = 20.0) -> bool:
 async def test_one_person_and_two_computer_players_play_a_pulka(tmp_path: Path) -> None:
     settings = TableSettings(pulka=2, turn_time=60, sheet="text")
     async with running_bot(tmp_path, users=1, defaults=settings) as h:
-        h.service.robot_budget = CHEAP  # the suite stays fast
+        h.service.robots.budget = CHEAP  # the suite stays fast
         h.rt.scheduler.robot_scale = 0.02  # the pauses, shortened
         me = h.users[0]
         await h.say(me, "/newgame")

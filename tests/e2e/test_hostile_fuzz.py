@@ -124,7 +124,7 @@ class Driver:
 
     def table(self, g: str) -> Table | None:
         chat_id = self.groups[g].id
-        tables = [tb for tb in self.h.service.tables.values() if tb.chat_id == chat_id]
+        tables = [tb for tb in self.h.service.registry.tables.values() if tb.chat_id == chat_id]
         for tb in tables:
             if tb.status in (Status.LOBBY, Status.PLAYING):
                 return tb
@@ -264,7 +264,7 @@ class Driver:
         data = self.rng.choice(datas)
         refuse = ""
         decoded = data.split(":")
-        tables = self.h.service.tables
+        tables = self.h.service.registry.tables
         try:
             tid = int(decoded[0], 36)
         except ValueError:
@@ -279,7 +279,7 @@ class Driver:
         msg = self.private_message(user)
         if msg is None:
             return
-        tables = [tb for tb in self.h.service.tables.values()]
+        tables = [tb for tb in self.h.service.registry.tables.values()]
         if not tables:
             return
         table = self.rng.choice(tables)
@@ -334,7 +334,7 @@ class Driver:
     def op_command(self) -> None:
         user = self.rng.choice(self.everyone)
         text = self.rng.choice(COMMANDS)
-        tables = list(self.h.service.tables.values())
+        tables = list(self.h.service.registry.tables.values())
         if self.rng.random() < 0.3 and tables:
             table = self.rng.choice(tables)
             text = self.rng.choice(
@@ -454,7 +454,7 @@ class Driver:
             seat = int(deal.actor)
             robot = table.seats[seat]
             if robot is not None and robot.user_id < 0:  # a computer player (its timer's job)
-                self.h.rt.show(await self.h.service.robot_move(table.id, table.move))
+                self.h.rt.show(await self.h.service.robots.robot_move(table.id, table.move))
                 await settle(self.h)
                 continue
             msg = self.hand_message(table, seat)
@@ -522,7 +522,7 @@ async def test_fuzz_end_to_end_over_http(tmp_path: Path, seed: int) -> None:
             # Computer players who take a seat play at the quick budget: what is checked
             # here does not depend on how deep they think (each decision is legal at any
             # budget: tests/engine/test_robot.py); the full one cost ~10 % more CPU here.
-            h.service.robot_budget = FAST
+            h.service.robots.budget = FAST
             watch = PrivacyWatch(h).install()
             spy = ActSpy(h).install()
             for user in people["everyone"][1:]:  # Anna never pressed Start
@@ -532,12 +532,12 @@ async def test_fuzz_end_to_end_over_http(tmp_path: Path, seed: int) -> None:
             for batch in range(BATCHES):
                 await driver.step()
                 if batch % 40 == 39:
-                    for table in list(h.service.tables.values()):
+                    for table in list(h.service.registry.tables.values()):
                         if table.game is not None:
                             assert_replays(table.game)
             await driver.finish()
             await settle(h)
-            tables = list(h.service.tables.values())
+            tables = list(h.service.registry.tables.values())
             assert tables
             for table in tables:
                 assert table.status in (Status.OVER, "cancelled", "expired"), table.status

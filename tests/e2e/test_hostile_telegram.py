@@ -310,7 +310,7 @@ async def test_group_upgraded_to_a_supergroup_mid_game(tmp_path: Path) -> None:
             await settle(h)
             h.group = new
             assert table.chat_id == new.id
-            assert h.service.open_table(new.id) is table
+            assert h.service.registry.open_table(new.id) is table
             assert_messages_current(h)  # a new table message in the supergroup
             assert table.messages.table_slot.chat_id == new.id
             row = await h.service.storage.table(table.id)

@@ -187,7 +187,7 @@ async def test_an_older_database_is_upgraded_in_place_and_its_games_go_on(tmp_pa
     assert check_schema(str(path)) == 1
     async with running_bot(tmp_path, fake=fake, people=people, group=group) as h:
         assert await h.app.bot_data.storage.schema_version() == SCHEMA_VERSION
-        table = h.service.get(2)
+        table = h.service.registry.get(2)
         assert table is not None and table.status == "playing"
         assert table.game.to_record() == playing.to_record()  # rebuilt from its log
         assert h.hand_message(h.user_of_seat(int(table.game.current.actor))) is not None

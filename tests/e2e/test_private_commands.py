@@ -77,7 +77,7 @@ async def test_private_rules_history_and_top_speak_of_the_players_own_games(
         assert text.startswith("🃏 Ваш стол в группе «Preferans club»:\nСочинка, пуля до 2\n")
         await _play_out(h)
         # then a Leningrad game, played to its end
-        h.service.defaults = LENINGRAD
+        h.service.registry.defaults = LENINGRAD
         await open_and_start(h)
         await _play_out(h)
         text = await _ask(h, anna, "/rules")
@@ -106,7 +106,7 @@ async def test_private_rules_show_every_table_the_player_sits_at(tmp_path: Path)
         anna, boris, vera, gleb = h.users
         second = h.fake.add_group("Второй клуб", h.users)
         await open_and_start(h)
-        h.service.defaults = LENINGRAD
+        h.service.registry.defaults = LENINGRAD
         await _start_in(h, second, [anna, boris, gleb])
         text = await _ask(h, anna, "/rules")
         first, other = text.split("\n\n")

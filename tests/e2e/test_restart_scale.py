@@ -46,7 +46,7 @@ async def _tables(h: Harness, groups: int) -> list[tuple[FakeChat, list[FakeUser
 
 
 def _table_id(h: Harness, group: FakeChat) -> int:
-    table = h.service.open_table(group.id)
+    table = h.service.registry.open_table(group.id)
     assert table is not None
     return table.id
 
@@ -65,13 +65,13 @@ def _restarted(
 def _recorded(service: TableService) -> list[int]:
     """The tables the service reads to resume, in order (each read recorded)."""
     reads: list[int] = []
-    load = service._writer.load
+    load = service.registry.writer.load
 
     async def recording(table_id: int) -> Any:
         reads.append(table_id)
         return await load(table_id)
 
-    service._writer.load = recording  # type: ignore[method-assign]
+    service.registry.writer.load = recording  # type: ignore[method-assign]
     return reads
 
 
@@ -86,14 +86,14 @@ async def test_start_is_answered_before_any_table_is_shown_again(tmp_path: Path)
         await h.start_bot(newcomer)
         [answer] = fake.bot_messages(newcomer.id)
         assert answer.content == t("en", "start.private")
-        assert h.service.tables == {}  # nothing resumed yet, nothing shown again
+        assert h.service.registry.tables == {}  # nothing resumed yet, nothing shown again
         assert [c.method.lower() for c in fake.calls[before:] if c.method.lower() in SENDS] == [
             "sendmessage"
         ]
         hold.set()
         await h.rt.app.bot_data.resumer.done.wait()
         await h.idle()
-        assert sorted(h.service.tables) == sorted(ids)
+        assert sorted(h.service.registry.tables) == sorted(ids)
 
 
 async def test_a_press_on_a_table_not_resumed_yet_is_applied_once(tmp_path: Path) -> None:
@@ -112,16 +112,16 @@ async def test_a_press_on_a_table_not_resumed_yet_is_applied_once(tmp_path: Path
         data = next(d for _, d in hand.buttons if code_of(d) == "bP")
         answer = await h.press(actor, hand, data)
         assert not is_alert(answer) and t("en", "err.stale") not in (answer.get("text") or "")
-        table = h.service.get(first)
+        table = h.service.registry.get(first)
         assert table is not None and table.move == move + 1  # applied, to the stored table
-        assert h.service.get(second) is None  # the other still waits its turn
+        assert h.service.registry.get(second) is None  # the other still waits its turn
         qid = fake.press(actor, hand, data, force=True)  # its answer lost: pressed again
         await h.idle()
         assert t("en", "ok.already") in fake.callback_answer(qid)["text"]
         hold.set()
         await h.rt.app.bot_data.resumer.done.wait()
         await h.idle()
-        assert h.service.get(first) is table and table.move == move + 1
+        assert h.service.registry.get(first) is table and table.move == move + 1
         assert sorted(reads) == sorted([first, second])  # each read once
         timers = h.rt.scheduler.timers
         jobs = h.app.job_queue.jobs()

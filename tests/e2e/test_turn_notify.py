@@ -86,7 +86,7 @@ async def test_an_active_player_is_not_pinged_and_never_means_never(tmp_path: Pa
         assert answer.get("text") == "Saved."
         menu = h.fake.message(menu.chat_id, menu.message_id)
         assert any(label == "✅ never" for label, _ in menu.buttons)
-        assert await h.service.notify_mode(boris.id) == "never"
+        assert await h.service.registry.notify_mode(boris.id) == "never"
         start = len(_pings(h))
         await _play_one_deal(h, clock, pause=30)
         chats = {c for c, _, _ in _pings(h)[start:]}
@@ -105,7 +105,9 @@ async def test_requests_per_deal_before_and_after(tmp_path: Path) -> None:
         async with running_bot(tmp_path / label, clock=clock, defaults=NO_TIMER) as h:
             await open_and_start(h)
             for user in h.users:
-                await h.service.set_notify_mode(Player(user.id, user.first_name, "en"), mode)
+                await h.service.registry.set_notify_mode(
+                    Player(user.id, user.first_name, "en"), mode
+                )
             counts = await _play_one_deal(h, clock, pause)
             figures[label] = counts
     sent = {k: sum(n for m, n in v.items() if m != "getUpdates") for k, v in figures.items()}

@@ -61,9 +61,10 @@ async def write_tables(fake: Any, path: str, count: int, seed: int) -> list[int]
     from telegram import Bot
 
     from bot.core.effects import DealShown
-    from bot.core.model import Player, TableSettings
+    from bot.core.model import Player, Table, TableSettings
     from bot.core.service import Shown, TableService
     from bot.preferans.actions import Bid, Offer
+    from bot.preferans.views import seat_view
     from bot.telegram.outbox import Outbox
     from bot.telegram.presenter import Presenter
     from bot.telegram.sheet import SheetMessages
@@ -81,7 +82,10 @@ async def write_tables(fake: Any, path: str, count: int, seed: int) -> list[int]
     outbox.on_sent = service.message_sent
     rng = random.Random(seed)
 
-    def choose(legal: Any) -> Any:
+    def choose(table: Table) -> Any:
+        deal = table.game.current if table.game is not None else None
+        assert deal is not None and deal.actor is not None
+        legal = seat_view(deal, deal.actor).legal
         passes = [a for a in legal if isinstance(a, Bid) and a.contract is None]
         cards = [a for a in legal if not isinstance(a, Bid | Offer)]
         return passes[0] if passes else rng.choice(cards)
@@ -93,10 +97,10 @@ async def write_tables(fake: Any, path: str, count: int, seed: int) -> list[int]
         group = fake.add_group(f"Клуб {i}", people)
         players = [Player(u.id, u.first_name, "ru") for u in people]
         for p in players:
-            await service.remember_user(p, private_ok=True)
-            await service.set_autoplay(p, False)  # no forced card plays itself meanwhile
+            await service.registry.remember_user(p, private_ok=True)
+            await service.registry.set_autoplay(p, False)  # no forced card plays itself meanwhile
         await service.open_lobby(group.id, players[0], group.title)
-        table = service.open_table(group.id)
+        table = service.registry.open_table(group.id)
         assert table is not None
         for p in players:
             await service.sit(table.id, p)
@@ -112,7 +116,7 @@ async def write_tables(fake: Any, path: str, count: int, seed: int) -> list[int]
             player = table.seats[seat]
             assert player is not None
             before = table.deal_no
-            await service.act(table.id, player.user_id, table.move, f"x{table.move}", choose)
+            await service.act(table.id, player.user_id, table.move, f"x{table.move}", choose(table))
             played = 0 if table.deal_no != before else played + (game.current.phase.name == "PLAY")
         # what the running bot would have shown: the deals' ends, the lobby, the deal now
         for end in list(table.unshown.ends):
@@ -126,7 +130,7 @@ async def write_tables(fake: Any, path: str, count: int, seed: int) -> list[int]
         ids += await asyncio.gather(*(one(i) for i in range(start, min(count, start + 50))))
         await outbox.drain()
     await outbox.drain()
-    save_shown = getattr(service, "save_shown", None)
+    save_shown = getattr(service.resumable, "save_shown", None)
     if save_shown is not None:  # what the messages show (a bot that stores it)
         await save_shown()
     await outbox.close(1.0)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -12,7 +12,8 @@ from bot.core.service import TableService
 from bot.preferans.actions import Action, Bid, Discard
 from bot.preferans.cards import Seat
 from bot.preferans.contracts import parse_contract
-from bot.preferans.views import seat_view
+from bot.preferans.views import public_view, seat_view
+from bot.render.callbacks import action_of
 from storage import Storage
 
 GROUP = -100
@@ -61,12 +62,12 @@ def of(effects: Effects, kind: type[Effect]) -> list[Effect]:
 async def lobby_of(service: TableService, players: int = 3, *, chat_id: int = GROUP) -> Table:
     """An open lobby with ``players`` seated (each can be written to)."""
     await service.open_lobby(chat_id, PEOPLE[0], "Клуб")
-    table = service.open_table(chat_id)
+    table = service.registry.open_table(chat_id)
     assert table is not None
     if players == 4:
         await service.change_setting(table.id, PEOPLE[0].user_id, "players")
     for p in PEOPLE[:players]:
-        await service.remember_user(p, private_ok=True)
+        await service.registry.remember_user(p, private_ok=True)
         await service.sit(table.id, p)
     return table
 
@@ -92,15 +93,27 @@ def legal(table: Table) -> tuple[Action, ...]:
     return seat_view(table.game.current, seat).legal
 
 
-def picking(pred: Callable[[Action], bool]) -> Callable[[Sequence[Action]], Action | None]:
-    """A chooser that takes the first legal action ``pred`` accepts."""
-    return lambda actions: next((a for a in actions if pred(a)), None)
+def pick(table: Table, pred: Callable[[Action], bool]) -> Action | None:
+    """The first of the acting player's legal actions and offers ``pred`` accepts (a
+    discard is marked card by card instead); ``None``: none, or nobody is to act."""
+    deal = table.game.current if table.game is not None else None
+    if deal is None or deal.actor is None:
+        return None
+    view = seat_view(deal, deal.actor)
+    found = (a for a in (*view.legal, *view.offers) if not isinstance(a, Discard) and pred(a))
+    return next(found, None)
+
+
+def decoded(table: Table, code: str) -> Action | None:
+    """The action a move button's ``code`` names now, as the adapter decodes a press."""
+    deal = table.game.current if table.game is not None else None
+    return action_of(code, public_view(deal)) if deal is not None else None
 
 
 async def press(service: TableService, table: Table, pred: Callable[[Action], bool]) -> Effects:
     """The player to act presses the first legal action ``pred`` accepts."""
     _, player = actor(table)
-    return await service.act(table.id, player.user_id, table.move, repr(pred), picking(pred))
+    return await service.act(table.id, player.user_id, table.move, repr(pred), pick(table, pred))
 
 
 async def to_discard(service: TableService, table: Table) -> Seat:

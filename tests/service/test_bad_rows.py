@@ -60,7 +60,7 @@ async def _resumed(
     """Resume; the lines logged at ``level`` or above."""
     caplog.clear()
     with caplog.at_level(level):
-        await service.resume()
+        await service.resumable.resume()
     return [r.getMessage() for r in caplog.records if r.levelno >= level]
 
 
@@ -73,7 +73,7 @@ async def test_corrupted_tables_are_set_aside_and_the_healthy_ones_resume(
         errors = await _resumed(service, caplog, logging.ERROR)
         assert len(errors) == len(CORRUPT), errors
         assert all("set aside" in e and "\n" not in e for e in errors)
-        assert sorted(service.set_aside, key=str) == sorted(
+        assert sorted(service.resumable.set_aside, key=str) == sorted(
             (
                 (chats[kind][0], chats[kind][1], None if kind == "settings" else "ru")
                 for kind in CORRUPT
@@ -82,19 +82,19 @@ async def test_corrupted_tables_are_set_aside_and_the_healthy_ones_resume(
         )
         for kind in ("healthy", "healthy too"):
             table_id, chat_id, move, seat = chats[kind]
-            table = service.open_table(chat_id)
+            table = service.registry.open_table(chat_id)
             assert table is not None and table.id == table_id
             assert table.status is Status.PLAYING and table.move == move
             assert actor(table)[0] == seat
             await press(service, table, lambda a: True)  # and the game goes on
         for kind in CORRUPT:  # the group can start anew; /pulka finds nothing to show
             chat_id = chats[kind][1]
-            assert service.open_table(chat_id) is None
-            assert await service.last_game(chat_id) is None
+            assert service.registry.open_table(chat_id) is None
+            assert await service.registry.last_game(chat_id) is None
             await service.open_lobby(chat_id, PEOPLE[0])
     async with service_on(path) as service:  # set aside for good: no error again
         assert await _resumed(service, caplog, logging.ERROR) == []
-        assert service.set_aside == []
+        assert service.resumable.set_aside == []
 
 
 BREAKING = {
@@ -138,7 +138,7 @@ async def test_a_table_set_aside_names_its_groups_language_when_its_settings_rea
     con.close()
     async with service_on(path) as service:
         await _resumed(service, caplog, logging.ERROR)
-        assert sorted(service.set_aside, key=str) == sorted(
+        assert sorted(service.resumable.set_aside, key=str) == sorted(
             [
                 (chats["state"][0], chats["state"][1], "en"),
                 (chats["settings"][0], chats["settings"][1], None),
@@ -156,22 +156,26 @@ async def test_values_that_would_break_a_table_set_it_aside_and_the_other_plays(
         lines = await _resumed(service, caplog, logging.WARNING)
         assert len(lines) == len(BREAKING), lines  # one line each, nothing else
         assert all("set aside" in line and "\n" not in line for line in lines)
-        assert sorted(service.set_aside) == sorted(
+        assert sorted(service.resumable.set_aside) == sorted(
             (chats[kind][0], chats[kind][1], "ru") for kind in BREAKING
         )
         table_id, chat_id, move, seat = chats["healthy"]
-        table = service.open_table(chat_id)
-        assert table is not None and table.id == table_id and list(service.tables) == [table_id]
+        table = service.registry.open_table(chat_id)
+        assert (
+            table is not None
+            and table.id == table_id
+            and list(service.registry.tables) == [table_id]
+        )
         assert table.status is Status.PLAYING and table.move == move
         assert actor(table)[0] == seat
         await press(service, table, lambda a: True)  # and the game goes on
         assert table.move == move + 1
         for kind in BREAKING:  # the group can start anew
-            assert service.open_table(chats[kind][1]) is None
+            assert service.registry.open_table(chats[kind][1]) is None
             await service.open_lobby(chats[kind][1], PEOPLE[0])
     async with service_on(path) as service:  # set aside for good: nothing logged again
         assert await _resumed(service, caplog, logging.WARNING) == []
-        assert service.set_aside == []
+        assert service.resumable.set_aside == []
 
 
 async def test_a_last_game_whose_table_cannot_be_read_gives_no_settings(tmp_path: Path) -> None:
@@ -184,11 +188,11 @@ async def test_a_last_game_whose_table_cannot_be_read_gives_no_settings(tmp_path
         for person in PEOPLE[:2]:  # two of three stop the game: it is archived
             await service.vote_stop(table.id, person.user_id)
         assert table.status is Status.OVER
-        found = await service.last_game_settings(PEOPLE[0].user_id)
+        found = await service.registry.last_game_settings(PEOPLE[0].user_id)
         assert found is not None and found[0] == table.settings
     con = sqlite3.connect(path)
     con.execute(CORRUPT["state"], (table.id,))
     con.commit()
     con.close()
     async with service_on(path) as service:
-        assert await service.last_game_settings(PEOPLE[0].user_id) is None
+        assert await service.registry.last_game_settings(PEOPLE[0].user_id) is None

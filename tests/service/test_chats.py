@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bot.core import effects as fx
+from bot.core.errors import Rejected
 from bot.core.model import Slot, Status
-from bot.core.service import Rejected
 from tests.service.helpers import (
     GROUP,
     PEOPLE,
@@ -36,7 +36,7 @@ async def test_the_bot_removed_pauses_and_added_back_resumes() -> None:
         with pytest.raises(Rejected, match="err.paused"):
             await press(service, table, lambda a: True)
         with pytest.raises(Rejected, match="err.paused"):
-            service.joinable(table.id)
+            service.registry.pressed(table.id)
         clock.advance(3600)
         move = table.move
         assert await service.timeout(table.id, move) == ()  # no timer acts while paused
@@ -56,7 +56,10 @@ async def test_a_migrated_group_takes_its_tables_and_history_along() -> None:
         assert kinds(effects) == ["TableMoved"]
         assert table.chat_id == NEW_GROUP and table.messages.table_slot is not None
         assert table.messages.table_slot.chat_id == NEW_GROUP
-        assert service.open_table(NEW_GROUP) is table and service.open_table(GROUP) is None
+        assert (
+            service.registry.open_table(NEW_GROUP) is table
+            and service.registry.open_table(GROUP) is None
+        )
         row = await service.storage.last_table(NEW_GROUP)
         assert row is not None and row.id == table.id
         assert await service.migrate(GROUP, NEW_GROUP) == ()  # nothing left there
@@ -68,7 +71,7 @@ async def test_a_player_who_blocks_the_bot_is_noted_once() -> None:
         effects = await service.blocked(PEOPLE[1].user_id)
         assert kinds(effects) == ["LobbyShown", "PlayerBlocked"]
         assert table.seat_of(PEOPLE[1].user_id) is None  # a lobby seat is freed
-        assert not await service.can_write(PEOPLE[1].user_id)
+        assert not await service.registry.can_write(PEOPLE[1].user_id)
     async with service_on() as service:
         table = await started(service)
         uid = PEOPLE[2].user_id
@@ -84,7 +87,7 @@ async def test_a_player_who_blocks_the_bot_is_noted_once() -> None:
         assert writes == []  # and the database too: each failed send lands here
         del service.storage.set_private_ok
         effects = await service.unblocked(PEOPLE[2])
-        assert kinds(effects) == ["HandShown"] and await service.can_write(uid)
+        assert kinds(effects) == ["HandShown"] and await service.registry.can_write(uid)
         seat = table.seat_of(uid)
         assert seat is not None
         old = table.messages.hand_slots[seat]

@@ -10,13 +10,17 @@ from typing import Any
 import pytest
 
 from bot.core import effects as fx
+from bot.core.errors import AlreadyDone, NotSaved
 from bot.core.model import Status, Table
-from bot.core.persist import NotSaved
-from bot.core.service import AlreadyDone, TableService
-from bot.preferans.actions import Bid
-from tests.service.helpers import PEOPLE, Clock, actor, picking, service_on, started
+from bot.core.service import TableService
+from bot.preferans.actions import Action, Bid
+from tests.service.helpers import PEOPLE, Clock, actor, pick, service_on, started
 
-CHOOSE = picking(lambda a: not isinstance(a, Bid) or a.contract is None)
+
+def CHOOSE(a: Action) -> bool:
+    return not isinstance(a, Bid) or a.contract is None
+
+
 """Pass every bid, play the first legal card: all-pass deals, each one card play."""
 DEALS = 2
 
@@ -48,7 +52,7 @@ async def _step(service: TableService, table: Table, clock: Clock, n: int) -> No
             raise NotSaved()  # the timer's change was not saved: it is re-armed
         return
     _, player = actor(table)
-    await service.act(table.id, player.user_id, table.move, f"p{n}", CHOOSE)
+    await service.act(table.id, player.user_id, table.move, f"p{n}", pick(table, CHOOSE))
 
 
 async def _play(service: TableService, clock: Clock, fail: set[int]) -> tuple[Table, int]:
@@ -114,10 +118,10 @@ async def test_a_failed_press_is_undone_logged_once_and_can_be_pressed_again(
         table = await started(service)
         disk = Disk(service)
         seat, player = actor(table)
-        move, deadline = table.move, table.deadline
+        move, deadline, passes = table.move, table.deadline, pick(table, CHOOSE)
         disk.failing = True
         with caplog.at_level(logging.ERROR), pytest.raises(NotSaved) as info:
-            await service.act(table.id, player.user_id, move, "bP", CHOOSE)
+            await service.act(table.id, player.user_id, move, "bP", passes)
         assert info.value.key == "err.not_saved" and info.value.alert
         errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
         assert len(errors) == 1 and "not saved" in errors[0].getMessage()
@@ -125,10 +129,10 @@ async def test_a_failed_press_is_undone_logged_once_and_can_be_pressed_again(
         assert (table.move, table.deadline, actor(table)[0]) == (move, deadline, seat)
         assert table.recent == []  # the undone press is not remembered as done
         disk.failing = False
-        effects = await service.act(table.id, player.user_id, move, "bP", CHOOSE)
+        effects = await service.act(table.id, player.user_id, move, "bP", passes)
         assert any(isinstance(e, fx.TurnPassed) for e in effects)
         with pytest.raises(AlreadyDone):
-            await service.act(table.id, player.user_id, move, "bP", CHOOSE)
+            await service.act(table.id, player.user_id, move, "bP", passes)
 
 
 async def test_a_timeout_that_cannot_be_saved_is_tried_again_later() -> None:

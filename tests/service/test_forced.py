@@ -56,13 +56,13 @@ async def test_a_player_who_switched_it_off_presses_it_himself() -> None:
         await _all_pass(service, table)
         await _until_forced(service, table)
         _, player = actor(table)
-        assert await service.autoplay(player.user_id) is True  # on by default
-        await service.set_autoplay(player, False)
+        assert await service.registry.autoplay(player.user_id) is True  # on by default
+        await service.registry.set_autoplay(player, False)
         assert await service.storage.autoplay(player.user_id) is False
         move = table.move
         assert await service.forced_play(table.id, move) == ()
         assert table.move == move
-        await service.set_autoplay(player, True)
+        await service.registry.set_autoplay(player, True)
         assert await service.forced_play(table.id, move) != ()
         assert table.move == move + 1
 
@@ -89,7 +89,7 @@ async def test_the_last_trick_stops_at_a_player_who_switched_it_off() -> None:
         seat, _ = actor(table)
         # the second hand of the last trick wants to press his card himself
         second = next(p for s, p in table.seated() if s == _next_to_act(table, seat))
-        await service.set_autoplay(second, False)
+        await service.registry.set_autoplay(second, False)
         move = table.move
         await service.forced_play(table.id, move)
         assert table.move == move + 1 and actor(table)[1] == second

@@ -13,8 +13,9 @@ import pytest
 
 from bot.core import hints as hints_module
 from bot.core import robots
+from bot.core.errors import Rejected
 from bot.core.model import Table
-from bot.core.service import Rejected, TableService
+from bot.core.service import TableService
 from bot.preferans.actions import Action, Bid, Play
 from bot.preferans.cards import Card, Seat
 from bot.preferans.game import Game
@@ -56,8 +57,8 @@ async def test_level_and_hints_are_lobby_settings_stored_with_the_table(tmp_path
         await service.change_setting(table.id, OWNER.user_id, "hints")
         assert (table.settings.robot_level, table.settings.hints) == ("beginner", True)
     async with service_on(path) as service:
-        await service.resume()
-        again = service.open_table(GROUP)
+        await service.resumable.resume()
+        again = service.registry.open_table(GROUP)
         assert again is not None
         assert (again.settings.robot_level, again.settings.hints) == ("beginner", True)
         assert again.settings.rules() == table.settings.rules()  # not a rules option
@@ -81,7 +82,7 @@ async def _until_move(service: TableService, table: Table, move: int) -> None:
     """Play on to ``move``, the computer players at their level."""
     while table.move < move:
         if robots.robot_to_act(table) is not None:
-            assert await service.robot_move(table.id, table.move)
+            assert await service.robots.robot_move(table.id, table.move)
         else:
             await _person(service, table)
 
@@ -93,7 +94,7 @@ async def test_a_beginner_plays_another_card_where_the_strong_player_is_known() 
             table = await _robot_table(service, presses)
             assert table.settings.robot_level == level
             await _until_move(service, table, 18)
-            decided[level] = await robots.decide(table, 18, service.robot_budget)
+            decided[level] = await robots.decide(table, 18, service.robots.budget)
     assert decided == {
         "strong": Play(Seat(2), Card.H10),
         "beginner": Play(Seat(2), Card.SQ),
@@ -103,7 +104,7 @@ async def test_a_beginner_plays_another_card_where_the_strong_player_is_known() 
 async def test_a_computer_player_seated_mid_game_plays_at_the_tables_level() -> None:
     clock = Clock()
     async with service_on(clock=clock) as service:
-        service.robot_budget = FAST
+        service.robots.budget = FAST
         table = await lobby_of(service)
         for _ in range(2):
             await service.change_setting(table.id, OWNER.user_id, "robot_level")
@@ -116,7 +117,7 @@ async def test_a_computer_player_seated_mid_game_plays_at_the_tables_level() -> 
             else:
                 await _person(service, table)
         other = next(p for s, p in table.seated() if s != seat)
-        await service.replace_with_robot(table.id, seat, other.user_id)
+        await service.robots.replace_with_robot(table.id, seat, other.user_id)
         assert robots.is_robot(table.seats[seat])
         differs = 0
         while table.game is not None and table.deal_no <= 2:
@@ -125,7 +126,7 @@ async def test_a_computer_player_seated_mid_game_plays_at_the_tables_level() -> 
                 await _person(service, table)
                 continue
             move, view = table.move, found[1]
-            action = await robots.decide(table, move, service.robot_budget)
+            action = await robots.decide(table, move, service.robots.budget)
             assert action is not None
             if view.legal and action in view.legal:  # not an offer of its own
                 rng = random.Random(f"{table.seed}:robot:{move}")
@@ -133,14 +134,14 @@ async def test_a_computer_player_seated_mid_game_plays_at_the_tables_level() -> 
                 assert action == choose_at(view, rng, "beginner", slip, FAST)
                 rng = random.Random(f"{table.seed}:robot:{move}")
                 differs += action != choose_at(view, rng, "strong", random.Random(0), FAST)
-            assert await service.robot_move(table.id, move)
+            assert await service.robots.robot_move(table.id, move)
         assert differs == 3  # in two deals: visibly weaker than the strong player
 
 
 async def _hinting(service: TableService) -> Table:
     """A started table of three people that gives hints (a press waits as long as its
     hint takes: no test depends on how busy the machine is)."""
-    service.hints.wait = None
+    service.robots.hints.wait = None
     table = await lobby_of(service)
     await service.change_setting(table.id, OWNER.user_id, "hints")
     await service.start(table.id, OWNER.user_id)
@@ -153,7 +154,7 @@ async def test_no_hints_unless_the_table_gives_them() -> None:
         assert table.settings.hints is False
         _, player = actor(table)
         with pytest.raises(Rejected, match="err.stale"):
-            await service.hint(table.id, player.user_id, table.move)
+            await service.robots.hint(table.id, player.user_id, table.move)
 
 
 async def test_the_hint_is_the_replay_hint_for_the_person_on_turn() -> None:
@@ -162,16 +163,16 @@ async def test_the_hint_is_the_replay_hint_for_the_person_on_turn() -> None:
         for _ in range(2):
             await _person(service, table)
         seat, player = actor(table)
-        found = await service.hint(table.id, player.user_id, table.move)
+        found = await service.robots.hint(table.id, player.user_id, table.move)
         assert table.game is not None
         record = Game.from_record(table.game.to_record())
         assert found.action.to_json() == hint_move(record)
         assert found.action.seat == seat
         waiting = next(p for s, p in table.seated() if s != seat)
         with pytest.raises(Rejected, match="err.hint_late"):
-            await service.hint(table.id, waiting.user_id, table.move)
+            await service.robots.hint(table.id, waiting.user_id, table.move)
         with pytest.raises(Rejected, match="err.not_seated"):
-            await service.hint(table.id, STRANGER.user_id, table.move)
+            await service.robots.hint(table.id, STRANGER.user_id, table.move)
 
 
 async def test_a_hint_for_a_turn_that_passed_is_refused() -> None:
@@ -181,12 +182,12 @@ async def test_a_hint_for_a_turn_that_passed_is_refused() -> None:
         move = table.move
         await _person(service, table)
         with pytest.raises(Rejected, match="err.hint_late"):
-            await service.hint(table.id, player.user_id, move)
+            await service.robots.hint(table.id, player.user_id, move)
         while actor(table)[1] != player:  # his turn again, the old button still stale
             await _person(service, table)
         with pytest.raises(Rejected, match="err.hint_late"):
-            await service.hint(table.id, player.user_id, move)
-        found = await service.hint(table.id, player.user_id, table.move)
+            await service.robots.hint(table.id, player.user_id, move)
+        found = await service.robots.hint(table.id, player.user_id, table.move)
         assert found.action.seat == actor(table)[0]
 
 
@@ -207,7 +208,7 @@ async def test_the_table_plays_on_while_a_hint_is_worked_out(
     async with service_on() as service:
         table = await _hinting(service)
         _, player = actor(table)
-        asking = asyncio.create_task(service.hint(table.id, player.user_id, table.move))
+        asking = asyncio.create_task(service.robots.hint(table.id, player.user_id, table.move))
         try:
             await started_work.wait()
             await _person(service, table)  # he acts meanwhile: the table did not wait
@@ -233,12 +234,12 @@ async def test_a_hint_too_slow_for_the_press_is_asked_for_again(
     async with service_on() as service:
         table = await _hinting(service)
         _, player = actor(table)
-        service.hints.wait = 0.0  # the press's wait is over before the search
+        service.robots.hints.wait = 0.0  # the press's wait is over before the search
         try:
             with pytest.raises(Rejected, match="err.hint_busy"):
-                await service.hint(table.id, player.user_id, table.move)
+                await service.robots.hint(table.id, player.user_id, table.move)
         finally:
             release.set()
-        service.hints.wait = None
-        found = await service.hint(table.id, player.user_id, table.move)  # the same search
+        service.robots.hints.wait = None
+        found = await service.robots.hint(table.id, player.user_id, table.move)  # the same search
         assert found.action.seat == actor(table)[0] and len(calls) == 1

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from bot.core import effects as fx
+from bot.core.errors import AlreadyDone, Rejected
 from bot.core.model import Player, Status
-from bot.core.service import AlreadyDone, Rejected
 from bot.render.keyboards import lobby_keyboard
 from bot.render.lobby import lobby_text
 from tests.service.helpers import (
@@ -39,12 +39,12 @@ async def test_a_lobby_opens_once_per_chat_and_is_saved() -> None:
 async def test_sitting_needs_the_private_chat_first() -> None:
     async with service_on() as service:
         await service.open_lobby(GROUP, PEOPLE[0])
-        table = service.open_table(GROUP)
+        table = service.registry.open_table(GROUP)
         assert table is not None
         effects = await service.sit(table.id, STRANGER)
         assert kinds(effects) == ["MustStartPrivate", "LobbyShown"]
         assert table.seat_of(STRANGER.user_id) is None
-        await service.remember_user(STRANGER, private_ok=True)
+        await service.registry.remember_user(STRANGER, private_ok=True)
         effects = await service.sit(table.id, STRANGER)
         [seated] = of(effects, fx.Seated)
         assert seated.seat == 0 and table.seat_of(STRANGER.user_id) == 0
@@ -59,7 +59,7 @@ async def test_sitting_needs_the_private_chat_first() -> None:
 async def test_a_full_table_and_the_owners_settings() -> None:
     async with service_on() as service:
         table = await lobby_of(service, 3)
-        await service.remember_user(STRANGER, private_ok=True)
+        await service.registry.remember_user(STRANGER, private_ok=True)
         with pytest.raises(Rejected, match="err.full"):
             await service.sit(table.id, STRANGER)
         with pytest.raises(Rejected, match="err.owner_only"):
@@ -85,7 +85,7 @@ async def test_start_needs_every_seat_and_a_seated_player() -> None:
         table = await lobby_of(service, 2)
         with pytest.raises(Rejected, match="err.not_full"):
             await service.start(table.id, PEOPLE[0].user_id)
-        await service.remember_user(PEOPLE[2], private_ok=True)
+        await service.registry.remember_user(PEOPLE[2], private_ok=True)
         await service.sit(table.id, PEOPLE[2])
         with pytest.raises(Rejected, match="err.not_seated"):
             await service.start(table.id, STRANGER.user_id)
@@ -108,15 +108,15 @@ async def test_cancel_by_the_owner_and_expiry_by_the_clock() -> None:
         effects = await service.cancel(table.id, PEOPLE[0].user_id)
         [closed] = of(effects, fx.LobbyClosed)
         assert closed.status is Status.CANCELLED and table.status is Status.CANCELLED
-        assert service.open_table(GROUP) is None
+        assert service.registry.open_table(GROUP) is None
         await service.open_lobby(GROUP, PEOPLE[0])
-        second = service.open_table(GROUP)
+        second = service.registry.open_table(GROUP)
         assert second is not None
         assert kinds(await service.expire(second.id)) == ["TimerChanged"]  # not due yet
         clock.advance(service.lobby_ttl + 1)
         assert kinds(await service.expire(second.id)) == ["LobbyClosed", "TimerChanged"]
         assert second.status is Status.EXPIRED
-        assert service.forget(second.id) and service.get(second.id) is None
+        assert service.registry.forget(second.id) and service.registry.get(second.id) is None
         with pytest.raises(Rejected, match="err.stale"):
             await service.sit(second.id, PEOPLE[1])
 
@@ -124,15 +124,15 @@ async def test_cancel_by_the_owner_and_expiry_by_the_clock() -> None:
 async def test_the_chat_keeps_its_tables_language_after_the_table_closes() -> None:
     """/history, /stats, /top and /stop answer in the group's language, not the caller's."""
     async with service_on() as service:
-        assert await service.chat_lang(GROUP) is None
+        assert await service.registry.chat_lang(GROUP) is None
         english = Player(5, "Ed", "en")
         await service.open_lobby(GROUP, english, "Club")
-        table = service.open_table(GROUP)
-        assert table is not None and await service.chat_lang(GROUP) == "en"
+        table = service.registry.open_table(GROUP)
+        assert table is not None and await service.registry.chat_lang(GROUP) == "en"
         await service.cancel(table.id, english.user_id)
-        assert service.open_table(GROUP) is None
-        assert await service.chat_lang(GROUP) == "en"
-        assert await service.chat_lang(GROUP - 1) is None
+        assert service.registry.open_table(GROUP) is None
+        assert await service.registry.chat_lang(GROUP) == "en"
+        assert await service.registry.chat_lang(GROUP - 1) is None
 
 
 async def test_one_who_never_opened_the_private_chat_is_shown_waiting(tmp_path: Path) -> None:
@@ -152,13 +152,13 @@ async def test_one_who_never_opened_the_private_chat_is_shown_waiting(tmp_path: 
         assert kinds(await service.sit(table.id, STRANGER)) == ["MustStartPrivate"]  # listed once
         assert table.waiting == [STRANGER]
     async with service_on(path) as service:
-        await service.resume()
-        table = service.open_table(GROUP)
+        await service.resumable.resume()
+        table = service.registry.open_table(GROUP)
         assert table is not None and table.waiting == [STRANGER]
         assert kinds(await service.stand(table.id, STRANGER.user_id)) == ["LobbyShown"]
         assert table.waiting == [] and "Дина" not in lobby_text(table)
         await service.sit(table.id, STRANGER)
-        await service.remember_user(STRANGER, private_ok=True)  # he pressed Start
+        await service.registry.remember_user(STRANGER, private_ok=True)  # he pressed Start
         [seated] = of(await service.sit(table.id, STRANGER), fx.Seated)
         assert seated.player == STRANGER and table.waiting == []
         assert "Ещё не открыли" not in lobby_text(table)
@@ -168,7 +168,7 @@ async def test_a_full_lobby_asks_for_start_and_sends_no_empty_row() -> None:
     async with service_on() as service:
         table = await lobby_of(service, 2)
         assert "Нажмите «Сесть»" in lobby_text(table)
-        await service.remember_user(PEOPLE[2], private_ok=True)
+        await service.registry.remember_user(PEOPLE[2], private_ok=True)
         await service.sit(table.id, PEOPLE[2])
         text = lobby_text(table)
         assert "Нажмите «Сесть»" not in text

@@ -35,10 +35,10 @@ async def test_blank_names_play_are_recorded_and_resume_after_a_restart(tmp_path
     async with service_on(path) as service:
         service.stand_in = stand_in
         await service.open_lobby(GROUP, people[0], "Клуб")
-        table = service.open_table(GROUP)
+        table = service.registry.open_table(GROUP)
         assert table is not None
         for p in people:
-            await service.remember_user(p, private_ok=True)
+            await service.registry.remember_user(p, private_ok=True)
             await service.sit(table.id, p)
         assert table.names() == ["Игрок 1", "Игрок 2", "Игрок 3"]
         await service.start(table.id, people[0].user_id)
@@ -50,8 +50,8 @@ async def test_blank_names_play_are_recorded_and_resume_after_a_restart(tmp_path
         assert row.record["players"] == ["Игрок 1", "Игрок 2", "Игрок 3"]
         Game.from_record(row.record)  # what bot.replay reads
     async with service_on(path) as service:
-        await service.resume()
-        again = service.open_table(GROUP)
+        await service.resumable.resume()
+        again = service.registry.open_table(GROUP)
         assert again is not None and again.status is Status.PLAYING
         assert again.move == move and actor(again)[0] == seat
         assert again.game is not None and again.game.names == ["Игрок 1", "Игрок 2", "Игрок 3"]

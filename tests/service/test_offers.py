@@ -8,15 +8,17 @@ from pathlib import Path
 import pytest
 
 from bot.core import effects as fx
+from bot.core.errors import AlreadyDone, Rejected
 from bot.core.model import Player, Table
 from bot.core.offers import OFFER_BUDGET
-from bot.core.service import AlreadyDone, Rejected, TableService
-from bot.preferans.actions import Accept, Action, Declare, Discard, Offer, Play, Whist
+from bot.core.service import TableService
+from bot.preferans.actions import Accept, Declare, Discard, Offer, Play, Whist
 from bot.preferans.cards import Card, Seat
 from bot.preferans.contracts import parse_contract
 from bot.preferans.deal import Deal
 from bot.preferans.offer_marks import offer_check
 from bot.preferans.outcome import WhistAnswer
+from bot.preferans.policy import REPLACE_AFTER
 from bot.preferans.views import seat_view
 from bot.render.table import hand_text
 from tests.bot_helpers import cards_in
@@ -24,6 +26,7 @@ from tests.service.helpers import (
     GROUP,
     Clock,
     actor,
+    decoded,
     legal,
     of,
     press,
@@ -71,23 +74,14 @@ def all_to(table: Table, seat: Seat) -> Offer:
 async def offer(service: TableService, table: Table, wanted: Offer) -> None:
     _, player = actor(table)
     code = "o" + "-".join(map(str, wanted.tricks))
-    await service.act(table.id, player.user_id, table.move, code, lambda c: _pick(c, wanted))
-
-
-def _pick(candidates: object, wanted: Action) -> Action | None:
-    assert isinstance(candidates, list)
-    return wanted if wanted in candidates else None
+    assert decoded(table, code) == wanted  # the button's code names this very offer
+    await service.act(table.id, player.user_id, table.move, code, wanted)
 
 
 async def answer(service: TableService, table: Table, yes: bool) -> Seat:
     seat, player = actor(table)
-    await service.act(
-        table.id,
-        player.user_id,
-        table.move,
-        "aY" if yes else "aN",
-        lambda c: _pick(c, Accept(seat, yes)),
-    )
+    code = "aY" if yes else "aN"
+    await service.act(table.id, player.user_id, table.move, code, decoded(table, code))
     return seat
 
 
@@ -106,7 +100,7 @@ async def test_a_refusal_withdraws_the_offer_and_stale_or_foreign_presses_change
             p = table.seats[seat]
             assert p is not None
             with pytest.raises(Rejected, match="err.not_turn"):
-                await service.act(table.id, p.user_id, move, "aY", lambda c: c[0])
+                await service.act(table.id, p.user_id, move, "aY", decoded(table, "aY"))
         assert await answer(service, table, False) == first
         assert deal.open_offer is None and actor(table)[0] == leader
         assert table.ui.offer_note is not None and table.ui.offer_note.refused_by == first
@@ -114,7 +108,7 @@ async def test_a_refusal_withdraws_the_offer_and_stale_or_foreign_presses_change
         p = table.seats[second]
         assert p is not None
         with pytest.raises(Rejected, match="err.stale"):
-            await service.act(table.id, p.user_id, move, "aY", lambda c: c[0])
+            await service.act(table.id, p.user_id, move, "aY", decoded(table, "aY"))
         row = await service.storage.table(table.id)
         assert row is not None and row.record is not None
         moves = row.record["deals"][-1]["moves"]
@@ -165,7 +159,7 @@ async def test_all_accepting_ends_the_deal_scored_from_the_offer() -> None:
         await answer(service, table, True)
         seat, player = actor(table)
         effects = await service.act(
-            table.id, player.user_id, table.move, "aY", lambda c: _pick(c, Accept(seat, True))
+            table.id, player.user_id, table.move, "aY", decoded(table, "aY")
         )
         [ended] = of(effects, fx.DealEnded)
         outcome = ended.finished.deal.outcome() if ended.finished.deal else None
@@ -199,7 +193,7 @@ async def test_a_computer_player_answers_an_offer() -> None:
         # every trick left to the computer player's side: nothing to lose by accepting
         await offer(service, table, all_to(table, robot_seat))
         assert deal.open_offer is not None and deal.open_offer.waiting == robot_seat
-        await service.robot_move(table.id, table.move)
+        await service.robots.robot_move(table.id, table.move)
         assert [a for a in deal.log if isinstance(a, Accept)] == [Accept(robot_seat, True)]
         assert deal.open_offer is not None and deal.open_offer.waiting == robot_seat.next(3)
 
@@ -226,6 +220,27 @@ async def test_the_solver_marks_the_guaranteed_offers_of_a_person() -> None:
         assert {s: m for s, m in marked.items() if m} == check.run(OFFER_BUDGET)
 
 
+async def test_a_person_who_takes_his_seat_back_sees_his_guaranteed_offers_at_once() -> None:
+    """The offer check follows every change that passes the turn: a seat that changed
+    hands (given to a computer player, taken back) is marked as after any move."""
+    async with service_on() as service:
+        table = await started(service)
+        leader = await to_trick(service, table, 6)
+        move, sure = table.ui.offer_sure
+        assert move == table.move and sure.get(leader)
+        person = table.seats[leader]
+        other = next(p for s, p in table.seated() if s != leader)
+        assert person is not None
+        table.timeouts[leader] = REPLACE_AFTER  # he kept timing out (Кодекс 3.1.2)
+        await service.robots.replace_with_robot(table.id, leader, other.user_id)
+        assert table.ui.offer_sure[0] != table.move  # a computer player judges offers itself
+        effects = await service.take_seat(table.id, leader, person)
+        back = table.seats[leader]
+        assert back is not None and back.user_id == person.user_id
+        assert table.ui.offer_sure == (table.move, sure)
+        assert [e.seat for e in of(effects, fx.HandShown)] == [leader]
+
+
 async def test_an_open_offer_survives_a_restart_and_a_repeated_press_is_already_done(
     tmp_path: Path,
 ) -> None:
@@ -239,14 +254,14 @@ async def test_an_open_offer_survives_a_restart_and_a_repeated_press_is_already_
         move = table.move
         await answer(service, table, True)
     async with service_on(path) as service:
-        await service.resume()
-        again = service.open_table(GROUP)
+        await service.resumable.resume()
+        again = service.registry.open_table(GROUP)
         assert again is not None
         deal = _deal(again)
         assert deal.open_offer is not None and deal.open_offer.offer == wanted
         assert deal.open_offer.accepted_by() == (seat,)
         # the first answer pressed again (its answer lost in the restart): already done
         with pytest.raises(AlreadyDone):
-            await service.act(again.id, player.user_id, move, "aY", lambda c: c[0])
+            await service.act(again.id, player.user_id, move, "aY", decoded(again, "aY"))
         await answer(service, again, True)
         assert again.game is not None and len(again.game.finished_deals) == 1

@@ -6,26 +6,34 @@ from __future__ import annotations
 import pytest
 
 from bot.core import effects as fx
+from bot.core.errors import AlreadyDone, Rejected
 from bot.core.model import Status
-from bot.core.service import AlreadyDone, Rejected, Shown
-from bot.preferans.actions import Bid, Discard
+from bot.core.service import Shown
+from bot.preferans.actions import Action, Bid, Discard, Play
+from bot.preferans.contracts import parse_contract
 from bot.preferans.policy import replaceable
 from tests.service.helpers import (
     PEOPLE,
     STRANGER,
     Clock,
     actor,
+    decoded,
     kinds,
     legal,
     of,
-    picking,
+    pick,
     service_on,
     started,
     to_discard,
 )
 
-PASS = picking(lambda a: isinstance(a, Bid) and a.contract is None)
-FIRST = picking(lambda a: isinstance(a, Bid))
+
+def PASS(a: Action) -> bool:
+    return isinstance(a, Bid) and a.contract is None
+
+
+def FIRST(a: Action) -> bool:
+    return isinstance(a, Bid)
 
 
 async def test_a_move_is_applied_saved_and_passes_the_turn() -> None:
@@ -33,7 +41,7 @@ async def test_a_move_is_applied_saved_and_passes_the_turn() -> None:
         table = await started(service)
         seat, player = actor(table)
         move = table.move
-        effects = await service.act(table.id, player.user_id, move, "bP", PASS)
+        effects = await service.act(table.id, player.user_id, move, "bP", pick(table, PASS))
         assert kinds(effects)[:2] == ["DealShown", "TimerChanged"]
         [turn] = of(effects, fx.TurnPassed)
         assert turn.seat != seat and table.move == move + 1
@@ -49,18 +57,47 @@ async def test_stale_forged_and_out_of_turn_presses_change_nothing() -> None:
         table = await started(service)
         seat, player = actor(table)
         other = next(p for s, p in table.seated() if s != seat)
-        move = table.move
+        move, passes = table.move, pick(table, PASS)
         with pytest.raises(Rejected, match="err.stale"):
-            await service.act(table.id, player.user_id, move - 1, "bP", PASS)
+            await service.act(table.id, player.user_id, move - 1, "bP", passes)
         with pytest.raises(Rejected, match="err.not_turn"):
-            await service.act(table.id, other.user_id, move, "bP", PASS)
+            await service.act(table.id, other.user_id, move, "bP", passes)
         with pytest.raises(Rejected, match="err.not_seated"):
-            await service.act(table.id, STRANGER.user_id, move, "bP", PASS)
-        with pytest.raises(Rejected, match="err.illegal"):  # nothing legal matches
-            await service.act(table.id, player.user_id, move, "b99", lambda legal: None)
+            await service.act(table.id, STRANGER.user_id, move, "bP", passes)
+        with pytest.raises(Rejected, match="err.illegal"):  # the press names no action
+            await service.act(table.id, player.user_id, move, "b99", None)
         with pytest.raises(Rejected, match="err.stale"):
-            await service.act(table.id + 100, player.user_id, move, "bP", PASS)
+            await service.act(table.id + 100, player.user_id, move, "bP", passes)
         assert table.move == move and actor(table)[0] == seat
+
+
+async def test_an_action_not_among_the_legal_ones_is_refused_and_changes_nothing() -> None:
+    """The core checks a decoded press against the seat's legal actions: a card during the
+    auction, another seat's bid, a bid the auction does not allow, a discard pressed as one
+    action are refused as illegal, and neither the table nor what is stored changes."""
+    async with service_on() as service:
+        table = await started(service)
+        seat, player = actor(table)
+        other = next(s for s, _ in table.seated() if s != seat)
+        deal = table.game.current if table.game is not None else None
+        assert deal is not None
+        hand = sorted(deal.hand(seat))
+        move, row = table.move, await service.storage.table(table.id)
+        assert row is not None
+        wrong = [
+            Play(seat, hand[0]),
+            Bid(other, None),
+            Bid(seat, parse_contract("10NT")),
+            Discard(seat, (hand[0], hand[1])),
+        ]
+        assert not any(a in legal(table) for a in wrong)
+        for action in wrong:
+            with pytest.raises(Rejected, match="err.illegal"):
+                await service.act(table.id, player.user_id, move, "x", action)
+        assert table.move == move and actor(table)[0] == seat
+        assert len(deal.auction) == 0 and table.timeouts.get(seat, 0) == 0
+        assert table.recent == []
+        assert await service.storage.table(table.id) == row
 
 
 async def test_a_repeated_press_is_already_done() -> None:
@@ -68,11 +105,12 @@ async def test_a_repeated_press_is_already_done() -> None:
         table = await started(service)
         _, player = actor(table)
         move = table.move
-        await service.act(table.id, player.user_id, move, "bP", PASS)
+        passes, six = pick(table, PASS), decoded(table, "b6S")
+        await service.act(table.id, player.user_id, move, "bP", passes)
         with pytest.raises(AlreadyDone):
-            await service.act(table.id, player.user_id, move, "bP", PASS)
+            await service.act(table.id, player.user_id, move, "bP", passes)
         with pytest.raises(Rejected, match="err.stale"):  # another button of that state
-            await service.act(table.id, player.user_id, move, "b6S", PASS)
+            await service.act(table.id, player.user_id, move, "b6S", six)
 
 
 async def test_discard_marks_are_idempotent_and_confirmed_as_one_action() -> None:
@@ -142,7 +180,7 @@ async def test_timeouts_act_safely_and_make_a_seat_replaceable() -> None:
         # a stranger takes the seat: first he must open the private chat
         effects = await service.take_seat(table.id, first, STRANGER)
         assert kinds(effects) == ["MustStartPrivate"]
-        await service.remember_user(STRANGER, private_ok=True)
+        await service.registry.remember_user(STRANGER, private_ok=True)
         old = table.seats[first]
         old_hand = table.messages.hand_slots[first]
         # a discard half marked by the old player is not the new one's (he marks his own)
@@ -175,9 +213,9 @@ async def test_a_stop_vote_needs_a_majority_and_archives_the_game() -> None:
         assert table.status is Status.OVER and table.unshown.settlement and table.archived
         rows = await service.storage.fetchall("SELECT status FROM games")
         assert [r[0] for r in rows] == ["stopped"]
-        assert not service.forget(table.id)  # the settlement is still to be shown
+        assert not service.registry.forget(table.id)  # the settlement is still to be shown
         await service.shown(table, Shown("settlement"))
-        assert service.forget(table.id)
+        assert service.registry.forget(table.id)
 
 
 async def test_turn_passed_says_how_long_the_next_player_has_been_idle() -> None:
@@ -189,7 +227,9 @@ async def test_turn_passed_says_how_long_the_next_player_has_been_idle() -> None
         for _ in range(4):  # bid 6♠, pass, pass around the table and back
             clock.advance(7)
             _, player = actor(table)
-            effects = await service.act(table.id, player.user_id, table.move, "b", FIRST)
+            effects = await service.act(
+                table.id, player.user_id, table.move, "b", pick(table, FIRST)
+            )
             idles += [e.idle for e in of(effects, fx.TurnPassed)]
         # the others have not acted yet: idle since the deal was dealt (their hands rang)
         assert idles[:2] == [7, 14]
@@ -200,9 +240,9 @@ async def test_turn_passed_says_how_long_the_next_player_has_been_idle() -> None
 
 async def test_the_notification_setting_is_kept_per_user() -> None:
     async with service_on() as service:
-        assert await service.notify_mode(PEOPLE[0].user_id) == "always"
-        await service.set_notify_mode(PEOPLE[0], "slow")
-        assert await service.notify_mode(PEOPLE[0].user_id) == "slow"
+        assert await service.registry.notify_mode(PEOPLE[0].user_id) == "always"
+        await service.registry.set_notify_mode(PEOPLE[0], "slow")
+        assert await service.registry.notify_mode(PEOPLE[0].user_id) == "slow"
         assert await service.storage.notify_mode(PEOPLE[0].user_id) == "slow"
         with pytest.raises(Rejected):
-            await service.set_notify_mode(PEOPLE[0], "loud")
+            await service.registry.set_notify_mode(PEOPLE[0], "loud")

@@ -24,10 +24,10 @@ async def test_a_refused_robot_offer_is_not_made_again_in_that_position() -> Non
         deal = table.game.current = cold_all_pass()
         play_to_trick(deal, 4)
         assert deal.actor == Seat(1) and robots.robot_to_act(table) is not None
-        await service.robot_move(table.id, table.move)
+        await service.robots.robot_move(table.id, table.move)
         [offer] = [a for a in deal.log if isinstance(a, Offer)]
         assert offer.seat == Seat(1)
-        await service.robot_move(table.id, table.move)  # seat 2 accepts: it loses nothing
+        await service.robots.robot_move(table.id, table.move)  # seat 2 accepts: it loses nothing
         assert deal.log[-1] == Accept(Seat(2), True)
         assert table.deadline is not None
         clock.now = table.deadline + 1  # the owner is away: the timer refuses for him
@@ -35,6 +35,6 @@ async def test_a_refused_robot_offer_is_not_made_again_in_that_position() -> Non
         assert [e.action for e in of(effects, fx.AutoPlayed)] == [Accept(Seat(0), False)]
         assert deal.actor == Seat(1) and deal.open_offer is None
         moves = len(deal.log)
-        await service.robot_move(table.id, table.move)  # the same position again
+        await service.robots.robot_move(table.id, table.move)  # the same position again
         assert len(deal.log) == moves + 1 and isinstance(deal.log[-1], Play)
         assert [a for a in deal.log if isinstance(a, Offer)] == [offer]

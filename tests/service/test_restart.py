@@ -42,8 +42,8 @@ async def test_a_game_resumes_where_it_stopped(tmp_path: Path) -> None:
         seat, _ = actor(table)
         move, deadline, seed = table.move, table.deadline, table.seed
     async with service_on(path, clock=clock) as service:
-        effects = await service.resume()
-        again = service.open_table(GROUP)
+        effects = await service.resumable.resume()
+        again = service.registry.open_table(GROUP)
         assert again is not None and again.status is Status.PLAYING
         assert (again.move, again.deadline, again.seed) == (move, deadline, seed)
         assert actor(again)[0] == seat
@@ -62,14 +62,14 @@ async def test_an_unconfirmed_deal_end_is_shown_again(tmp_path: Path) -> None:
         slot = table.messages.table_slot
         assert slot is not None and (slot.chat_id, slot.message_id) == (GROUP, None)
     async with service_on(path) as service:
-        effects = await service.resume()
+        effects = await service.resumable.resume()
         [end] = of(effects, fx.DealEnded)
         assert end.deal_no == 1
         table = end.table
         await service.shown(table, Shown("end", 1))
         assert table.unshown.ends == []
     async with service_on(path) as service:
-        assert not of(await service.resume(), fx.DealEnded)
+        assert not of(await service.resumable.resume(), fx.DealEnded)
 
 
 async def test_a_table_that_cannot_be_read_is_closed(tmp_path: Path) -> None:
@@ -82,6 +82,6 @@ async def test_a_table_that_cannot_be_read_is_closed(tmp_path: Path) -> None:
     con.commit()
     con.close()
     async with service_on(path) as service:
-        assert await service.resume() == ()
+        assert await service.resumable.resume() == ()
         row = await service.storage.table(tid)
         assert row is not None and row.status == "cancelled"

@@ -30,13 +30,13 @@ async def test_every_table_resumes_and_a_bad_one_is_set_aside(database_target: s
     finally:
         await store.close()
     async with service_on(database_target, clock=clock) as service:
-        await service.resume()
+        await service.resumable.resume()
         for chat in (GROUP, GROUP - 2):
-            again = service.open_table(chat)
+            again = service.registry.open_table(chat)
             assert again is not None and again.status is Status.PLAYING
             table_id, move, deadline, seat = before[chat]
             assert (again.id, again.move, again.deadline) == (table_id, move, deadline)
             assert actor(again)[0] == seat
-        assert service.open_table(GROUP - 1) is None
+        assert service.registry.open_table(GROUP - 1) is None
         row = await service.storage.table(bad)
         assert row is not None and row.status == "cancelled"

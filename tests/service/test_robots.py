@@ -12,8 +12,9 @@ import pytest
 
 from bot.core import effects as fx
 from bot.core import robots
+from bot.core.errors import Rejected
 from bot.core.model import Player, Status, Table, is_robot_id
-from bot.core.service import Rejected, TableService
+from bot.core.service import TableService
 from bot.preferans.actions import Action, Discard
 from bot.preferans.robot import FAST
 from bot.preferans.views import SeatView, seat_view
@@ -36,14 +37,14 @@ OWNER = PEOPLE[0]
 
 async def _robot_table(service: TableService, robots_wanted: int = 2) -> Table:
     """A lobby of the owner and ``robots_wanted`` computer players."""
-    service.robot_budget = FAST
+    service.robots.budget = FAST
     await service.open_lobby(GROUP, OWNER, "Клуб")
-    table = service.open_table(GROUP)
+    table = service.registry.open_table(GROUP)
     assert table is not None
-    await service.remember_user(OWNER, private_ok=True)
+    await service.registry.remember_user(OWNER, private_ok=True)
     await service.sit(table.id, OWNER)
     for _ in range(robots_wanted):
-        await service.add_robot(table.id, OWNER.user_id)
+        await service.robots.add_robot(table.id, OWNER.user_id)
     return table
 
 
@@ -52,7 +53,7 @@ async def _until_human(service: TableService, table: Table, limit: int = 60) -> 
     for _ in range(limit):
         if robots.robot_to_act(table) is None:
             return
-        effects = await service.robot_move(table.id, table.move)
+        effects = await service.robots.robot_move(table.id, table.move)
         assert effects, "a computer player to act must act"
     raise AssertionError("the computer players never stopped")
 
@@ -65,26 +66,26 @@ async def test_the_owner_adds_and_removes_computer_players() -> None:
         ids = [p.user_id for p in table.seats if p is not None]
         assert ids[1] < 0 and ids[2] < 0 and ids[1] != ids[2]
         with pytest.raises(Rejected, match="err.full"):
-            await service.add_robot(table.id, OWNER.user_id)
+            await service.robots.add_robot(table.id, OWNER.user_id)
         with pytest.raises(Rejected, match="err.owner_only"):
-            await service.remove_robot(table.id, PEOPLE[1].user_id)
-        effects = await service.remove_robot(table.id, OWNER.user_id)
+            await service.robots.remove_robot(table.id, PEOPLE[1].user_id)
+        effects = await service.robots.remove_robot(table.id, OWNER.user_id)
         assert kinds(effects) == ["LobbyShown"]
         assert [p.name if p else None for p in table.seats] == ["Анна", "🤖 Пётр", None]
-        await service.remove_robot(table.id, OWNER.user_id)
+        await service.robots.remove_robot(table.id, OWNER.user_id)
         with pytest.raises(Rejected, match="err.no_robot"):
-            await service.remove_robot(table.id, OWNER.user_id)
+            await service.robots.remove_robot(table.id, OWNER.user_id)
         with pytest.raises(Rejected, match="err.owner_only"):
-            await service.add_robot(table.id, PEOPLE[1].user_id)
+            await service.robots.add_robot(table.id, PEOPLE[1].user_id)
 
 
 async def test_english_names_in_an_english_group() -> None:
     async with service_on() as service:
         await service.open_lobby(GROUP, OWNER.__class__(1, "Ann", "en"), "Club")
-        table = service.open_table(GROUP)
+        table = service.registry.open_table(GROUP)
         assert table is not None
-        await service.add_robot(table.id, OWNER.user_id)
-        await service.add_robot(table.id, OWNER.user_id)
+        await service.robots.add_robot(table.id, OWNER.user_id)
+        await service.robots.add_robot(table.id, OWNER.user_id)
         assert [p.name for p in table.seats if p] == ["🤖 Peter", "🤖 Olga"]
 
 
@@ -113,7 +114,7 @@ async def test_a_computer_player_decides_from_its_seat_view_only(
         deal_no = table.deal_no
         while table.deal_no == deal_no:
             if robots.robot_to_act(table) is not None:
-                await service.robot_move(table.id, table.move)
+                await service.robots.robot_move(table.id, table.move)
             else:
                 _, player = actor(table)
                 assert player == OWNER
@@ -130,8 +131,8 @@ async def test_a_stale_robot_move_changes_nothing() -> None:
         await service.start(table.id, OWNER.user_id)
         await _until_human(service, table)
         move = table.move
-        assert await service.robot_move(table.id, move) == ()  # a person is to act
-        assert await service.robot_move(table.id, move - 1) == ()
+        assert await service.robots.robot_move(table.id, move) == ()  # a person is to act
+        assert await service.robots.robot_move(table.id, move - 1) == ()
         assert robots.apply_robot(table, move - 1, _any(table), 0.0, 7) == []
         assert table.move == move
 
@@ -157,7 +158,7 @@ def _any(table: Table) -> Action:
 async def test_a_timed_out_player_is_replaced_and_takes_the_seat_back() -> None:
     clock = Clock()
     async with service_on(clock=clock) as service:
-        service.robot_budget = FAST
+        service.robots.budget = FAST
         table = await started(service)
         seat, late = actor(table)
         for _ in range(3):  # he misses his turns until the seat may be replaced
@@ -169,9 +170,9 @@ async def test_a_timed_out_player_is_replaced_and_takes_the_seat_back() -> None:
             await service.timeout(table.id, table.move)
         other = next(p for s, p in table.seated() if s != seat)
         with pytest.raises(Rejected, match="err.not_seated"):
-            await service.replace_with_robot(table.id, seat, STRANGER.user_id)
+            await service.robots.replace_with_robot(table.id, seat, STRANGER.user_id)
         old_hand = table.messages.hand_slots[seat]
-        effects = await service.replace_with_robot(table.id, seat, other.user_id)
+        effects = await service.robots.replace_with_robot(table.id, seat, other.user_id)
         [replaced] = of(effects, fx.RobotReplaced)
         assert replaced.old_name == late.name and replaced.old_id == late.user_id
         # his hand message is handed over to be frozen (no buttons, how to come back)
@@ -182,12 +183,12 @@ async def test_a_timed_out_player_is_replaced_and_takes_the_seat_back() -> None:
         assert seat not in table.messages.hand_slots
         assert table.game is not None and table.game.names[seat] == robot.name
         with pytest.raises(Rejected, match="err.not_replaceable"):  # a robot never times out
-            await service.replace_with_robot(table.id, seat, other.user_id)
+            await service.robots.replace_with_robot(table.id, seat, other.user_id)
         if robots.robot_to_act(table) is not None:
-            assert await service.robot_move(table.id, table.move)
+            assert await service.robots.robot_move(table.id, table.move)
         with pytest.raises(Rejected, match="err.already"):
             await service.take_seat(table.id, seat, other)
-        await service.remember_user(late, private_ok=True)
+        await service.registry.remember_user(late, private_ok=True)
         effects = await service.take_seat(table.id, seat, late)  # he is back
         assert kinds(effects)[0] == "SeatTaken"
         assert table.seats[seat] == late and table.messages.hand_slots[seat].chat_id > 0
@@ -207,9 +208,9 @@ async def test_a_robot_to_move_resumes_after_a_restart(tmp_path: Path) -> None:
             await _human(service, table)
         move = table.move
     async with service_on(path) as service:
-        service.robot_budget = FAST
-        effects = await service.resume()
-        again = service.open_table(GROUP)
+        service.robots.budget = FAST
+        effects = await service.resumable.resume()
+        again = service.registry.open_table(GROUP)
         assert again is not None and again.move == move
         assert "TimerChanged" in kinds(effects)  # the scheduler arms the robot's move
         assert robots.pause(again) is not None
@@ -217,7 +218,7 @@ async def test_a_robot_to_move_resumes_after_a_restart(tmp_path: Path) -> None:
             "🤖 Пётр",
             "🤖 Ольга",
         ]
-        assert await service.robot_move(again.id, move)
+        assert await service.robots.robot_move(again.id, move)
         assert again.move > move
 
 
@@ -256,7 +257,7 @@ async def test_the_last_person_is_not_replaced_by_a_computer() -> None:
             clock.advance(61)
             await service.timeout(table.id, table.move)
         with pytest.raises(Rejected, match="err.last_person"):
-            await service.replace_with_robot(table.id, seat, OWNER.user_id)
+            await service.robots.replace_with_robot(table.id, seat, OWNER.user_id)
 
 
 def test_the_buttons_for_computer_players() -> None:

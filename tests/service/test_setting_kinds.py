@@ -34,8 +34,8 @@ async def test_an_old_saved_table_resumes_with_its_modes(tmp_path: Path) -> None
     path = tmp_path / "bot.sqlite3"
     async with service_on(path) as service:
         table = await started(service)
-        await service.set_notify_mode(PEOPLE[1], NotifyMode.SLOW)
-        await service.set_card_ranks(PEOPLE[2], RankStyle.RUSSIAN)
+        await service.registry.set_notify_mode(PEOPLE[1], NotifyMode.SLOW)
+        await service.registry.set_card_ranks(PEOPLE[2], RankStyle.RUSSIAN)
     con = sqlite3.connect(path)
     # the same data in another layout: the save after the resume rewrites it
     spaced = json.dumps(json.loads(OLD_SETTINGS), indent=1)
@@ -43,17 +43,17 @@ async def test_an_old_saved_table_resumes_with_its_modes(tmp_path: Path) -> None
     con.commit()
     con.close()
     async with service_on(path) as service:
-        await service.resume()
-        again = service.open_table(GROUP)
+        await service.resumable.resume()
+        again = service.registry.open_table(GROUP)
         assert again is not None and again.status is Status.PLAYING
         assert again.settings.sheet is SheetMode.BOTH
         assert again.settings.robot_pace is RobotPace.FAST
         assert again.settings.ranks is RankStyle.RUSSIAN
-        assert await service.notify_mode(PEOPLE[0].user_id) is NotifyMode.ALWAYS
-        assert await service.notify_mode(PEOPLE[1].user_id) is NotifyMode.SLOW
-        await service.load_ranks(PEOPLE[2].user_id)
-        assert service.card_ranks(PEOPLE[2].user_id) is RankStyle.RUSSIAN
-        assert service.card_ranks(PEOPLE[0].user_id) is RankStyle.LATIN
+        assert await service.registry.notify_mode(PEOPLE[0].user_id) is NotifyMode.ALWAYS
+        assert await service.registry.notify_mode(PEOPLE[1].user_id) is NotifyMode.SLOW
+        await service.registry.load_ranks(PEOPLE[2].user_id)
+        assert service.registry.card_ranks(PEOPLE[2].user_id) is RankStyle.RUSSIAN
+        assert service.registry.card_ranks(PEOPLE[0].user_id) is RankStyle.LATIN
         await press(service, again, lambda a: True)
     con = sqlite3.connect(path)
     [(stored,)] = con.execute("SELECT settings FROM tables WHERE id = ?", (table.id,))

@@ -50,8 +50,8 @@ async def test_a_deals_vote_is_one_message_that_is_told_when_it_lapses(tmp_path:
         vote.message_id = 77  # the adapter sent it
         await service.message_sent(vote)
     async with service_on(path, clock=clock) as service:
-        await service.resume()
-        table = service.open_table(GROUP)
+        await service.resumable.resume()
+        table = service.registry.open_table(GROUP)
         assert table is not None and table.messages.vote is not None
         assert table.messages.vote.message_id == 77
         lapsed = []

@@ -59,9 +59,9 @@ async def test_a_full_disk_at_start_up_is_waited_for_and_the_game_resumes(
         async def pause(seconds: float) -> None:
             pauses.append(seconds)
 
-        service.steady.sleep = pause
+        service.registry.steady.sleep = pause
         with caplog.at_level(logging.WARNING):
-            effects = await service.resume()
+            effects = await service.resumable.resume()
         assert pauses == [1.0, 2.0] * 3  # each call went through at its third try
         warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
         assert all(r.exc_info is None for r in warnings)
@@ -74,9 +74,9 @@ async def test_a_full_disk_at_start_up_is_waited_for_and_the_game_resumes(
         ]
         errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
         assert len(errors) == 1 and f"table {bad.id} cannot be resumed" in errors[0]
-        assert service.set_aside == [(bad.id, -2, "ru")]  # the damaged one, once readable
+        assert service.resumable.set_aside == [(bad.id, -2, "ru")]  # the damaged one, once readable
         table_id, move, seat = healthy
-        table = service.open_table(-1)
+        table = service.registry.open_table(-1)
         assert table is not None and table.id == table_id and table.status is Status.PLAYING
         assert table.move == move and actor(table)[0] == seat
         assert any(e.table is table for e in effects)  # shown again
@@ -103,13 +103,13 @@ async def test_a_save_at_start_up_tried_again_keeps_the_table(
             pauses.append(seconds)
             disk.failing = len(pauses) < 8
 
-        service.steady.sleep = pause
+        service.registry.steady.sleep = pause
         with caplog.at_level(logging.WARNING):
-            await service.resume()
+            await service.resumable.resume()
         assert pauses == [1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0, 30.0]
         assert disk.calls["save_table"] == 9
         messages = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
         assert len(messages) == 8 and all("saving at start-up" in m for m in messages)
-        assert service.set_aside == []
-        table = service.open_table(table.chat_id)
+        assert service.resumable.set_aside == []
+        table = service.registry.open_table(table.chat_id)
         assert table is not None and table.status is Status.PLAYING and table.move == move

@@ -9,8 +9,9 @@ from types import SimpleNamespace
 
 from bot.core import robots
 from bot.core.codec import settings_json
+from bot.core.errors import AlreadyDone
 from bot.core.model import Table
-from bot.core.service import AlreadyDone, TableService
+from bot.core.service import TableService
 from bot.preferans.actions import Action, Bid, Declare
 from bot.preferans.cards import Seat
 from bot.preferans.contracts import MISERE, parse_contract
@@ -30,12 +31,12 @@ OWNER = PEOPLE[0]
 async def _with_robots(service: TableService) -> Table:
     """The owner and two computer players, started."""
     await service.open_lobby(GROUP, OWNER, "Клуб")
-    table = service.open_table(GROUP)
+    table = service.registry.open_table(GROUP)
     assert table is not None
-    await service.remember_user(OWNER, private_ok=True)
+    await service.registry.remember_user(OWNER, private_ok=True)
     await service.sit(table.id, OWNER)
     for _ in range(2):
-        await service.add_robot(table.id, OWNER.user_id)
+        await service.robots.add_robot(table.id, OWNER.user_id)
     await service.start(table.id, OWNER.user_id)
     return table
 
@@ -56,19 +57,19 @@ async def test_computer_moves_do_not_push_a_persons_press_out_of_memory() -> Non
             found = robots.robot_to_act(table)
             if found is not None:  # the safe move stands in for the computer's decision
                 action = _safe(table)
-                await service._change(
+                await service.change(
                     table, lambda tb, a=action: robots.apply_robot(tb, tb.move, a, 0.0, None)
                 )
                 robot_moves += 1
                 continue
             move, key = table.move, f"press{presses}"
             action = _safe(table)
-            await service.act(table.id, OWNER.user_id, move, key, lambda legal, a=action: a)
+            await service.act(table.id, OWNER.user_id, move, key, action)
             presses += 1
             first = first or (move, key)
         assert first is not None and presses < 12
         try:
-            await service.act(table.id, OWNER.user_id, first[0], first[1], lambda legal: None)
+            await service.act(table.id, OWNER.user_id, first[0], first[1], None)
         except AlreadyDone:
             pass
         else:
@@ -85,16 +86,18 @@ async def test_rules_state_the_chats_table_during_and_after_the_game(tmp_path: P
         chosen = table.settings.copy()
         assert (chosen.convention, chosen.options) != ("sochi", {})
         await service.start(table.id, OWNER.user_id)
-        assert settings_json(await service.rules_settings(GROUP)) == settings_json(chosen)
+        assert settings_json(await service.registry.rules_settings(GROUP)) == settings_json(chosen)
         await service.vote_stop(table.id, PEOPLE[0].user_id)
         await service.vote_stop(table.id, PEOPLE[1].user_id)
-        assert service.open_table(GROUP) is None
+        assert service.registry.open_table(GROUP) is None
     async with service_on(path) as service:  # read from the stored table
-        after = await service.rules_settings(GROUP)
+        after = await service.registry.rules_settings(GROUP)
         assert settings_json(after) == settings_json(chosen)
         assert rules_text(after, "ru") == rules_text(chosen, "ru")
-        assert rules_text(after, "ru") != rules_text(service.defaults, "ru")
-        assert await service.rules_settings(-5) is service.defaults  # never had a table
+        assert rules_text(after, "ru") != rules_text(service.registry.defaults, "ru")
+        assert (
+            await service.registry.rules_settings(-5) is service.registry.defaults
+        )  # never had a table
 
 
 def test_only_a_lone_declaration_is_forced() -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.persist import PartlySaved
+from bot.core.errors import PartlySaved
 from bot.core.service import TableService
 from tests.service.helpers import GROUP, PEOPLE, kinds, service_on, started
 
@@ -79,7 +79,7 @@ async def test_a_blocked_player_at_two_tables_the_saved_one_is_shown_the_other_r
         disk.methods.add("set_private_ok")
         with pytest.raises(PartlySaved) as failed:  # his own row: nothing changed yet
             await service.blocked(uid)
-        assert failed.value.effects == () and await service.can_write(uid)
+        assert failed.value.effects == () and await service.registry.can_write(uid)
         assert not first.blocked_noted and not second.blocked_noted
         disk.methods.clear()
         disk.tables.add(second.id)
@@ -88,7 +88,7 @@ async def test_a_blocked_player_at_two_tables_the_saved_one_is_shown_the_other_r
         assert kinds(partly.value.effects) == ["PlayerBlocked"]
         assert partly.value.effects[0].table is first
         assert uid in first.blocked_noted and uid not in second.blocked_noted
-        assert not await service.can_write(uid)
+        assert not await service.registry.can_write(uid)
         disk.tables.clear()
         effects = await partly.value.redo()  # only the table left: the group told once
         assert kinds(effects) == ["PlayerBlocked"] and effects[0].table is second
@@ -102,7 +102,7 @@ async def test_a_migration_that_cannot_be_saved_moves_nothing_until_redone() -> 
         disk.methods.add("move_chat")
         with pytest.raises(PartlySaved) as failed:
             await service.migrate(GROUP, NEW_GROUP)
-        assert table.chat_id == GROUP and service.open_table(GROUP) is table
+        assert table.chat_id == GROUP and service.registry.open_table(GROUP) is table
         disk.methods.clear()
         disk.tables.add(table.id)
         with pytest.raises(PartlySaved) as partly:
@@ -110,7 +110,7 @@ async def test_a_migration_that_cannot_be_saved_moves_nothing_until_redone() -> 
         assert table.chat_id == GROUP  # undone in memory
         disk.tables.clear()
         assert kinds(await partly.value.redo()) == ["TableMoved"]
-        assert table.chat_id == NEW_GROUP and service.open_table(NEW_GROUP) is table
+        assert table.chat_id == NEW_GROUP and service.registry.open_table(NEW_GROUP) is table
         row = await service.storage.last_table(NEW_GROUP)
         assert row is not None and row.id == table.id
 
@@ -124,7 +124,7 @@ async def test_unblocked_that_cannot_be_saved_is_redone_whole() -> None:
         disk.methods.add("save_user")
         with pytest.raises(PartlySaved) as failed:
             await service.unblocked(PEOPLE[1])
-        assert not await service.can_write(uid) and uid in table.blocked_noted
+        assert not await service.registry.can_write(uid) and uid in table.blocked_noted
         disk.methods.clear()
         assert kinds(await failed.value.redo()) == ["HandShown"]
-        assert await service.can_write(uid) and uid not in table.blocked_noted
+        assert await service.registry.can_write(uid) and uid not in table.blocked_noted

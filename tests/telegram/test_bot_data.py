@@ -18,6 +18,6 @@ async def test_the_handlers_share_the_parts_through_a_typed_bot_data(tmp_path: P
         assert type(data.rt) is Runtime and type(data.resumer) is Resumer
         assert type(data.storage) is Storage and data.rt.service.storage is data.storage
         await open_and_start(h)  # the handlers find the runtime there
-        assert h.rt.service.open_table(h.group.id) is not None
+        assert h.rt.service.registry.open_table(h.group.id) is not None
         assert runtime(h.app.context_types.context.from_update(None, h.app)) is data.rt
     assert data.storage is None

@@ -246,7 +246,7 @@ async def test_a_closed_table_leaves_memory_once_shown_and_late_presses_are_stal
         assert actor is not None
         old_hand = h.hand_message(actor)
         assert not h.rt.scheduler.evict(table)  # in play: stays
-        assert h.service.get(table.id) is table
+        assert h.service.registry.get(table.id) is table
         await h.say(h.users[0], "/stop")
         vote = h.fake.last_bot_message(h.group)
         await h.press(h.users[1], vote, _button(vote, "V"))
@@ -254,7 +254,7 @@ async def test_a_closed_table_leaves_memory_once_shown_and_late_presses_are_stal
         job = h.rt.scheduler.timers[table.id][0]
         assert job.data == ("evict", table.id, 0)  # armed when the game closed
         await h.rt.scheduler.on_timer(JobKind.EVICT, table.id, 0)
-        assert h.service.get(table.id) is None and table.id not in h.rt.scheduler.timers
+        assert h.service.registry.get(table.id) is None and table.id not in h.rt.scheduler.timers
         # a late press on the forgotten table: "out of date", nothing written
         rows = await h.service.storage.table(table.id)
         qid = h.fake.press(actor, old_hand, old_hand.buttons[0][1], force=True)
@@ -274,10 +274,10 @@ async def test_a_table_is_not_forgotten_before_its_settlement_is_shown(tmp_path)
         await open_and_start(h)
         table = h.table()
         table.status, table.unshown.settlement = Status.OVER, True
-        assert not h.rt.scheduler.evict(table) and h.service.get(table.id) is table
+        assert not h.rt.scheduler.evict(table) and h.service.registry.get(table.id) is table
         assert h.rt.scheduler.timers[table.id][0].data[0] == "evict"  # tried again later
         table.unshown.settlement = False
-        assert h.rt.scheduler.evict(table) and h.service.get(table.id) is None
+        assert h.rt.scheduler.evict(table) and h.service.registry.get(table.id) is None
 
 
 async def test_help_rules_pulka(tmp_path) -> None:
@@ -352,4 +352,4 @@ async def test_unstarted_lobby_expires_and_owner_can_close_it(tmp_path) -> None:
         assert is_alert(answer)
         await h.press(h.users[1], lobby, _button(lobby, "Lc"))
         assert "Table closed" in h.fake.message(h.group.id, lobby.message_id).content
-        assert h.service.open_table(h.group.id) is None
+        assert h.service.registry.open_table(h.group.id) is None

@@ -34,7 +34,7 @@ async def test_every_drawn_button_has_exactly_one_route() -> None:
         drawn += _data(keyboards.take_back_keyboard(table, Seat(1)))
         assert [_routes(d) for d in drawn] == [["vote"], ["take"], ["robot"], ["take"]]
         seat, player = actor(table)
-        sv = service.tables[table.id].game.current  # type: ignore[union-attr]
+        sv = service.registry.tables[table.id].game.current  # type: ignore[union-attr]
         assert sv is not None
         bids = _data(keyboards.actions_keyboard(table, seat_view(sv, seat), player.lang))
         assert bids and all(_routes(d) == ["move"] for d in bids)

@@ -6,9 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.core.forced import forced_move
-from bot.preferans.actions import Bid, Play
+from bot.preferans.actions import Action, Bid, Play
 from tests.bot_helpers import open_and_start, running_bot
-from tests.service.helpers import picking
+from tests.service.helpers import pick
+
+
+def _pass_or_card(action: Action) -> bool:
+    """Everybody passes and the first card offered is played: an all-pass to its end."""
+    return isinstance(action, Play) or (isinstance(action, Bid) and action.is_pass)
 
 
 async def test_the_pause_job_plays_the_only_card(tmp_path: Path) -> None:
@@ -20,13 +25,13 @@ async def test_the_pause_job_plays_the_only_card(tmp_path: Path) -> None:
         assert menu is not None and "The only card" in menu.content
         data = next(d for label, d in menu.buttons if d and label.endswith("press it myself"))
         assert (await h.press(anna, menu, data)).get("text") == "Saved."
-        assert await h.service.autoplay(anna.id) is False
+        assert await h.service.registry.autoplay(anna.id) is False
         menu = h.fake.message(menu.chat_id, menu.message_id)
         assert "✅ I press it myself" in [label for label, _ in menu.buttons]
         assert "I press it myself" in menu.content
         data = next(d for label, d in menu.buttons if d and label.endswith("plays itself"))
         await h.press(anna, menu, data)
-        assert await h.service.autoplay(anna.id) is True
+        assert await h.service.registry.autoplay(anna.id) is True
         await open_and_start(h)
         table = h.table()
         service = h.service
@@ -36,8 +41,8 @@ async def test_the_pause_job_plays_the_only_card(tmp_path: Path) -> None:
             user = h.actor()
             assert user is not None
             # everybody passes, then the lowest cards are played
-            choose = picking(lambda a: isinstance(a, Play) or (isinstance(a, Bid) and a.is_pass))
-            h.rt.show(await service.act(table.id, user.id, table.move, "x", choose))
+            action = pick(table, _pass_or_card)
+            h.rt.show(await service.act(table.id, user.id, table.move, "x", action))
         move = table.move
         # the job runs on the JobQueue after 0.05 s (the time-out only bounds a hang)
         await h.fake.wait_until(lambda: table.move != move, timeout=30, what="the forced card")

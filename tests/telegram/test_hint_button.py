@@ -47,7 +47,7 @@ async def test_the_settings_show_the_level_and_the_hints() -> None:
         texts = [text for text, _ in _buttons(keyboards.settings_keyboard(table))]
         assert "Компьютер: сильный" in texts and "Подсказки 💡: нет" in texts
         assert "Уровень компьютера" not in lobby_text(table)  # no computer player, usual level
-        await service.add_robot(table.id, PEOPLE[0].user_id)
+        await service.robots.add_robot(table.id, PEOPLE[0].user_id)
         assert "🤖 Уровень компьютера: сильный" in lobby_text(table)
         await _set(service, table, "robot_level", 2)
         await _set(service, table, "hints")
@@ -57,7 +57,7 @@ async def test_the_settings_show_the_level_and_the_hints() -> None:
         assert lines[2:4] == ["🤖 Уровень компьютера: новичок", "💡 Подсказки компьютера включены"]
         closed = lobby_text(table, closed_key="lobby.started")  # the start message
         assert "🤖 Уровень компьютера: новичок" in closed and "💡 Подсказки" in closed
-        await service.remove_robot(table.id, PEOPLE[0].user_id)
+        await service.robots.remove_robot(table.id, PEOPLE[0].user_id)
         assert "🤖 Уровень компьютера: новичок" in lobby_text(table)  # one may come later
 
 

@@ -107,4 +107,4 @@ async def test_a_deal_end_is_confirmed_only_after_it_was_sent() -> None:
         assert table.unshown.settlement  # not confirmed until the outbox ran the job
         for run in outbox.calls:
             await run()
-        assert not table.unshown.settlement and service.forget(table.id)
+        assert not table.unshown.settlement and service.registry.forget(table.id)

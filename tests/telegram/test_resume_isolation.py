@@ -55,14 +55,14 @@ async def test_a_table_that_cannot_be_shown_is_set_aside_and_the_others_resume(
         lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
         assert len(lines) == 1 and f"table {bad.id} cannot be resumed" in lines[0]
         assert "OverflowError" in lines[0] and "\n" not in lines[0]
-        assert service.set_aside == [(bad.id, -2, "ru")]
+        assert service.resumable.set_aside == [(bad.id, -2, "ru")]
         assert presenter.outbox.posts == [(-2, t("ru", "restart.set_aside"))]
         assert set(presenter.shown) == {first.id, bad.id, last.id}
-        assert sorted(service.tables) == [first.id, last.id]
+        assert sorted(service.registry.tables) == [first.id, last.id]
         row = await service.storage.table(bad.id)
         assert row is not None and row.status == "cancelled"
         for chat_id in (-1, -3):  # the others play on
-            table = service.open_table(chat_id)
+            table = service.registry.open_table(chat_id)
             assert table is not None
             move = table.move
             await press(service, table, lambda a: True)
@@ -82,4 +82,4 @@ async def test_a_set_aside_group_is_told_in_its_own_language(tmp_path: Path) -> 
         presenter = Presenter(bad.id)
         await resume(service, presenter)  # type: ignore[arg-type]
         assert presenter.outbox.posts == [(-2, t("en", "restart.set_aside"))]
-        assert service.set_aside == [(bad.id, -2, "en")]
+        assert service.resumable.set_aside == [(bad.id, -2, "en")]

@@ -13,10 +13,15 @@ from typing import Any
 import pytest
 
 import bot.telegram.presenter
-from bot.preferans.actions import Bid, Play
+from bot.preferans.actions import Action, Bid, Play
 from bot.preferans.analysis import analyse
 from tests.bot_helpers import open_and_start, running_bot
-from tests.service.helpers import picking
+from tests.service.helpers import pick
+
+
+def _pass_or_card(action: Action) -> bool:
+    """Everybody passes and the first card offered is played: an all-pass to its end."""
+    return isinstance(action, Play) or (isinstance(action, Bid) and action.is_pass)
 
 
 async def test_the_review_gets_its_analysis_line(tmp_path: Path) -> None:
@@ -27,11 +32,12 @@ async def test_the_review_gets_its_analysis_line(tmp_path: Path) -> None:
         table = h.table()
         service = h.service
         # everybody passes and the lowest cards are played: an all-pass to its end
-        choose = picking(lambda a: isinstance(a, Play) or (isinstance(a, Bid) and a.is_pass))
         while table.deal_no == 1:
             user = h.actor()
             assert user is not None
-            h.rt.show(await service.act(table.id, user.id, table.move, "x", choose))
+            h.rt.show(
+                await service.act(table.id, user.id, table.move, "x", pick(table, _pass_or_card))
+            )
         # the next deal is already on while the analysis runs
         assert table.deal_no == 2 and h.rt.presenter.analyst.tasks
         await asyncio.gather(*h.rt.presenter.analyst.tasks)
@@ -55,11 +61,12 @@ async def test_the_review_gets_its_analysis_line(tmp_path: Path) -> None:
 async def _all_pass_deal(h: Any) -> None:
     """Everybody passes and the lowest cards are played: deal 1, an all-pass, to its end."""
     table = h.table()
-    choose = picking(lambda a: isinstance(a, Play) or (isinstance(a, Bid) and a.is_pass))
     while table.deal_no == 1:
         user = h.actor()
         assert user is not None
-        h.rt.show(await h.service.act(table.id, user.id, table.move, "x", choose))
+        h.rt.show(
+            await h.service.act(table.id, user.id, table.move, "x", pick(table, _pass_or_card))
+        )
 
 
 def _reviews(h: Any, user: Any) -> list[str]:

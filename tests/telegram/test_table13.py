@@ -122,11 +122,11 @@ async def test_the_hand_counts_down_at_half_time() -> None:
         _, player = actor(table)
         assert table.deadline is not None
         clock.now = table.deadline - 30
-        presenter.show(service.tick(table.id, table.move))
+        presenter.show(service.registry.tick(table.id, table.move))
         [(slot, text, markup)] = outbox.shown
         assert slot.chat_id == player.user_id and markup is not None
         assert "осталось меньше 30 с" in text
-        assert service.tick(table.id, table.move - 1) == ()  # an old move's job: nothing
+        assert service.registry.tick(table.id, table.move - 1) == ()  # an old move's job: nothing
 
 
 async def test_with_the_timer_off_a_slow_player_is_pinged_once_he_idles() -> None:
@@ -134,9 +134,9 @@ async def test_with_the_timer_off_a_slow_player_is_pinged_once_he_idles() -> Non
         table = await started(service)
         presenter, outbox, _, _ = _presenter(service)
         _, player = actor(table)
-        await service.set_notify_mode(player, "slow")
+        await service.registry.set_notify_mode(player, "slow")
         assert table.deadline is None
-        [remind] = service.remind(table.id, table.move)
+        [remind] = service.registry.remind(table.id, table.move)
         assert isinstance(remind, fx.Remind) and remind.seconds is None
         presenter.show((remind,))
         for run in outbox.calls:
@@ -159,9 +159,9 @@ async def test_after_a_restart_the_old_notification_goes_and_the_vote_loses_its_
         await service.buttons_posted(table, Slot(GROUP, 88), "🛑 vote")
     async with service_on(path) as service:  # the bot restarted
         presenter, outbox, _, _ = _presenter(service)
-        presenter.show(await service.resume())
+        presenter.show(await service.resumable.resume())
         assert (player.user_id, 77) in outbox.deleted
-        table = service.open_table(GROUP)  # type: ignore[assignment]
+        table = service.registry.open_table(GROUP)  # type: ignore[assignment]
         assert table is not None and table.messages.reminder is None
         presenter.show(await service.vote_stop(table.id, PEOPLE[1].user_id))  # stopped
         frozen = [(s.message_id, text, m) for s, text, m in outbox.shown if s.chat_id == GROUP]
@@ -175,12 +175,12 @@ async def test_each_player_reads_card_ranks_his_way_and_the_group_the_tables(
     async with service_on(path) as service:
         table = await started(service)
         anna = PEOPLE[0]
-        shown = await service.set_card_ranks(anna, "russian")
+        shown = await service.registry.set_card_ranks(anna, "russian")
         assert [(type(e).__name__, e.table) for e in shown] == [("HandShown", table)]
     async with service_on(path) as service:  # stored (migration 004), read back on resume
         presenter, outbox, _, _ = _presenter(service)
-        presenter.show(await service.resume())
-        table = service.open_table(GROUP)  # type: ignore[assignment]
+        presenter.show(await service.resumable.resume())
+        table = service.registry.open_table(GROUP)  # type: ignore[assignment]
         assert table is not None and table.game is not None and table.game.current is not None
         deal = table.game.current
         texts = {slot.chat_id: (text, markup) for slot, text, markup in outbox.shown}
@@ -188,7 +188,7 @@ async def test_each_player_reads_card_ranks_his_way_and_the_group_the_tables(
             text, markup = texts[player.user_id]
             style = "russian" if player == anna else "latin"
             assert "\n".join(hand_lines(deal.hand(seat), ranks=style)) in text
-            assert service.card_ranks(player.user_id) == style
+            assert service.registry.card_ranks(player.user_id) == style
             if seat == deal.actor:  # the bid buttons, ranks or not
                 assert markup is not None and "♠️" in str(markup.to_dict())
             else:

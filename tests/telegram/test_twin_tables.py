@@ -23,7 +23,7 @@ async def test_hand_headers_of_two_tables_of_one_title_differ() -> None:
         presenter, outbox, _, _ = _presenter(service)
         anna = PEOPLE[0]
         # One table: the group's title alone.
-        assert title_of(first, service.tables_of(anna.user_id)) == "Клуб"
+        assert title_of(first, service.registry.tables_of(anna.user_id)) == "Клуб"
         presenter.show_hand(first, first.seat_of(anna.user_id))  # type: ignore[arg-type]
         (_, alone, _) = outbox.shown[-1]
         assert "Клуб" in alone and "#" not in alone.splitlines()[0]
@@ -97,7 +97,7 @@ async def test_export_in_private_sends_every_running_game_of_the_player() -> Non
         for (chat, _, caption, data), table in zip(docs, (first, second), strict=True):
             assert chat == anna.user_id
             assert caption.startswith(f"<b>Клуб #{table.id}</b>\n")
-            assert json.loads(data) == service.live_record(table)
+            assert json.loads(data) == service.registry.live_record(table)
         # Someone at no table is told there is nothing to export.
         docs, answers = await _export(service, 99)
         assert docs == [] and answers

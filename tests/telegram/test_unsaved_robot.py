@@ -41,7 +41,7 @@ async def test_a_robot_move_during_a_full_disk_is_made_once_the_disk_is_back(
 ) -> None:
     settings = TableSettings(pulka=2, turn_time=0, sheet="text")
     async with running_bot(tmp_path, users=1, defaults=settings) as h:
-        h.service.robot_budget = CHEAP
+        h.service.robots.budget = CHEAP
         h.rt.scheduler.robot_scale = 1000.0  # the computer players wait until told
         me = h.users[0]
         await h.say(me, "/newgame")
@@ -77,16 +77,16 @@ async def test_an_unsaved_robot_move_asks_to_be_timed_again() -> None:
     clock = Clock()
     async with service_on(clock=clock) as service:
         table = await _robot_table(service)
-        service.robot_budget = CHEAP
+        service.robots.budget = CHEAP
         await service.start(table.id, OWNER.user_id)
         while robots.robot_to_act(table) is None:
             await press(service, table, lambda a: True)
         move = table.move
         disk = Disk(service)
         disk.failing = True
-        effects = await service.robot_move(table.id, move)
+        effects = await service.robots.robot_move(table.id, move)
         assert [type(e) for e in effects] == [fx.TimerChanged]
         assert table.move == move and table.ui.retry_at == clock.now + SAVE_RETRY
         disk.failing = False
-        assert await service.robot_move(table.id, move)
+        assert await service.robots.robot_move(table.id, move)
         assert table.move > move
