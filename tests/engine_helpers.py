@@ -25,10 +25,11 @@ from bot.preferans.actions import (
     Reason,
     Whist,
 )
-from bot.preferans.cards import DECK, Card, Seat, Suit, parse_card
+from bot.preferans.cards import DECK, Card, Suit, parse_card
 from bot.preferans.contracts import LADDER, MISERE, Contract, parse_contract
 from bot.preferans.deal import Deal, DealSettings, Phase
 from bot.preferans.outcome import DealKind, Defence, WhistAnswer
+from bot.preferans.seats import Seat
 from bot.preferans.views import public_view, seat_view
 
 W = WhistAnswer.WHIST

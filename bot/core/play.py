@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.preferans.actions import Action, Discard, IllegalAction
-from bot.preferans.cards import Card, Seat
+from bot.preferans.cards import Card
 from bot.preferans.game import Game
 from bot.preferans.policy import (
     REPLACE_AFTER,
@@ -24,6 +24,7 @@ from bot.preferans.policy import (
     forced_declaration,
     sits_out,
 )
+from bot.preferans.seats import Seat
 from bot.preferans.views import SeatView, seat_view
 
 from .effects import (

@@ -17,8 +17,9 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
 
-from bot.preferans.cards import Card, Seat
+from bot.preferans.cards import Card
 from bot.preferans.robot import STRONG, Budget
+from bot.preferans.seats import Seat
 from storage import Storage, StorageError
 
 from . import chats, forced, lobby, offers, play, restart, robots, takeover

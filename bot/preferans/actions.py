@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from .cards import Card, Seat, parse_card, sort_hand
+from .cards import Card, parse_card, sort_hand
 from .contracts import Contract, parse_contract
 from .outcome import Defence, WhistAnswer
+from .seats import Seat
 
 __all__ = [
     "Bid",

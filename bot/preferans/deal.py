@@ -27,7 +27,7 @@ from .actions import (
     Whist,
     action_from_json,
 )
-from .cards import Card, Seat, Suit, parse_card, shuffled_deck, sort_hand
+from .cards import Card, Suit, parse_card, shuffled_deck, sort_hand
 from .contracts import LADDER, MISERE, Contract
 from .offers import (
     OpenOffer,
@@ -40,6 +40,7 @@ from .offers import (
     verify_offer,
 )
 from .outcome import DealKind, DealOutcome, Defence, WhistAnswer
+from .seats import Seat
 
 __all__ = ["Phase", "DealSettings", "Deal", "Trick", "TrickCard", "beats", "trick_winner"]
 

@@ -8,12 +8,12 @@ from fractions import Fraction
 from typing import Any
 
 from .actions import Action, IllegalAction, Reason
-from .cards import Seat
 from .conventions import Rules
 from .deal import Deal, DealSettings
 from .outcome import DealKind, DealOutcome
 from .record import RecordError, outcome_to_result, read_deal, read_header, record_document
 from .scoring import Pulka, Sheet
+from .seats import Seat
 
 __all__ = ["Game", "FinishedDeal", "settings_for"]
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .actions import Accept, IllegalAction, Offer, Reason
-from .cards import Seat
+from .seats import Seat
 
 __all__ = [
     "OpenOffer",

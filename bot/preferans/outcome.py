@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .cards import Seat
 from .contracts import Contract
+from .seats import Seat
 
 __all__ = ["DealKind", "WhistAnswer", "Defence", "DealOutcome"]
 

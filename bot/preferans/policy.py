@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Accept, Action, Bid, ChooseDefence, Declare, Discard, Play, Whist
-from .cards import Seat
 from .contracts import LADDER, MISERE
 from .conventions import Rules
 from .game import Game
 from .outcome import DealKind, DealOutcome, Defence, WhistAnswer
+from .seats import Seat
 from .views import SeatView
 
 __all__ = [

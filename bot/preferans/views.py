@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .actions import Action, Bid, Offer, Whist
-from .cards import Card, Seat, Suit, sort_hand
+from .cards import Card, Suit, sort_hand
 from .contracts import Contract
 from .deal import Deal, Phase, Trick, TrickCard
 from .outcome import DealKind, Defence
+from .seats import Seat
 
 __all__ = ["PublicView", "SeatView", "public_view", "seat_view"]
 

@@ -13,11 +13,12 @@ from collections.abc import Iterable
 
 from bot.core.model import Table
 from bot.preferans.actions import Accept, Offer, Whist
-from bot.preferans.cards import Seat, parse_card
+from bot.preferans.cards import parse_card
 from bot.preferans.contracts import Contract
 from bot.preferans.deal import Deal, Phase, TrickCard
 from bot.preferans.outcome import DealKind, WhistAnswer
 from bot.preferans.policy import sits_out
+from bot.preferans.seats import Seat
 from bot.preferans.views import PublicView, SeatView, public_view
 from bot.render.i18n import t
 

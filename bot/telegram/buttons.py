@@ -19,7 +19,8 @@ from bot.core.effects import Effects
 from bot.core.model import Table
 from bot.core.service import Rejected
 from bot.preferans.actions import Action
-from bot.preferans.cards import Card, Seat, parse_card
+from bot.preferans.cards import Card, parse_card
+from bot.preferans.seats import Seat
 from bot.render.callbacks import CallbackData, action_code, decode, to_base36
 from bot.render.hint import hint_text
 from bot.render.i18n import lang_of, t

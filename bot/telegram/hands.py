@@ -16,9 +16,9 @@ from bot.core.model import Player, Slot, Table
 from bot.core.service import TableService
 from bot.preferans.actions import Discard
 from bot.preferans.analysis import Analysis
-from bot.preferans.cards import Seat
 from bot.preferans.deal import Deal, Phase
 from bot.preferans.scoring import Sheet
+from bot.preferans.seats import Seat
 from bot.preferans.views import seat_view
 from bot.render import keyboards
 from bot.render.analysis import analysis_line

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import bot.preferans
-from bot.preferans.cards import Seat
 from bot.preferans.deal import Deal, DealSettings
+from bot.preferans.seats import Seat
 from bot.preferans.views import public_view, seat_view
 
 PACKAGE = "bot.preferans"

@@ -24,10 +24,11 @@ from bot.preferans.actions import (
     Reason,
     Whist,
 )
-from bot.preferans.cards import Card, Seat, Suit, sort_hand
+from bot.preferans.cards import Card, Suit, sort_hand
 from bot.preferans.contracts import MISERE, Contract
 from bot.preferans.deal import Deal, DealSettings, MoveError, Phase, TrickCard
 from bot.preferans.outcome import DealKind
+from bot.preferans.seats import Seat
 from bot.preferans.views import public_view, seat_view
 from tests.engine_helpers import (
     CLOSED,

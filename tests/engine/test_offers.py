@@ -11,13 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.preferans.actions import Accept, ChooseDefence, Offer, Play, Reason, action_from_json
-from bot.preferans.cards import Seat
 from bot.preferans.conventions import Rules
 from bot.preferans.deal import Deal, Phase
 from bot.preferans.game import Game
 from bot.preferans.outcome import DealKind, DealOutcome, Defence
 from bot.preferans.record import RecordError
 from bot.preferans.scoring import Pulka
+from bot.preferans.seats import Seat
 from bot.preferans.views import public_view, seat_view
 from bot.replay import main as replay_main
 from tests.engine_helpers import (

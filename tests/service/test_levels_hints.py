@@ -16,11 +16,12 @@ from bot.core import robots
 from bot.core.model import Table
 from bot.core.service import Rejected, TableService
 from bot.preferans.actions import Action, Bid, Play
-from bot.preferans.cards import Card, Seat
+from bot.preferans.cards import Card
 from bot.preferans.game import Game
 from bot.preferans.robot import FAST
 from bot.preferans.robot.hints import Hint
 from bot.preferans.robot.levels import choose_at
+from bot.preferans.seats import Seat
 from bot.preferans.views import SeatView
 from bot.replay import hint_move
 from tests.service.helpers import (
