@@ -24,8 +24,7 @@ from typing import Any
 
 from bot.core.model import Holder
 from bot.preferans.game import Game
-from bot.preferans.outcome import DealKind
-from bot.preferans.policy import made
+from bot.preferans.outcome import DealKind, made
 from bot.preferans.seats import Seat
 from storage import HolderRow, PlayerRow
 

@@ -14,7 +14,7 @@ from .actions import Accept, Action, Bid, ChooseDefence, Declare, Discard, Play,
 from .contracts import LADDER, MISERE
 from .conventions import Rules
 from .game import Game
-from .outcome import DealKind, DealOutcome, Defence, WhistAnswer
+from .outcome import Defence, WhistAnswer
 from .seats import Seat
 from .views import SeatView
 
@@ -22,7 +22,6 @@ __all__ = [
     "auto_action",
     "forced_declaration",
     "REPLACE_AFTER",
-    "made",
     "sits_out",
     "replaceable",
     "public_record",
@@ -33,22 +32,6 @@ __all__ = [
 
 REPLACE_AFTER = 2
 """Consecutive timeouts after which another player may take the seat (Кодекс 3.1.2)."""
-
-
-def made(outcome: DealOutcome) -> bool | None:
-    """Whether the declarer made his contract; ``None`` for an all-pass deal.
-
-    A misère is made with no trick taken; a trick game with at least its level of tricks,
-    or when no card was played (both passed, half-whist, an unwhisted ten), as
-    :mod:`bot.preferans.scoring` writes it.
-    """
-    if outcome.kind is DealKind.ALL_PASS or outcome.declarer is None:
-        return None
-    tricks = outcome.tricks
-    if outcome.kind is DealKind.MISERE:
-        return tricks is None or tricks[outcome.declarer] == 0
-    assert outcome.contract is not None
-    return tricks is None or tricks[outcome.declarer] >= outcome.contract.level
 
 
 def sits_out(players: int, dealer: Seat, seat: Seat) -> bool:

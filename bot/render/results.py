@@ -7,8 +7,8 @@ from fractions import Fraction
 
 from bot.core.model import Table
 from bot.preferans.game import FinishedDeal, Game
-from bot.preferans.outcome import DealKind, DealOutcome, WhistAnswer
-from bot.preferans.policy import made, sits_out
+from bot.preferans.outcome import DealKind, DealOutcome, WhistAnswer, made
+from bot.preferans.policy import sits_out
 from bot.preferans.scoring import HELP_WHISTS, Sheet
 from bot.preferans.seats import Seat
 from bot.render.i18n import number, t
