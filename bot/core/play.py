@@ -18,13 +18,8 @@ from typing import Any
 from bot.preferans.actions import Action, Discard, IllegalAction
 from bot.preferans.cards import Card
 from bot.preferans.game import Game
-from bot.preferans.policy import (
-    REPLACE_AFTER,
-    auto_action,
-    forced_declaration,
-    sits_out,
-)
-from bot.preferans.seats import Seat
+from bot.preferans.policy import auto_action, forced_declaration
+from bot.preferans.seats import REPLACE_AFTER, Seat, sits_out
 from bot.preferans.views import SeatView, seat_view
 
 from .effects import (

@@ -15,10 +15,10 @@ import logging
 import random
 
 from bot.preferans.actions import Action, Bid, Discard, Play, Whist
-from bot.preferans.policy import auto_action, replaceable
+from bot.preferans.policy import auto_action
 from bot.preferans.robot import Budget, make_offer
 from bot.preferans.robot.levels import choose_at, level_budget
-from bot.preferans.seats import Seat
+from bot.preferans.seats import Seat, replaceable
 from bot.preferans.views import SeatView, seat_view
 
 from . import play

@@ -6,7 +6,6 @@ a live game may be shown to anyone, and the numbers of a convention that ``/rule
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,33 +14,16 @@ from .contracts import LADDER, MISERE
 from .conventions import Rules
 from .game import Game
 from .outcome import Defence, WhistAnswer
-from .seats import Seat
 from .views import SeatView
 
 __all__ = [
     "auto_action",
     "forced_declaration",
-    "REPLACE_AFTER",
-    "sits_out",
-    "replaceable",
     "public_record",
     "RulesNumbers",
     "rules_numbers",
     "forced_card",
 ]
-
-REPLACE_AFTER = 2
-"""Consecutive timeouts after which another player may take the seat (Кодекс 3.1.2)."""
-
-
-def sits_out(players: int, dealer: Seat, seat: Seat) -> bool:
-    """With four players the dealer takes no part in the deal (Кодекс 3.2.10)."""
-    return players == 4 and seat == dealer
-
-
-def replaceable(timeouts: Mapping[Seat, int]) -> list[Seat]:
-    """Seats whose player kept timing out: another player may take them (Кодекс 3.1.2)."""
-    return sorted(s for s, n in timeouts.items() if n >= REPLACE_AFTER)
 
 
 def public_record(game: Game) -> dict[str, Any]:

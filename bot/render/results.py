@@ -8,9 +8,8 @@ from fractions import Fraction
 from bot.core.model import Table
 from bot.preferans.game import FinishedDeal, Game
 from bot.preferans.outcome import DealKind, DealOutcome, WhistAnswer, made
-from bot.preferans.policy import sits_out
 from bot.preferans.scoring import HELP_WHISTS, Sheet
-from bot.preferans.seats import Seat
+from bot.preferans.seats import Seat, sits_out
 from bot.render.i18n import number, t
 from bot.render.sheet_text import sheet_table, short_name
 

@@ -17,8 +17,7 @@ from bot.preferans.cards import parse_card
 from bot.preferans.contracts import Contract
 from bot.preferans.deal import Deal, Phase, TrickCard
 from bot.preferans.outcome import DealKind, WhistAnswer
-from bot.preferans.policy import sits_out
-from bot.preferans.seats import Seat
+from bot.preferans.seats import Seat, sits_out
 from bot.preferans.views import PublicView, SeatView, public_view
 from bot.render.i18n import t
 

@@ -9,7 +9,7 @@ from bot.core import effects as fx
 from bot.core.model import Status
 from bot.core.service import AlreadyDone, Rejected, Shown
 from bot.preferans.actions import Bid, Discard
-from bot.preferans.policy import replaceable
+from bot.preferans.seats import replaceable
 from tests.service.helpers import (
     PEOPLE,
     STRANGER,
