@@ -11,8 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.preferans.game import Game
-from bot.preferans.policy import public_record
+from bot.preferans.game import Game, public_record
 from bot.preferans.seats import Seat
 from storage import Storage, archive
 

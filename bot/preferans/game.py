@@ -15,7 +15,7 @@ from .record import RecordError, outcome_to_result, read_deal, read_header, reco
 from .scoring import Pulka, Sheet
 from .seats import Seat
 
-__all__ = ["Game", "FinishedDeal", "settings_for"]
+__all__ = ["Game", "FinishedDeal", "settings_for", "public_record"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,3 +256,12 @@ class Game:
         if header.stopped:
             game.stop()
         return game
+
+
+def public_record(game: Game) -> dict[str, Any]:
+    """The record of ``game`` anyone may see: a deal still being played is left out (its
+    hands are secret until it ends)."""
+    record: dict[str, Any] = game.to_record()
+    if game.current is not None:
+        record["deals"] = record["deals"][: len(game.finished_deals)]
+    return record

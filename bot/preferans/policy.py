@@ -7,32 +7,20 @@ a live game may be shown to anyone, and the numbers of a convention that ``/rule
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .actions import Accept, Action, Bid, ChooseDefence, Declare, Discard, Play, Whist
 from .contracts import LADDER, MISERE
 from .conventions import Rules
-from .game import Game
 from .outcome import Defence, WhistAnswer
 from .views import SeatView
 
 __all__ = [
     "auto_action",
     "forced_declaration",
-    "public_record",
     "RulesNumbers",
     "rules_numbers",
     "forced_card",
 ]
-
-
-def public_record(game: Game) -> dict[str, Any]:
-    """The record of ``game`` anyone may see: a deal still being played is left out (its
-    hands are secret until it ends)."""
-    record: dict[str, Any] = game.to_record()
-    if game.current is not None:
-        record["deals"] = record["deals"][: len(game.finished_deals)]
-    return record
 
 
 @dataclass(frozen=True, slots=True)
