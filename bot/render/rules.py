@@ -5,7 +5,7 @@ changes the text."""
 from __future__ import annotations
 
 from bot.core.model import TableSettings
-from bot.preferans.policy import rules_numbers
+from bot.preferans.conventions import rules_numbers
 from bot.preferans.scoring import HELP_WHISTS
 from bot.render.i18n import t
 
