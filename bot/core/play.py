@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.preferans.actions import Action, Discard, IllegalAction
+from bot.preferans.auto_moves import auto_action, forced_declaration
 from bot.preferans.cards import Card
 from bot.preferans.game import Game
-from bot.preferans.policy import auto_action, forced_declaration
 from bot.preferans.seats import REPLACE_AFTER, Seat, sits_out
 from bot.preferans.views import SeatView, seat_view
 

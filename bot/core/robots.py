@@ -15,7 +15,7 @@ import logging
 import random
 
 from bot.preferans.actions import Action, Bid, Discard, Play, Whist
-from bot.preferans.policy import auto_action
+from bot.preferans.auto_moves import auto_action
 from bot.preferans.robot import Budget, make_offer
 from bot.preferans.robot.levels import choose_at, level_budget
 from bot.preferans.seats import Seat, replaceable

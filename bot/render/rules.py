@@ -1,5 +1,5 @@
 """``/rules``: the table's convention and options in a few lines, its numbers read from the
-convention's data (:func:`bot.preferans.policy.rules_numbers`), so a changed preset
+convention's data (:func:`bot.preferans.conventions.rules_numbers`), so a changed preset
 changes the text."""
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ from bot.core.codec import settings_json
 from bot.core.model import Table
 from bot.core.service import AlreadyDone, TableService
 from bot.preferans.actions import Action, Bid, Declare
+from bot.preferans.auto_moves import auto_action, forced_declaration
 from bot.preferans.contracts import MISERE, parse_contract
-from bot.preferans.policy import auto_action, forced_declaration
 from bot.preferans.seats import Seat
 from bot.preferans.views import seat_view
 from bot.render.rules import rules_text

@@ -1,8 +1,5 @@
-"""Rule decisions the table around the engine asks, each answered once here.
-
-Was a finished contract made, who sits out a deal, when a seat may be taken over, what of
-a live game may be shown to anyone, and the numbers of a convention that ``/rules`` states.
-"""
+"""Moves made for a player: the safe one when his time runs out, and the one he has no
+choice in (a lone contract, a lone legal card)."""
 
 from __future__ import annotations
 
