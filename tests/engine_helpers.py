@@ -185,6 +185,26 @@ def assert_rejected(
     return exc
 
 
+def assert_caller_error(
+    deal: Deal, action: object, error: type[Exception], *fragments: str
+) -> Exception:
+    """``action`` is malformed, the caller's bug rather than a move a player can make:
+    ``verify``, ``can`` and ``apply`` raise exactly ``error`` (no :class:`IllegalAction`)
+    naming it, and the deal is unchanged."""
+    before = snapshot(deal)
+    raised = []
+    for call in (deal.verify, deal.can, deal.apply):
+        with pytest.raises(error) as info:
+            call(action)  # type: ignore[arg-type]
+        assert type(info.value) is error, f"{call.__name__}: {info.value!r}"
+        raised.append(info.value)
+    assert snapshot(deal) == before, f"malformed {action!r} changed the deal"
+    message = str(raised[-1])
+    for fragment in fragments:
+        assert fragment in message, f"{fragment!r} not in {message!r}"
+    return raised[-1]
+
+
 def assert_same_state(a: Deal, b: Deal) -> None:
     assert a.to_json() == b.to_json()
     assert public_view(a) == public_view(b)

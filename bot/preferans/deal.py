@@ -34,6 +34,7 @@ from .offers import (
     accepted,
     after_offer,
     answer_order,
+    check_offer_shape,
     offerer_for,
     sensible_offers,
     verify_answer,
@@ -447,9 +448,9 @@ class Deal:
         return (self.active[(i + 1) % 3], self.active[(i + 2) % 3])
 
     def outcome(self) -> DealOutcome:
-        """The finished deal's result for scoring; raises if the deal is not over."""
+        """The finished deal's result for scoring; ``ValueError`` if the deal is not over."""
         if self.phase is not Phase.DONE or self._kind is None:
-            raise IllegalAction(Reason.WRONG_PHASE, "the deal is not over yet")
+            raise ValueError("the deal is not over yet: it has no outcome")
         played = self._trick_no > 0
         return DealOutcome(
             players=self.players,
@@ -490,7 +491,7 @@ class Deal:
         return self.legal_actions() if self.actor == seat else []
 
     def can(self, action: Action) -> bool:
-        """Whether ``action`` is legal now."""
+        """Whether ``action`` is legal now (a malformed one raises, as in :meth:`verify`)."""
         try:
             self.verify(action)
         except IllegalAction:
@@ -498,15 +499,28 @@ class Deal:
         return True
 
     def verify(self, action: Action) -> None:
-        """Raise :class:`IllegalAction` naming the action and the situation if it is illegal."""
+        """Raise :class:`IllegalAction` naming the action and the situation if the rules
+        forbid it now.
+
+        A malformed action is the caller's bug, not a move a player can make, and raises
+        ``TypeError`` (not an action) or ``ValueError`` (a seat not at this table, a
+        contract off the bidding ladder, an offer of the wrong shape).
+        """
+        kind = type(action)
+        if kind not in _ACTION_TYPES:
+            raise TypeError(f"{action!r} is not an action")
+        if not 0 <= action.seat < self.players:
+            raise ValueError(f"{action}: no seat {int(action.seat)} at a table of {self.players}")
+        if isinstance(action, Offer):
+            check_offer_shape(action, self.players)
+        elif isinstance(action, Bid | Declare) and action.contract is not None:
+            _check_on_ladder(action, action.contract)
         if self.phase is Phase.DONE:
             raise IllegalAction(Reason.DEAL_OVER, f"{action}: the deal is over")
-        if self._offer is not None or isinstance(action, Offer | Accept):
+        if self._offer is not None or kind is Offer or kind is Accept:
             self._verify_offer_move(action)
             return
-        expected = _PHASE_OF.get(type(action))
-        if expected is None:
-            raise IllegalAction(Reason.BAD_MOVE, f"{action!r} is not an action")
+        expected = _PHASE_OF[kind]
         if expected is not self.phase:
             raise IllegalAction(
                 Reason.WRONG_PHASE,
@@ -595,7 +609,6 @@ class Deal:
         contract = action.contract
         if contract is None:
             return
-        _check_on_ladder(action, contract)
         seat = action.seat
         high = self._high
         situation = (
@@ -710,7 +723,6 @@ class Deal:
     def _verify_declare(self, action: Declare) -> None:
         bid = self.bid
         contract = action.contract
-        _check_on_ladder(action, contract)
         if bid is not None and bid.misere and not contract.misere:
             raise IllegalAction(
                 Reason.MISERE_MISMATCH, f"{action}: the auction was won with misère, play misère"
@@ -1075,8 +1087,10 @@ class Deal:
 
 
 def _check_on_ladder(action: Action, contract: Contract) -> None:
+    # Every contract a player can name is on the ladder (Кодекс 3.3.7); another one was
+    # built by the caller.
     if contract not in _ON_LADDER:
-        raise IllegalAction(Reason.BAD_MOVE, f"{action!r}: not a contract of the bidding ladder")
+        raise ValueError(f"{action!r}: not a contract of the bidding ladder")
 
 
 _ON_LADDER = frozenset(LADDER)
@@ -1090,6 +1104,8 @@ class MoveError(ValueError):
         self.index = index
         self.message = message
 
+
+_ACTION_TYPES = frozenset((Bid, Discard, Declare, Whist, ChooseDefence, Play, Offer, Accept))
 
 _PHASE_OF: dict[type, Phase] = {
     Bid: Phase.AUCTION,

@@ -127,10 +127,14 @@ class Game:
             self._close_deal()
 
     def apply(self, action: Action) -> None:
-        """Apply ``action`` to the current deal and score the deal when it ends."""
+        """Apply ``action`` to the current deal and score the deal when it ends.
+
+        Raises :class:`IllegalAction` as :meth:`Deal.apply` does; ``ValueError`` when no
+        deal is in progress (the caller starts one first).
+        """
         deal = self.current
         if deal is None:
-            raise IllegalAction(Reason.DEAL_OVER, f"{action}: no deal in progress")
+            raise ValueError(f"{action}: no deal in progress")
         deal.apply(action)
         if deal.is_over:
             self._close_deal()
@@ -187,11 +191,15 @@ class Game:
         self.stopped = True
 
     def _check_next_deal(self, dealer: Seat) -> None:
-        """A new deal may start: the game goes on, no deal is open, the deal passes clockwise."""
+        """A new deal may start: the game goes on, no deal is open, the deal passes clockwise.
+
+        Each is the caller's to know (a record is checked for them as it is read), so
+        each raises ``ValueError``.
+        """
         if self.over:
-            raise IllegalAction(Reason.DEAL_OVER, "the game is over")
+            raise ValueError("the game is over: no deal may start")
         if self.current is not None:
-            raise IllegalAction(Reason.WRONG_PHASE, "the current deal is not over")
+            raise ValueError("the current deal is not over: no other deal may start")
         if dealer != self.next_dealer():
             raise ValueError(
                 f"the dealer must be seat {int(self.next_dealer())} (the deal passes clockwise), "
