@@ -12,11 +12,11 @@ from collections.abc import Collection
 
 from bot.preferans.actions import Play
 from bot.preferans.auto_moves import forced_card
-from bot.preferans.views import seat_view
 
 from .effects import Effect
 from .model import Table
 from .play import _apply
+from .viewcache import seat_view
 
 __all__ = ["forced_move", "play_forced"]
 

@@ -20,7 +20,7 @@ from bot.preferans.auto_moves import auto_action, forced_declaration
 from bot.preferans.cards import Card
 from bot.preferans.game import Game
 from bot.preferans.seats import REPLACE_AFTER, Seat, sits_out
-from bot.preferans.views import SeatView, seat_view
+from bot.preferans.views import SeatView
 
 from .effects import (
     AutoPlayed,
@@ -38,6 +38,7 @@ from .effects import (
     VoteLapsed,
 )
 from .model import AutoMove, Holder, Press, Slot, Status, Table, UnshownEnd
+from .viewcache import seat_view
 
 __all__ = [
     "Rejected",

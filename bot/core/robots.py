@@ -19,7 +19,7 @@ from bot.preferans.auto_moves import auto_action
 from bot.preferans.robot import Budget, make_offer
 from bot.preferans.robot.levels import choose_at, level_budget
 from bot.preferans.seats import Seat, replaceable
-from bot.preferans.views import SeatView, seat_view
+from bot.preferans.views import SeatView
 
 from . import play
 from .effects import DealShown, Effect, LobbyShown, RobotReplaced, SeatTaken, TimerChanged
@@ -27,6 +27,7 @@ from .lobby import in_lobby
 from .model import Player, Slot, Status, Table
 from .play import Rejected
 from .takeover import swap
+from .viewcache import seat_view
 
 __all__ = [
     "ROBOT_NAMES",

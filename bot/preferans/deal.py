@@ -172,7 +172,7 @@ class Deal:
         "_talon_led",
         "_offer",
         "_refused",
-        "_view_memo",
+        "__weakref__",
     )
 
     def __init__(
@@ -247,7 +247,6 @@ class Deal:
         self._offer: OpenOffer | None = None
         self._refused: set[Offer] = set()
         """Offers refused before this trick's lead: not offered again in the same position."""
-        self._view_memo: tuple[int, object] | None = None
 
     # ------------------------------------------------------------------ building
 
@@ -321,19 +320,6 @@ class Deal:
         return copy
 
     # ------------------------------------------------------------------ queries
-
-    def kept_view(self) -> object | None:
-        """What :meth:`keep_view` stored, if no action was applied since (the deal changes
-        only by :meth:`apply`, which logs every action): the table's public view, asked
-        for once per seat and per message after every move."""
-        memo = self._view_memo
-        if memo is not None and memo[0] == len(self._log):
-            return memo[1]
-        return None
-
-    def keep_view(self, view: object) -> None:
-        """Store ``view`` for :meth:`kept_view` until the next action."""
-        self._view_memo = (len(self._log), view)
 
     @property
     def log(self) -> tuple[Action, ...]:
