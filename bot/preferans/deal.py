@@ -497,10 +497,11 @@ class Deal:
             raise TypeError(f"{action!r} is not an action")
         if not 0 <= action.seat < self.players:
             raise ValueError(f"{action}: no seat {int(action.seat)} at a table of {self.players}")
-        if isinstance(action, Offer):
-            check_offer_shape(action, self.players)
-        elif isinstance(action, Bid | Declare) and action.contract is not None:
-            _check_on_ladder(action, action.contract)
+        if kind is not Play:  # (most actions are cards: nothing more to check in them)
+            if isinstance(action, Offer):
+                check_offer_shape(action, self.players)
+            elif isinstance(action, Bid | Declare) and action.contract is not None:
+                _check_on_ladder(action, action.contract)
         if self.phase is Phase.DONE:
             raise IllegalAction(Reason.DEAL_OVER, f"{action}: the deal is over")
         if self._offer is not None or kind is Offer or kind is Accept:
