@@ -23,10 +23,9 @@ from fractions import Fraction
 from typing import Any
 
 from bot.core.model import Holder
-from bot.preferans.cards import Seat
 from bot.preferans.game import Game
-from bot.preferans.outcome import DealKind
-from bot.preferans.policy import made
+from bot.preferans.outcome import DealKind, made
+from bot.preferans.seats import Seat
 from storage import HolderRow, PlayerRow
 
 __all__ = ["Holder", "game_rows", "holder_of", "recompute_rows"]

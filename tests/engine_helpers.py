@@ -25,10 +25,11 @@ from bot.preferans.actions import (
     Reason,
     Whist,
 )
-from bot.preferans.cards import DECK, Card, Seat, Suit, parse_card
+from bot.preferans.cards import DECK, Card, Suit, parse_card
 from bot.preferans.contracts import LADDER, MISERE, Contract, parse_contract
 from bot.preferans.deal import Deal, DealSettings, Phase
 from bot.preferans.outcome import DealKind, Defence, WhistAnswer
+from bot.preferans.seats import Seat
 from bot.preferans.views import public_view, seat_view
 
 W = WhistAnswer.WHIST
@@ -182,6 +183,26 @@ def assert_rejected(
     for fragment in fragments:
         assert fragment.lower() in message.lower(), f"{fragment!r} not in {message!r}"
     return exc
+
+
+def assert_caller_error(
+    deal: Deal, action: object, error: type[Exception], *fragments: str
+) -> Exception:
+    """``action`` is malformed, the caller's bug rather than a move a player can make:
+    ``verify``, ``can`` and ``apply`` raise exactly ``error`` (no :class:`IllegalAction`)
+    naming it, and the deal is unchanged."""
+    before = snapshot(deal)
+    raised = []
+    for call in (deal.verify, deal.can, deal.apply):
+        with pytest.raises(error) as info:
+            call(action)  # type: ignore[arg-type]
+        assert type(info.value) is error, f"{call.__name__}: {info.value!r}"
+        raised.append(info.value)
+    assert snapshot(deal) == before, f"malformed {action!r} changed the deal"
+    message = str(raised[-1])
+    for fragment in fragments:
+        assert fragment in message, f"{fragment!r} not in {message!r}"
+    return raised[-1]
 
 
 def assert_same_state(a: Deal, b: Deal) -> None:

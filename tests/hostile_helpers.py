@@ -25,11 +25,12 @@ from typing import Any
 
 from bot.core.model import Status, Table
 from bot.preferans.actions import Accept, Offer, Play
-from bot.preferans.cards import Card, Seat
+from bot.preferans.cards import Card
 from bot.preferans.deal import Deal
 from bot.preferans.game import Game
 from bot.preferans.offers import answer_order
 from bot.preferans.robot.hints import Hint
+from bot.preferans.seats import Seat
 from bot.render.callbacks import decode
 from bot.render.text import title_of
 from tests.bot_helpers import Harness, cards_in

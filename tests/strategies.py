@@ -12,10 +12,11 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from bot.preferans.cards import DECK, Card, Seat
+from bot.preferans.cards import DECK, Card
 from bot.preferans.conventions import Rules
 from bot.preferans.deal import Deal, DealSettings
 from bot.preferans.game import settings_for
+from bot.preferans.seats import Seat
 
 __all__ = ["CONVENTIONS", "DealPlan", "deal_settings", "deals"]
 

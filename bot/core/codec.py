@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.preferans.cards import Seat, parse_card
+from bot.preferans.cards import parse_card
 from bot.preferans.game import Game
 from bot.preferans.robot.levels import DEFAULT_LEVEL, LEVEL_NAMES
+from bot.preferans.seats import Seat
 from storage import HolderRow, TableRow
 
 from .model import (

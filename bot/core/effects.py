@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.preferans.actions import Action
-from bot.preferans.cards import Seat
 from bot.preferans.game import FinishedDeal
+from bot.preferans.seats import Seat
 
 from .model import Player, Slot, Status, Table
 

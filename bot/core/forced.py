@@ -1,5 +1,5 @@
 """A forced card plays itself: when the player to act has exactly one legal
-card (the engine's :func:`~bot.preferans.policy.forced_card`), it is played for him after
+card (the engine's :func:`~bot.preferans.auto_moves.forced_card`), it is played for him after
 a short pause, if his setting allows; on the last trick every remaining card follows.
 
 Pure changes as in :mod:`bot.core.play`; the pause is the scheduler's, the setting is
@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from bot.preferans.actions import Play
-from bot.preferans.policy import forced_card
-from bot.preferans.views import seat_view
+from bot.preferans.auto_moves import forced_card
 
 from .effects import Effect
 from .model import Table
 from .play import apply_action
+from .viewcache import seat_view
 
 __all__ = ["forced_move", "play_forced"]
 

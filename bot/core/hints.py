@@ -10,10 +10,11 @@ import asyncio
 import logging
 
 from bot.preferans.robot.hints import Hint, hint
-from bot.preferans.views import SeatView, seat_view
+from bot.preferans.views import SeatView
 
 from .errors import Rejected
 from .model import Status, Table
+from .viewcache import seat_view
 
 __all__ = ["hint_view", "Hints"]
 

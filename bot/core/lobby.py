@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.preferans.cards import Seat
+from bot.preferans.seats import Seat
 
 from .effects import Effect, LobbyClosed, LobbyShown, Seated, TimerChanged
 from .errors import Rejected

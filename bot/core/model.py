@@ -13,12 +13,13 @@ from enum import StrEnum
 from typing import cast
 
 from bot.preferans.actions import Accept, Action, Offer
-from bot.preferans.cards import Card, Seat
+from bot.preferans.cards import Card
 from bot.preferans.conventions import CONVENTIONS, Rules
 from bot.preferans.deal import Deal
 from bot.preferans.game import Game
 from bot.preferans.offers import OpenOffer
 from bot.preferans.robot.levels import DEFAULT_LEVEL, LEVEL_NAMES
+from bot.preferans.seats import Seat
 
 from .modes import NotifyMode, RankStyle, RobotPace, SheetMode
 

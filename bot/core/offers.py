@@ -14,8 +14,8 @@ import asyncio
 from collections.abc import Awaitable, Callable, Iterable
 
 from bot.preferans.actions import Offer
-from bot.preferans.cards import Seat
 from bot.preferans.offer_marks import OfferCheck, offer_check
+from bot.preferans.seats import Seat
 
 from .effects import Effect, Effects, HandShown
 from .errors import Rejected

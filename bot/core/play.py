@@ -14,15 +14,11 @@ import random
 import secrets
 
 from bot.preferans.actions import Action, Discard, IllegalAction
-from bot.preferans.cards import Card, Seat
+from bot.preferans.auto_moves import auto_action, forced_declaration
+from bot.preferans.cards import Card
 from bot.preferans.game import Game
-from bot.preferans.policy import (
-    REPLACE_AFTER,
-    auto_action,
-    forced_declaration,
-    sits_out,
-)
-from bot.preferans.views import SeatView, seat_view
+from bot.preferans.seats import REPLACE_AFTER, Seat, sits_out
+from bot.preferans.views import SeatView
 
 from .effects import (
     AutoPlayed,
@@ -41,6 +37,7 @@ from .effects import (
 )
 from .errors import AlreadyDone, Rejected
 from .model import AutoMove, Holder, Press, Slot, Status, Table, UnshownEnd, is_robot_id
+from .viewcache import seat_view
 
 __all__ = [
     "auto_action",

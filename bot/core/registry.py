@@ -12,9 +12,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.preferans.cards import Seat
-from bot.preferans.game import Game
-from bot.preferans.policy import public_record
+from bot.preferans.game import Game, public_record
+from bot.preferans.seats import Seat
 from storage import Storage, archive
 
 from .codec import settings_from_json

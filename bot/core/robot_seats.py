@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.preferans.cards import Seat
 from bot.preferans.robot import Budget
 from bot.preferans.robot.hints import Hint
+from bot.preferans.seats import Seat
 
 from . import robots
 from .effects import Effects, TimerChanged

@@ -15,11 +15,11 @@ import logging
 import random
 
 from bot.preferans.actions import Action, Bid, Discard, Play, Whist
-from bot.preferans.cards import Seat
-from bot.preferans.policy import auto_action, replaceable
+from bot.preferans.auto_moves import auto_action
 from bot.preferans.robot import Budget, make_offer
 from bot.preferans.robot.levels import choose_at, level_budget
-from bot.preferans.views import SeatView, seat_view
+from bot.preferans.seats import Seat, replaceable
+from bot.preferans.views import SeatView
 
 from . import play
 from .effects import DealShown, Effect, LobbyShown, RobotReplaced, SeatTaken, TimerChanged
@@ -28,6 +28,7 @@ from .lobby import in_lobby
 from .model import Player, Slot, Status, Table
 from .modes import RobotPace
 from .takeover import swap
+from .viewcache import seat_view
 
 __all__ = [
     "ROBOT_NAMES",

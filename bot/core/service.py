@@ -21,8 +21,9 @@ from collections.abc import Callable
 from functools import partial
 
 from bot.preferans.actions import Action
-from bot.preferans.cards import Card, Seat
+from bot.preferans.cards import Card
 from bot.preferans.robot import STRONG, Budget
+from bot.preferans.seats import Seat
 from storage import Storage, StorageError
 
 from . import chats, forced, lobby, offers, play, restart, robots, takeover

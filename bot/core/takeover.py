@@ -5,8 +5,7 @@ A pure change of a :class:`~bot.core.model.Table` as in :mod:`bot.core.play`.
 
 from __future__ import annotations
 
-from bot.preferans.cards import Seat
-from bot.preferans.policy import replaceable
+from bot.preferans.seats import Seat, replaceable
 
 from .effects import DealShown, Effect, SeatTaken, TimerChanged
 from .errors import Rejected

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from .cards import Card, Seat, parse_card, sort_hand
+from .cards import Card, parse_card, sort_hand
 from .contracts import Contract, parse_contract
 from .outcome import Defence, WhistAnswer
+from .seats import Seat
 
 __all__ = [
     "Bid",
@@ -50,7 +51,6 @@ class Reason(StrEnum):
     HALF_WHIST_NOT_ALLOWED = "half_whist_not_allowed"
     MUST_FOLLOW_SUIT = "must_follow_suit"
     MUST_TRUMP = "must_trump"
-    BAD_MOVE = "bad_move"
     OFFER_NOT_LEADER = "offer_not_leader"
     OFFER_MID_TRICK = "offer_mid_trick"
     OFFER_BAD_TRICKS = "offer_bad_tricks"
@@ -60,7 +60,13 @@ class Reason(StrEnum):
 
 
 class IllegalAction(ValueError):
-    """An action the rules forbid here; ``reason`` is a stable :class:`Reason`."""
+    """An action the rules forbid here, as a player may try it; ``reason`` is a stable
+    :class:`Reason`.
+
+    A malformed action (not an action, a seat not at the table, a contract off the
+    ladder) or a call out of order (an outcome before the end, a deal while one is open)
+    is the caller's bug and raises a plain ``TypeError`` or ``ValueError`` instead.
+    """
 
     def __init__(self, reason: Reason, message: str) -> None:
         super().__init__(message)

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Play
-from .cards import Card, Seat
+from .cards import Card
 from .deal import Deal, Phase
 from .outcome import DealKind
+from .seats import Seat
 from .solver import Goal, Position, Solver, goal_of
 
 __all__ = ["Change", "Analysis", "analyse", "reached_play"]

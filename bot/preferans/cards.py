@@ -1,4 +1,4 @@
-"""Cards, suits, ranks, seats and the 32-card deck."""
+"""Cards, suits, ranks and the 32-card deck."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ __all__ = [
     "Suit",
     "Rank",
     "Card",
-    "Seat",
     "DECK",
     "parse_card",
     "parse_cards",
@@ -168,19 +167,6 @@ def sort_hand(cards: Iterable[Card]) -> list[Card]:
 _HAND_ORDER = tuple(c ^ 7 for c in range(32))
 """A card's place in :func:`sort_hand`: suit, then the rank reversed (``suit * 8 + 7 - rank``),
 looked up in C rather than keyed by a Python function (views sort every hand)."""
-
-
-class Seat(IntEnum):
-    """A seat at the table, clockwise from 0."""
-
-    S0 = 0
-    S1 = 1
-    S2 = 2
-    S3 = 3
-
-    def next(self, players: int) -> Seat:
-        """The seat to the left (clockwise) at a table of ``players``."""
-        return Seat((int(self) + 1) % players)
 
 
 def shuffled_deck(rng: random.Random) -> list[Card]:

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
+from .contracts import LADDER, MISERE
+
 __all__ = [
     "Convention",
     "Rules",
@@ -19,6 +21,8 @@ __all__ = [
     "find_convention",
     "OPTION_NAMES",
     "RulesError",
+    "RulesNumbers",
+    "rules_numbers",
 ]
 
 WhistType = Literal["greedy", "gentleman"]
@@ -249,3 +253,51 @@ def _check_option(name: str, value: Any) -> Any:
         if name == "raspasy_prices" and not 0 <= item <= 1000:
             raise RulesError(f"option 'raspasy_prices' must be from 0 to 1000, not {item}")
     return tuple(value)
+
+
+@dataclass(frozen=True, slots=True)
+class RulesNumbers:
+    """The numbers and choices of a table's rules, for a text that states them."""
+
+    prices: tuple[tuple[int, int], ...]
+    """``(level, price)`` of each trick game level, 6 to 10."""
+    misere_price: int
+    whist_factor: int
+    """Whists per defender trick = price × this."""
+    declarer_factor: int
+    """Gora per missing declarer trick = price × this."""
+    misere_penalty: int
+    consolation_flat: int | None
+    raspasy_prices: tuple[int, ...]
+    """All-pass price per trick, deal by deal in a row (the last repeats)."""
+    raspasy_exit: tuple[int, ...]
+    raspasy_scoring: str
+    """``gora``: all-pass tricks cost gora; ``whists``: the others write whists (Rostov)."""
+    whist_type: str
+    whist_responsibility: str
+    end_rule: str
+    """``all_closed``: until every pulka is closed; ``sum``: until they sum to a total."""
+    helps: bool
+    """A closed pulka's surplus helps another player's."""
+
+
+def rules_numbers(rules: Rules) -> RulesNumbers:
+    """The numbers ``rules`` play with, read from the convention's data and options."""
+    levels = sorted({c.level for c in LADDER if not c.misere})
+    prices = tuple((level, next(c.price for c in LADDER if c.level == level)) for level in levels)
+    conv = rules.convention
+    return RulesNumbers(
+        prices=prices,
+        misere_price=MISERE.price,
+        whist_factor=conv.whist_factor,
+        declarer_factor=conv.declarer_factor,
+        misere_penalty=conv.misere_penalty,
+        consolation_flat=conv.consolation_flat,
+        raspasy_prices=rules.raspasy_prices,
+        raspasy_exit=rules.raspasy_exit,
+        raspasy_scoring=conv.raspasy_scoring,
+        whist_type=rules.whist_type,
+        whist_responsibility=rules.whist_responsibility,
+        end_rule=conv.end_rule,
+        helps=conv.helps,
+    )

@@ -27,19 +27,21 @@ from .actions import (
     Whist,
     action_from_json,
 )
-from .cards import Card, Seat, Suit, parse_card, shuffled_deck, sort_hand
+from .cards import Card, Suit, parse_card, shuffled_deck, sort_hand
 from .contracts import LADDER, MISERE, Contract
 from .offers import (
     OpenOffer,
     accepted,
     after_offer,
     answer_order,
+    check_offer_shape,
     offerer_for,
     sensible_offers,
     verify_answer,
     verify_offer,
 )
 from .outcome import DealKind, DealOutcome, Defence, WhistAnswer
+from .seats import Seat
 
 __all__ = ["Phase", "DealSettings", "Deal", "Trick", "TrickCard", "beats", "trick_winner"]
 
@@ -170,7 +172,7 @@ class Deal:
         "_talon_led",
         "_offer",
         "_refused",
-        "_view_memo",
+        "__weakref__",
     )
 
     def __init__(
@@ -245,7 +247,6 @@ class Deal:
         self._offer: OpenOffer | None = None
         self._refused: set[Offer] = set()
         """Offers refused before this trick's lead: not offered again in the same position."""
-        self._view_memo: tuple[int, object] | None = None
 
     # ------------------------------------------------------------------ building
 
@@ -319,19 +320,6 @@ class Deal:
         return copy
 
     # ------------------------------------------------------------------ queries
-
-    def kept_view(self) -> object | None:
-        """What :meth:`keep_view` stored, if no action was applied since (the deal changes
-        only by :meth:`apply`, which logs every action): the table's public view, asked
-        for once per seat and per message after every move."""
-        memo = self._view_memo
-        if memo is not None and memo[0] == len(self._log):
-            return memo[1]
-        return None
-
-    def keep_view(self, view: object) -> None:
-        """Store ``view`` for :meth:`kept_view` until the next action."""
-        self._view_memo = (len(self._log), view)
 
     @property
     def log(self) -> tuple[Action, ...]:
@@ -446,9 +434,9 @@ class Deal:
         return (self.active[(i + 1) % 3], self.active[(i + 2) % 3])
 
     def outcome(self) -> DealOutcome:
-        """The finished deal's result for scoring; raises if the deal is not over."""
+        """The finished deal's result for scoring; ``ValueError`` if the deal is not over."""
         if self.phase is not Phase.DONE or self._kind is None:
-            raise IllegalAction(Reason.WRONG_PHASE, "the deal is not over yet")
+            raise ValueError("the deal is not over yet: it has no outcome")
         played = self._trick_no > 0
         return DealOutcome(
             players=self.players,
@@ -489,7 +477,7 @@ class Deal:
         return self.legal_actions() if self.actor == seat else []
 
     def can(self, action: Action) -> bool:
-        """Whether ``action`` is legal now."""
+        """Whether ``action`` is legal now (a malformed one raises, as in :meth:`verify`)."""
         try:
             self.verify(action)
         except IllegalAction:
@@ -497,15 +485,29 @@ class Deal:
         return True
 
     def verify(self, action: Action) -> None:
-        """Raise :class:`IllegalAction` naming the action and the situation if it is illegal."""
+        """Raise :class:`IllegalAction` naming the action and the situation if the rules
+        forbid it now.
+
+        A malformed action is the caller's bug, not a move a player can make, and raises
+        ``TypeError`` (not an action) or ``ValueError`` (a seat not at this table, a
+        contract off the bidding ladder, an offer of the wrong shape).
+        """
+        kind = type(action)
+        if kind not in _ACTION_TYPES:
+            raise TypeError(f"{action!r} is not an action")
+        if not 0 <= action.seat < self.players:
+            raise ValueError(f"{action}: no seat {int(action.seat)} at a table of {self.players}")
+        if kind is not Play:  # (most actions are cards: nothing more to check in them)
+            if isinstance(action, Offer):
+                check_offer_shape(action, self.players)
+            elif isinstance(action, Bid | Declare) and action.contract is not None:
+                _check_on_ladder(action, action.contract)
         if self.phase is Phase.DONE:
             raise IllegalAction(Reason.DEAL_OVER, f"{action}: the deal is over")
-        if self._offer is not None or isinstance(action, Offer | Accept):
+        if self._offer is not None or kind is Offer or kind is Accept:
             self._verify_offer_move(action)
             return
-        expected = _PHASE_OF.get(type(action))
-        if expected is None:
-            raise IllegalAction(Reason.BAD_MOVE, f"{action!r} is not an action")
+        expected = _PHASE_OF[kind]
         if expected is not self.phase:
             raise IllegalAction(
                 Reason.WRONG_PHASE,
@@ -594,7 +596,6 @@ class Deal:
         contract = action.contract
         if contract is None:
             return
-        _check_on_ladder(action, contract)
         seat = action.seat
         high = self._high
         situation = (
@@ -709,7 +710,6 @@ class Deal:
     def _verify_declare(self, action: Declare) -> None:
         bid = self.bid
         contract = action.contract
-        _check_on_ladder(action, contract)
         if bid is not None and bid.misere and not contract.misere:
             raise IllegalAction(
                 Reason.MISERE_MISMATCH, f"{action}: the auction was won with misère, play misère"
@@ -1074,8 +1074,10 @@ class Deal:
 
 
 def _check_on_ladder(action: Action, contract: Contract) -> None:
+    # Every contract a player can name is on the ladder (Кодекс 3.3.7); another one was
+    # built by the caller.
     if contract not in _ON_LADDER:
-        raise IllegalAction(Reason.BAD_MOVE, f"{action!r}: not a contract of the bidding ladder")
+        raise ValueError(f"{action!r}: not a contract of the bidding ladder")
 
 
 _ON_LADDER = frozenset(LADDER)
@@ -1089,6 +1091,8 @@ class MoveError(ValueError):
         self.index = index
         self.message = message
 
+
+_ACTION_TYPES = frozenset((Bid, Discard, Declare, Whist, ChooseDefence, Play, Offer, Accept))
 
 _PHASE_OF: dict[type, Phase] = {
     Bid: Phase.AUCTION,

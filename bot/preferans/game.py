@@ -8,14 +8,14 @@ from fractions import Fraction
 from typing import Any
 
 from .actions import Action, IllegalAction, Reason
-from .cards import Seat
 from .conventions import Rules
 from .deal import Deal, DealSettings
 from .outcome import DealKind, DealOutcome
 from .record import RecordError, outcome_to_result, read_deal, read_header, record_document
 from .scoring import Pulka, Sheet
+from .seats import Seat
 
-__all__ = ["Game", "FinishedDeal", "settings_for"]
+__all__ = ["Game", "FinishedDeal", "settings_for", "public_record"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,10 +127,14 @@ class Game:
             self._close_deal()
 
     def apply(self, action: Action) -> None:
-        """Apply ``action`` to the current deal and score the deal when it ends."""
+        """Apply ``action`` to the current deal and score the deal when it ends.
+
+        Raises :class:`IllegalAction` as :meth:`Deal.apply` does; ``ValueError`` when no
+        deal is in progress (the caller starts one first).
+        """
         deal = self.current
         if deal is None:
-            raise IllegalAction(Reason.DEAL_OVER, f"{action}: no deal in progress")
+            raise ValueError(f"{action}: no deal in progress")
         deal.apply(action)
         if deal.is_over:
             self._close_deal()
@@ -187,11 +191,15 @@ class Game:
         self.stopped = True
 
     def _check_next_deal(self, dealer: Seat) -> None:
-        """A new deal may start: the game goes on, no deal is open, the deal passes clockwise."""
+        """A new deal may start: the game goes on, no deal is open, the deal passes clockwise.
+
+        Each is the caller's to know (a record is checked for them as it is read), so
+        each raises ``ValueError``.
+        """
         if self.over:
-            raise IllegalAction(Reason.DEAL_OVER, "the game is over")
+            raise ValueError("the game is over: no deal may start")
         if self.current is not None:
-            raise IllegalAction(Reason.WRONG_PHASE, "the current deal is not over")
+            raise ValueError("the current deal is not over: no other deal may start")
         if dealer != self.next_dealer():
             raise ValueError(
                 f"the dealer must be seat {int(self.next_dealer())} (the deal passes clockwise), "
@@ -256,3 +264,12 @@ class Game:
         if header.stopped:
             game.stop()
         return game
+
+
+def public_record(game: Game) -> dict[str, Any]:
+    """The record of ``game`` anyone may see: a deal still being played is left out (its
+    hands are secret until it ends)."""
+    record: dict[str, Any] = game.to_record()
+    if game.current is not None:
+        record["deals"] = record["deals"][: len(game.finished_deals)]
+    return record

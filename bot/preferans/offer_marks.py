@@ -22,13 +22,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .actions import Offer
-from .cards import Seat
 from .deal import Deal, Phase
 from .offer_value import counted_seat, goal_for, wants_more
 from .outcome import DealKind
 from .robot.card_play import layout_position
 from .robot.knowledge import knowledge_of
 from .robot.layouts import every_layout, layout_count
+from .seats import Seat
 from .solver import BudgetExceeded, Solver
 from .views import SeatView, seat_view
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import dataclasses
 
 from .actions import Offer
-from .cards import Seat
 from .deal import Deal
 from .outcome import DealKind
+from .seats import Seat
 from .solver import Goal, Position
 
 __all__ = [

@@ -15,12 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .actions import Accept, IllegalAction, Offer, Reason
-from .cards import Seat
+from .seats import Seat
 
 __all__ = [
     "OpenOffer",
     "offerer_for",
     "answer_order",
+    "check_offer_shape",
     "verify_offer",
     "verify_answer",
     "sensible_offers",
@@ -65,6 +66,16 @@ def answer_order(offerer: Seat, active: Sequence[Seat], passer: Seat | None) -> 
     return tuple(s for s in order if s != passer)
 
 
+def check_offer_shape(offer: Offer, players: int) -> None:
+    """Raise ``ValueError`` unless ``offer`` gives one whole, non-negative number of tricks
+    per player: any other is the caller's bug (a record's move is parsed into this shape)."""
+    tricks = offer.tricks
+    if len(tricks) != players:
+        raise ValueError(f"{offer}: give one number per player ({players})")
+    if any(n < 0 for n in tricks):
+        raise ValueError(f"{offer}: tricks cannot be negative")
+
+
 def verify_offer(
     offer: Offer,
     *,
@@ -85,13 +96,8 @@ def verify_offer(
             Reason.OFFER_NOT_LEADER,
             f"{offer}: only seat {int(may_offer)}, who leads this trick, may offer",
         )
+    check_offer_shape(offer, players)
     tricks = offer.tricks
-    if len(tricks) != players:
-        raise IllegalAction(
-            Reason.OFFER_BAD_TRICKS, f"{offer}: give one number per player ({players})"
-        )
-    if any(n < 0 for n in tricks):
-        raise IllegalAction(Reason.OFFER_BAD_TRICKS, f"{offer}: tricks cannot be negative")
     for seat in range(players):
         if Seat(seat) not in playing and tricks[seat]:
             raise IllegalAction(

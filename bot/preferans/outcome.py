@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .cards import Seat
 from .contracts import Contract
+from .seats import Seat
 
-__all__ = ["DealKind", "WhistAnswer", "Defence", "DealOutcome"]
+__all__ = ["DealKind", "WhistAnswer", "Defence", "DealOutcome", "made"]
 
 
 class DealKind(StrEnum):
@@ -89,3 +89,19 @@ class DealOutcome:
         """The first defender returned the whist after the second's half-whist (Кодекс 3.8.8)."""
         answers = set(self.whists.values())
         return answers == {WhistAnswer.WHIST, WhistAnswer.HALF}
+
+
+def made(outcome: DealOutcome) -> bool | None:
+    """Whether the declarer made his contract; ``None`` for an all-pass deal.
+
+    A misère is made with no trick taken; a trick game with at least its level of tricks,
+    or when no card was played (both passed, half-whist, an unwhisted ten), as
+    :mod:`bot.preferans.scoring` writes it.
+    """
+    if outcome.kind is DealKind.ALL_PASS or outcome.declarer is None:
+        return None
+    tricks = outcome.tricks
+    if outcome.kind is DealKind.MISERE:
+        return tricks is None or tricks[outcome.declarer] == 0
+    assert outcome.contract is not None
+    return tricks is None or tricks[outcome.declarer] >= outcome.contract.level

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeGuard
 
-from .cards import Seat
 from .contracts import parse_contract
 from .conventions import Rules, RulesError
 from .deal import Deal, DealSettings, MoveError
 from .outcome import DealKind, DealOutcome, Defence, WhistAnswer
 from .scoring import Sheet
+from .seats import Seat
 
 __all__ = [
     "FORMAT",

@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .cards import Seat, Suit
+from .cards import Suit
 from .contracts import Contract
 from .conventions import Rules
 from .outcome import DealKind, DealOutcome, Defence, WhistAnswer
+from .seats import Seat
 
 __all__ = [
     "ScoringError",

@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .actions import Action, Bid, Offer, Whist
-from .cards import Card, Seat, Suit, sort_hand
+from .cards import Card, Suit, sort_hand
 from .contracts import Contract
 from .deal import Deal, Phase, Trick, TrickCard
 from .outcome import DealKind, Defence
+from .seats import Seat
 
 __all__ = ["PublicView", "SeatView", "public_view", "seat_view"]
 
@@ -118,16 +119,7 @@ _SEATS = tuple(Seat)
 
 
 def public_view(deal: Deal) -> PublicView:
-    """What the whole table may see now (built once per state of the deal)."""
-    kept = deal.kept_view()
-    if isinstance(kept, PublicView):
-        return kept
-    view = _public_view(deal)
-    deal.keep_view(view)
-    return view
-
-
-def _public_view(deal: Deal) -> PublicView:
+    """What the whole table may see now."""
     open_hands = {s: tuple(sort_hand(deal.hand(s))) for s in sorted(deal.open_hands)}
     open_offer = deal.open_offer
     return PublicView(
@@ -165,12 +157,17 @@ def _public_view(deal: Deal) -> PublicView:
     )
 
 
-def seat_view(deal: Deal, seat: Seat) -> SeatView:
-    """What the player at ``seat`` may see now, with his legal actions when it is his turn."""
+def seat_view(deal: Deal, seat: Seat, public: PublicView | None = None) -> SeatView:
+    """What the player at ``seat`` may see now, with his legal actions when it is his turn.
+
+    ``public``: :func:`public_view` of ``deal`` as it is now, if the caller has it (a
+    view of another state would be shown as this one's), else it is built here.
+    """
     seat = Seat(seat)
     if not 0 <= int(seat) < deal.players:
         raise ValueError(f"no seat {int(seat)} at a table of {deal.players}")
-    public = public_view(deal)
+    if public is None:
+        public = public_view(deal)
     controlled: dict[Seat, tuple[Card, ...]] = {}
     passer = deal.open_passer
     if passer is not None and deal.phase is Phase.PLAY and seat in deal.whisters:

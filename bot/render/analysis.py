@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.core.model import Table
 from bot.core.modes import RankStyle
 from bot.preferans.analysis import Analysis, Change
-from bot.preferans.cards import Seat
+from bot.preferans.seats import Seat
 from bot.render.i18n import t
 
 from .text import card, name

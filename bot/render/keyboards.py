@@ -17,9 +17,10 @@ from bot.preferans.actions import (
     Play,
     Whist,
 )
-from bot.preferans.cards import Card, Seat, Suit, sort_hand
+from bot.preferans.cards import Card, Suit, sort_hand
 from bot.preferans.offer_marks import offer_buttons
 from bot.preferans.outcome import WhistAnswer
+from bot.preferans.seats import Seat
 from bot.preferans.views import SeatView
 from bot.render.i18n import t
 

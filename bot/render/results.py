@@ -6,11 +6,10 @@ import html
 from fractions import Fraction
 
 from bot.core.model import Table
-from bot.preferans.cards import Seat
 from bot.preferans.game import FinishedDeal, Game
-from bot.preferans.outcome import DealKind, DealOutcome, WhistAnswer
-from bot.preferans.policy import made, sits_out
+from bot.preferans.outcome import DealKind, DealOutcome, WhistAnswer, made
 from bot.preferans.scoring import HELP_WHISTS, Sheet
+from bot.preferans.seats import Seat, sits_out
 from bot.render.i18n import number, t
 from bot.render.sheet_text import sheet_table, short_name
 

@@ -1,11 +1,11 @@
 """``/rules``: the table's convention and options in a few lines, its numbers read from the
-convention's data (:func:`bot.preferans.policy.rules_numbers`), so a changed preset
+convention's data (:func:`bot.preferans.conventions.rules_numbers`), so a changed preset
 changes the text."""
 
 from __future__ import annotations
 
 from bot.core.model import TableSettings
-from bot.preferans.policy import rules_numbers
+from bot.preferans.conventions import rules_numbers
 from bot.preferans.scoring import HELP_WHISTS
 from bot.render.i18n import t
 

@@ -13,13 +13,14 @@ from collections.abc import Iterable
 
 from bot.core.model import Table
 from bot.core.modes import RankStyle
+from bot.core.viewcache import public_view
 from bot.preferans.actions import Accept, Offer, Whist
-from bot.preferans.cards import Seat, parse_card
+from bot.preferans.cards import parse_card
 from bot.preferans.contracts import Contract
 from bot.preferans.deal import Deal, Phase, TrickCard
 from bot.preferans.outcome import DealKind, WhistAnswer
-from bot.preferans.policy import sits_out
-from bot.preferans.views import PublicView, SeatView, public_view
+from bot.preferans.seats import Seat, sits_out
+from bot.preferans.views import PublicView, SeatView
 from bot.render.i18n import t
 
 from .text import card, cards, contract, convention_title, hand_lines, name, title_of

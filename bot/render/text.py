@@ -8,8 +8,9 @@ from collections.abc import Iterable
 from bot.core.model import Table, TableSettings
 from bot.core.modes import RankStyle
 from bot.preferans.actions import Accept, Bid, ChooseDefence, Declare, Discard, Play, Whist
-from bot.preferans.cards import Card, Seat, Suit, sort_hand
+from bot.preferans.cards import Card, Suit, sort_hand
 from bot.preferans.contracts import Contract
+from bot.preferans.seats import Seat
 from bot.render.i18n import t
 from bot.render.sheet_text import short_name
 

@@ -18,8 +18,9 @@ from bot.core import effects as fx
 from bot.core.effects import Effects
 from bot.core.errors import Rejected
 from bot.core.model import Table
-from bot.preferans.cards import Card, Seat, parse_card
-from bot.preferans.views import public_view
+from bot.core.viewcache import public_view
+from bot.preferans.cards import Card, parse_card
+from bot.preferans.seats import Seat
 from bot.render.callbacks import CallbackData, action_of, decode, to_base36
 from bot.render.hint import hint_text
 from bot.render.i18n import lang_of, t

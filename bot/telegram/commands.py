@@ -14,8 +14,8 @@ from telegram.ext import Application, CommandHandler
 from bot.core import effects as fx
 from bot.core.errors import Rejected
 from bot.core.model import Player
-from bot.preferans.cards import Seat
 from bot.preferans.game import Game
+from bot.preferans.seats import Seat
 from bot.render.callbacks import from_base36
 from bot.render.i18n import t
 from bot.render.results import pulka_text

@@ -14,12 +14,12 @@ from __future__ import annotations
 from bot.core import effects as fx
 from bot.core.model import Player, Slot, Table
 from bot.core.service import TableService
+from bot.core.viewcache import seat_view
 from bot.preferans.actions import Discard
 from bot.preferans.analysis import Analysis
-from bot.preferans.cards import Seat
 from bot.preferans.deal import Deal, Phase
 from bot.preferans.scoring import Sheet
-from bot.preferans.views import seat_view
+from bot.preferans.seats import Seat
 from bot.render import keyboards
 from bot.render.analysis import analysis_line
 from bot.render.i18n import t

@@ -24,11 +24,11 @@ from bot.core.model import Player, Slot, Status, Table
 from bot.core.play import stop_need
 from bot.core.robots import is_robot
 from bot.core.service import Shown, TableService
+from bot.core.viewcache import public_view, seat_view
 from bot.preferans.analysis import Analysis, reached_play
-from bot.preferans.cards import Seat
 from bot.preferans.deal import Deal
 from bot.preferans.scoring import Sheet
-from bot.preferans.views import public_view, seat_view
+from bot.preferans.seats import Seat
 from bot.render import keyboards
 from bot.render.i18n import t
 from bot.render.lobby import CLOSED_KEYS, lobby_text

@@ -11,11 +11,11 @@ from pathlib import Path
 from bot.core.model import TableSettings
 from bot.core.offers import SURE_LEADS_TRICKS
 from bot.preferans.actions import Offer
-from bot.preferans.cards import Seat
 from bot.preferans.deal import Deal, Phase
 from bot.preferans.robot.card_play import layout_position
 from bot.preferans.robot.knowledge import knowledge_of
 from bot.preferans.robot.layouts import every_layout
+from bot.preferans.seats import Seat
 from bot.preferans.solver import Goal, Position, card_values, solve
 from bot.preferans.views import seat_view
 from bot.replay import load_game, replay_json

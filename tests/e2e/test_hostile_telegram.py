@@ -16,7 +16,7 @@ import pytest
 from telegram.error import ChatMigrated
 
 from bot.core.model import TableSettings
-from bot.preferans.cards import Seat
+from bot.preferans.seats import Seat
 from bot.render.text import hand_lines
 from bot.telegram.outbox import Outbox
 from bot.telegram.running import ALLOWED_UPDATES

@@ -16,9 +16,9 @@ import pytest
 
 from bot.__main__ import main as bot_main
 from bot.core.model import Holder, Slot, TableSettings
-from bot.preferans.cards import Seat
 from bot.preferans.conventions import Rules
 from bot.preferans.game import Game
+from bot.preferans.seats import Seat
 from bot.render.callbacks import action_code, decode
 from bot.stats import game_rows, recompute_rows
 from bot.telegram.scheduler import JobKind

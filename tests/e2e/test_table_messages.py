@@ -13,8 +13,7 @@ import pytest
 
 from bot.core import effects as fx
 from bot.core.model import TableSettings
-from bot.preferans.cards import Seat
-from bot.preferans.policy import replaceable
+from bot.preferans.seats import Seat, replaceable
 from bot.render.callbacks import to_base36
 from tests.bot_helpers import FakeClock, Harness, code_of, is_alert, open_and_start, running_bot
 

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from bot.preferans import analysis
 from bot.preferans.actions import Accept, ChooseDefence, Offer, Play
 from bot.preferans.analysis import Analysis, Change, analyse
-from bot.preferans.cards import Seat
 from bot.preferans.deal import Deal, Phase
 from bot.preferans.outcome import DealKind, Defence
+from bot.preferans.seats import Seat
 from bot.preferans.solver import Goal, Position, goal_of, solve
 from tests.engine.test_solver import _deal_in_play, brute, brute_card_values
 from tests.engine_helpers import (

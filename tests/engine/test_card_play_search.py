@@ -7,10 +7,11 @@ import random
 import pytest
 
 from bot.preferans.actions import Bid
-from bot.preferans.cards import Card, Seat
+from bot.preferans.cards import Card
 from bot.preferans.deal import Deal, DealSettings, Phase
 from bot.preferans.robot import STRONG, Budget, answer_offer, card_play, offering
 from bot.preferans.robot.card_play import search_card
+from bot.preferans.seats import Seat
 from bot.preferans.solver import BudgetExceeded, Position, Solver
 from bot.preferans.views import seat_view
 from tests.engine.test_offers import all_to, game_deal, play_to_trick

@@ -19,9 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.preferans.actions import Action, IllegalAction
-from bot.preferans.cards import Seat, shuffled_deck
+from bot.preferans.cards import shuffled_deck
 from bot.preferans.deal import Deal, DealSettings, Phase
 from bot.preferans.outcome import DealKind
+from bot.preferans.seats import Seat
 from tests.engine_helpers import (
     all_candidate_actions,
     assert_same_state,

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import bot.preferans
-from bot.preferans.cards import Seat
 from bot.preferans.deal import Deal, DealSettings
+from bot.preferans.seats import Seat
 from bot.preferans.views import public_view, seat_view
 
 PACKAGE = "bot.preferans"
@@ -164,3 +164,14 @@ def test_playing_deals_leaves_the_global_random_state_alone() -> None:
         Deal.from_json(deal.settings, deal.to_json())
         deal.replay()
     assert random.getstate() == state
+
+
+def test_a_deal_keeps_no_view_for_its_callers() -> None:
+    """A view is built from the deal each time it is asked for: a caller that wants one
+    kept keeps it itself (bot/core/viewcache.py). A seat view uses the public view it is
+    given."""
+    deal = Deal.new(DealSettings(players=3), Seat(0), random.Random(1))
+    first, second = public_view(deal), public_view(deal)
+    assert first == second and first is not second
+    view = seat_view(deal, Seat(1), first)
+    assert view.public is first and view == seat_view(deal, Seat(1))

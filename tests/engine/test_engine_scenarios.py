@@ -24,10 +24,11 @@ from bot.preferans.actions import (
     Reason,
     Whist,
 )
-from bot.preferans.cards import Card, Seat, Suit, sort_hand
+from bot.preferans.cards import Card, Suit, sort_hand
 from bot.preferans.contracts import MISERE, Contract
 from bot.preferans.deal import Deal, DealSettings, MoveError, Phase, TrickCard
 from bot.preferans.outcome import DealKind
+from bot.preferans.seats import Seat
 from bot.preferans.views import public_view, seat_view
 from tests.engine_helpers import (
     CLOSED,
@@ -35,6 +36,7 @@ from tests.engine_helpers import (
     OPEN,
     P,
     W,
+    assert_caller_error,
     assert_rejected,
     assert_same_state,
     bid,
@@ -945,9 +947,11 @@ def test_actions_after_the_deal_is_over() -> None:
 
 
 def test_outcome_before_the_end_is_refused() -> None:
+    """Asking an unfinished deal for its outcome is the caller's bug, not a player's move."""
     deal = table()
-    with pytest.raises(IllegalAction):
+    with pytest.raises(ValueError, match="not over yet") as info:
         deal.outcome()
+    assert type(info.value) is ValueError
 
 
 # ============================================================ records
@@ -1053,18 +1057,25 @@ def test_referee_agrees_on_the_magazine_deal() -> None:
 # ============================================================ malformed input
 
 
+# No player can name a contract off the ladder (Кодекс 3.3.7): one was built by the caller,
+# who gets a ValueError rather than an IllegalAction.
+
+
 def test_malformed_misere_contract_is_refused() -> None:
     deal = table()
-    assert_rejected(deal, Bid(S1, Contract(6, Suit.SPADES, misere=True)))
+    bad = Bid(S1, Contract(6, Suit.SPADES, misere=True))
+    assert_caller_error(deal, bad, ValueError, "not a contract of the bidding ladder")
 
 
 @pytest.mark.parametrize("level", [5, 11])
 def test_off_ladder_contract_is_refused(level: int) -> None:
     deal = table()
-    assert_rejected(deal, Bid(S1, Contract(level, Suit.SPADES)))
+    bad_bid = Bid(S1, Contract(level, Suit.SPADES))
+    assert_caller_error(deal, bad_bid, ValueError, "not a contract of the bidding ladder")
     win_auction(deal, 1)
     deal.apply(lowest_discard(deal))
-    assert_rejected(deal, Declare(S1, Contract(level, None)))
+    bad_contract = Declare(S1, Contract(level, None))
+    assert_caller_error(deal, bad_contract, ValueError, "not a contract of the bidding ladder")
 
 
 # ============================================================ points settled in docs/rules.md

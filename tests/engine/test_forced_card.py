@@ -1,4 +1,4 @@
-"""``policy.forced_card``: the card a player must play when he has no choice (such
+"""``auto_moves.forced_card``: the card a player must play when he has no choice (such
 a card plays itself)."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 from bot.preferans.actions import Offer, Play
-from bot.preferans.cards import Seat
-from bot.preferans.policy import forced_card
+from bot.preferans.auto_moves import forced_card
+from bot.preferans.seats import Seat
 from bot.preferans.views import seat_view
 from tests.engine.test_analysis import _cold_nine_no_trumps
 from tests.engine_helpers import card, play, random_deal

@@ -8,11 +8,11 @@ import random
 import pytest
 
 from bot.preferans.actions import ChooseDefence, Whist
-from bot.preferans.cards import Seat
 from bot.preferans.conventions import Rules
 from bot.preferans.deal import Deal
 from bot.preferans.game import Game
 from bot.preferans.outcome import Defence, WhistAnswer
+from bot.preferans.seats import Seat
 from bot.preferans.views import public_view
 from tests.engine_helpers import lowest_discard, random_deal, win_auction
 

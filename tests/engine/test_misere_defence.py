@@ -8,11 +8,12 @@ import random
 import pytest
 
 from bot.preferans.actions import Bid, Declare, Discard, Play
-from bot.preferans.cards import Card, Seat
+from bot.preferans.cards import Card
 from bot.preferans.contracts import MISERE
 from bot.preferans.deal import Deal, Phase
 from bot.preferans.robot import choose
 from bot.preferans.robot.misere_defence import misere_catch
+from bot.preferans.seats import Seat
 from bot.preferans.solver import Goal, Position, Solver
 from bot.preferans.views import seat_view
 from tests.engine_helpers import card, cards, make_deal

@@ -9,13 +9,14 @@ import pytest
 
 from bot.preferans import offer_marks
 from bot.preferans.actions import Accept, Offer
-from bot.preferans.cards import Card, Seat
+from bot.preferans.cards import Card
 from bot.preferans.deal import Deal
 from bot.preferans.offer_marks import MAX_LAYOUTS, OfferCheck, offer_buttons, offer_check
 from bot.preferans.offer_value import counted_seat, gives_best, goal_for, offer_position
 from bot.preferans.robot.card_play import layout_position
 from bot.preferans.robot.knowledge import Knowledge, knowledge_of
 from bot.preferans.robot.layouts import every_layout, layout_count
+from bot.preferans.seats import Seat
 from bot.preferans.solver import Position, solve
 from bot.preferans.views import SeatView
 from tests.engine.test_offers import all_pass_deal, game_deal, misere_deal, play_to_trick

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.preferans.actions import Offer
-from bot.preferans.cards import Seat
 from bot.preferans.offer_value import gives_best, offer_position
 from bot.preferans.outcome import DealKind
+from bot.preferans.seats import Seat
 from bot.preferans.solver import Position
 from tests.engine.test_offers import all_pass_deal, game_deal, misere_deal, play_to_trick
 

@@ -9,13 +9,14 @@ from typing import Any
 import pytest
 
 from bot.preferans.actions import Action, Play
-from bot.preferans.cards import Card, Seat
+from bot.preferans.cards import Card
 from bot.preferans.conventions import Rules
 from bot.preferans.deal import Deal, Phase
 from bot.preferans.game import Game
 from bot.preferans.outcome import DealKind
 from bot.preferans.robot import Budget, choose
 from bot.preferans.robot.baseline import random_player, rule_player
+from bot.preferans.seats import Seat
 from bot.preferans.views import SeatView, seat_view
 
 CHEAP = Budget(samples=1, nodes=150, total=150)

@@ -8,7 +8,6 @@ import random
 import pytest
 
 from bot.preferans.actions import Bid, Declare, Discard, Play, Whist
-from bot.preferans.cards import Seat
 from bot.preferans.conventions import Rules
 from bot.preferans.deal import Deal
 from bot.preferans.game import Game
@@ -16,6 +15,7 @@ from bot.preferans.outcome import WhistAnswer
 from bot.preferans.robot import STRONG, choose, player
 from bot.preferans.robot.hints import Hint, hint
 from bot.preferans.robot.simple_play import simple_card
+from bot.preferans.seats import Seat
 from bot.preferans.views import seat_view
 from bot.render.hint import hint_text
 from bot.render.text import card as card_text

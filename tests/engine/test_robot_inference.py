@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from bot.preferans.actions import ChooseDefence, Play
-from bot.preferans.cards import Card, Seat, Suit
+from bot.preferans.cards import Card, Suit
 from bot.preferans.deal import Deal
 from bot.preferans.outcome import Defence, WhistAnswer
 from bot.preferans.robot import choose
@@ -13,6 +13,7 @@ from bot.preferans.robot.evaluation import declarer_tricks
 from bot.preferans.robot.inference import bidding_fit
 from bot.preferans.robot.knowledge import knowledge_of
 from bot.preferans.robot.sampling import sample_layout
+from bot.preferans.seats import Seat
 from bot.preferans.views import seat_view
 from tests.engine_helpers import bids, discard_and_declare, make_deal, play, whist
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from bot.preferans.actions import Bid, ChooseDefence, Declare, Discard, Whist
-from bot.preferans.cards import DECK, Seat, Suit
+from bot.preferans.cards import DECK, Suit
 from bot.preferans.contracts import MISERE, Contract, parse_contract
 from bot.preferans.deal import Deal, DealSettings, Phase
 from bot.preferans.outcome import Defence, WhistAnswer
@@ -19,6 +19,7 @@ from bot.preferans.robot.bidding import (
 )
 from bot.preferans.robot.evaluation import declarer_tricks, defender_tricks, misere_holes
 from bot.preferans.robot.judging import Judgement
+from bot.preferans.seats import Seat
 from bot.preferans.views import seat_view
 from tests.engine_helpers import bids, cards, make_deal, whist
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 from bot.preferans.actions import Bid, Declare, Discard, Whist
-from bot.preferans.cards import Seat
 from bot.preferans.deal import Deal
 from bot.preferans.outcome import WhistAnswer
 from bot.preferans.robot import FAST, STRONG, choose
 from bot.preferans.robot.levels import LEVEL_NAMES, choose_at, level_budget
+from bot.preferans.seats import Seat
 from bot.preferans.views import SeatView, seat_view
 from tests.engine_helpers import bids, c, cards, make_deal, random_deal
 

@@ -9,10 +9,10 @@ import random
 import pytest
 
 from bot.preferans.actions import Accept, Offer
-from bot.preferans.cards import Seat
 from bot.preferans.deal import Deal
 from bot.preferans.offer_value import goal_for, offer_position
 from bot.preferans.robot import FAST, answer_offer, make_offer
+from bot.preferans.seats import Seat
 from bot.preferans.solver import solve
 from bot.preferans.views import seat_view
 from tests.engine.test_offers import all_pass_deal, game_deal, play_to_trick

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from bot.preferans.actions import Bid, Declare, Discard
-from bot.preferans.cards import Card, Seat, Suit
+from bot.preferans.cards import Card, Suit
 from bot.preferans.contracts import MISERE, Contract, parse_contract
 from bot.preferans.deal import Deal, Phase
 from bot.preferans.outcome import DealKind, WhistAnswer
@@ -20,6 +20,7 @@ from bot.preferans.robot.evaluation import best_misere_discard
 from bot.preferans.robot.knowledge import SINK, knowledge_of
 from bot.preferans.robot.sampling import sample_layout
 from bot.preferans.robot.simple_play import simple_card
+from bot.preferans.seats import Seat
 from bot.preferans.solver import Goal, Position, Solver
 from bot.preferans.views import seat_view
 from tests.engine_helpers import bids, cards, make_deal, play, whist

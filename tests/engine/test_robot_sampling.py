@@ -8,12 +8,13 @@ import random
 import pytest
 
 from bot.preferans.actions import Play
-from bot.preferans.cards import DECK, Card, Seat
+from bot.preferans.cards import DECK, Card
 from bot.preferans.deal import Deal, DealSettings, Phase
 from bot.preferans.outcome import DealKind
 from bot.preferans.robot import FAST, choose
 from bot.preferans.robot.knowledge import SINK, knowledge_of
 from bot.preferans.robot.sampling import sample_layout
+from bot.preferans.seats import Seat
 from bot.preferans.views import seat_view
 
 

@@ -12,11 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.preferans.cards import Seat, Suit
+from bot.preferans.cards import Suit
 from bot.preferans.contracts import LADDER, MISERE, Contract, parse_contract
 from bot.preferans.conventions import Rules
 from bot.preferans.outcome import DealKind, DealOutcome, Defence, WhistAnswer
 from bot.preferans.scoring import Pulka, ScoringError, Sheet, json_number, settle
+from bot.preferans.seats import Seat
 
 W, P, H = WhistAnswer.WHIST, WhistAnswer.PASS, WhistAnswer.HALF
 

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 from bot.preferans.actions import Bid, ChooseDefence, Declare, Whist
-from bot.preferans.cards import Seat
 from bot.preferans.contracts import parse_contract
 from bot.preferans.conventions import Rules
 from bot.preferans.game import Game
 from bot.preferans.outcome import DealKind, DealOutcome, Defence, WhistAnswer
 from bot.preferans.record import RecordError
+from bot.preferans.seats import Seat
 from bot.replay import main as replay_main
 from bot.replay import replay_json
 from tests.engine_helpers import lowest_discard

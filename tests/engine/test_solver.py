@@ -10,9 +10,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bot.preferans.actions import Bid, ChooseDefence, Declare, Discard, Play, Whist
-from bot.preferans.cards import DECK, Card, Seat, Suit
+from bot.preferans.cards import DECK, Card, Suit
 from bot.preferans.deal import Deal, DealSettings, Phase
 from bot.preferans.outcome import Defence, WhistAnswer
+from bot.preferans.seats import Seat
 from bot.preferans.solver import (
     BudgetExceeded,
     Goal,

@@ -1086,9 +1086,9 @@ def baseline_stats(
 def verify(db_path: str, players: Players, deals: int) -> dict[str, Any]:
     """Every table over; every accepted press is exactly one move of its record, in order."""
     from bot.preferans.actions import Action, Discard
-    from bot.preferans.cards import Seat
     from bot.preferans.deal import Deal
     from bot.preferans.game import Game
+    from bot.preferans.seats import Seat
     from bot.preferans.views import seat_view
     from bot.render.callbacks import action_code
 

@@ -36,13 +36,14 @@ for path in (ROOT, ROOT / "tests" / "perf"):
 from strength import Table, deal_result, load_old, mean_ci  # noqa: E402
 
 from bot.preferans.actions import Action, Bid, action_from_json  # noqa: E402
-from bot.preferans.cards import Card, Seat  # noqa: E402
+from bot.preferans.cards import Card  # noqa: E402
 from bot.preferans.contracts import MISERE  # noqa: E402
 from bot.preferans.conventions import Rules  # noqa: E402
 from bot.preferans.deal import Phase  # noqa: E402
 from bot.preferans.robot import FAST, STRONG, Budget, choose  # noqa: E402
 from bot.preferans.robot.baseline import rule_player  # noqa: E402
 from bot.preferans.robot.bidding import DEFAULT_STYLE, misere_worthy  # noqa: E402
+from bot.preferans.seats import Seat  # noqa: E402
 from bot.preferans.solver import Goal, Position, Solver  # noqa: E402
 from bot.preferans.views import seat_view  # noqa: E402
 

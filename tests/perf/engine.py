@@ -18,10 +18,10 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
 from bot.preferans.actions import Play  # noqa: E402
-from bot.preferans.cards import Seat  # noqa: E402
 from bot.preferans.conventions import CONVENTIONS, Rules  # noqa: E402
 from bot.preferans.deal import Deal  # noqa: E402
 from bot.preferans.game import settings_for  # noqa: E402
+from bot.preferans.seats import Seat  # noqa: E402
 
 
 def run(convention: str, players: int, deals: int, seed: int) -> tuple[float, float]:

@@ -28,11 +28,12 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bot.preferans.cards import Card, Seat  # noqa: E402
+from bot.preferans.cards import Card  # noqa: E402
 from bot.preferans.deal import Deal, DealSettings  # noqa: E402
 from bot.preferans.robot import FAST, STRONG, Budget  # noqa: E402
 from bot.preferans.robot.hints import hint  # noqa: E402
 from bot.preferans.robot.levels import choose_at  # noqa: E402
+from bot.preferans.seats import Seat  # noqa: E402
 from bot.preferans.views import seat_view  # noqa: E402
 from tests.perf.players import mean_ci, pct  # noqa: E402
 from tests.perf.strength import deal_result  # noqa: E402

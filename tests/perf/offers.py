@@ -28,7 +28,6 @@ if __package__ in (None, ""):
 
 from bot.core.offers import OFFER_BUDGET, SURE_LEADS_TRICKS
 from bot.preferans.actions import Bid, Declare, Discard, Play, Whist
-from bot.preferans.cards import Seat
 from bot.preferans.contracts import parse_contract
 from bot.preferans.deal import Deal, DealSettings, Phase
 from bot.preferans.offer_marks import MAX_LAYOUTS, offer_check
@@ -36,6 +35,7 @@ from bot.preferans.outcome import WhistAnswer
 from bot.preferans.robot import FAST, STRONG, make_offer
 from bot.preferans.robot.knowledge import knowledge_of
 from bot.preferans.robot.layouts import layout_count
+from bot.preferans.seats import Seat
 from bot.preferans.views import seat_view
 
 

@@ -22,8 +22,9 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bot.preferans.cards import Card, Seat, Suit
+from bot.preferans.cards import Card, Suit
 from bot.preferans.deal import Deal, DealSettings
+from bot.preferans.seats import Seat
 from bot.preferans.solver import Goal, Position, Solver
 
 __all__ = ["solver_figures", "main"]

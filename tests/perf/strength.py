@@ -68,7 +68,6 @@ from bot.preferans.actions import (  # noqa: E402
     action_from_json,
 )
 from bot.preferans.analysis import analyse  # noqa: E402
-from bot.preferans.cards import Seat  # noqa: E402
 from bot.preferans.conventions import Rules  # noqa: E402
 from bot.preferans.deal import Deal, Phase  # noqa: E402
 from bot.preferans.game import Game, settings_for  # noqa: E402
@@ -76,6 +75,7 @@ from bot.preferans.outcome import DealKind  # noqa: E402
 from bot.preferans.robot import FAST, STRONG, choose  # noqa: E402
 from bot.preferans.robot.baseline import rule_player  # noqa: E402
 from bot.preferans.scoring import Pulka  # noqa: E402
+from bot.preferans.seats import Seat  # noqa: E402
 from bot.preferans.solver import Goal, Position, Solver  # noqa: E402
 from bot.preferans.views import seat_view  # noqa: E402
 

@@ -11,8 +11,9 @@ import pytest
 
 from bot.core.model import Player, Table, TableSettings
 from bot.preferans.analysis import Analysis, Change
-from bot.preferans.cards import Seat, parse_card
+from bot.preferans.cards import parse_card
 from bot.preferans.outcome import DealKind
+from bot.preferans.seats import Seat
 from bot.render.analysis import analysis_line
 
 NAMES = ["Анна", "Борис", "Вера", "Глеб"]

@@ -9,12 +9,12 @@ from telegram import InlineKeyboardMarkup
 
 from bot.core.model import OfferNote, Player, Table, TableSettings
 from bot.preferans.actions import Accept, ChooseDefence, Declare, Offer
-from bot.preferans.cards import Seat
+from bot.preferans.auto_moves import auto_action
 from bot.preferans.conventions import Rules
 from bot.preferans.deal import Deal
 from bot.preferans.game import Game
 from bot.preferans.outcome import Defence
-from bot.preferans.policy import auto_action
+from bot.preferans.seats import Seat
 from bot.preferans.views import public_view, seat_view
 from bot.render.callbacks import decode
 from bot.render.keyboards import actions_keyboard, offer_choices

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.core.model import TableSettings
-from bot.preferans.policy import rules_numbers
+from bot.preferans.conventions import rules_numbers
 from bot.render.rules import rules_text
 
 

@@ -10,11 +10,12 @@ from fractions import Fraction
 import pytest
 
 from bot.core.model import Player, Table, TableSettings
-from bot.preferans.cards import Seat, Suit
+from bot.preferans.cards import Suit
 from bot.preferans.contracts import Contract
 from bot.preferans.game import Game
 from bot.preferans.outcome import DealKind, DealOutcome, WhistAnswer
 from bot.preferans.scoring import Sheet
+from bot.preferans.seats import Seat
 from bot.render.i18n import LANGS, catalogue
 from bot.render.results import result_text, sheet_before, sheet_entries
 from bot.render.sheet_text import sheet_table

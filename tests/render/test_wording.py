@@ -12,13 +12,14 @@ import pytest
 
 from bot.core.model import Player, Table, TableSettings
 from bot.preferans.actions import Declare
-from bot.preferans.cards import Seat, Suit
+from bot.preferans.cards import Suit
 from bot.preferans.contracts import Contract
 from bot.preferans.conventions import Rules
 from bot.preferans.deal import Deal
 from bot.preferans.game import Game
 from bot.preferans.outcome import DealKind, DealOutcome, WhistAnswer
 from bot.preferans.scoring import Pulka, Sheet
+from bot.preferans.seats import Seat
 from bot.preferans.views import public_view, seat_view
 from bot.render.i18n import catalogue, t
 from bot.render.keyboards import actions_keyboard

@@ -10,8 +10,8 @@ from bot.core.effects import Effect, Effects
 from bot.core.model import Player, Table, TableSettings
 from bot.core.service import TableService
 from bot.preferans.actions import Action, Bid, Discard
-from bot.preferans.cards import Seat
 from bot.preferans.contracts import parse_contract
+from bot.preferans.seats import Seat
 from bot.preferans.views import public_view, seat_view
 from bot.render.callbacks import action_of
 from storage import Storage

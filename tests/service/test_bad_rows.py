@@ -14,7 +14,7 @@ import pytest
 from bot.core.model import Status
 from bot.core.service import TableService
 from bot.preferans.actions import Action, Bid
-from bot.preferans.cards import Seat
+from bot.preferans.seats import Seat
 from tests.service.helpers import PEOPLE, actor, press, service_on, started
 
 CORRUPT = {

@@ -9,7 +9,7 @@ from bot.core.forced import forced_move
 from bot.core.model import Table
 from bot.core.service import TableService
 from bot.preferans.actions import Bid, Play
-from bot.preferans.cards import Seat
+from bot.preferans.seats import Seat
 from tests.service.helpers import actor, legal, of, press, service_on, started
 
 

@@ -17,11 +17,12 @@ from bot.core.errors import Rejected
 from bot.core.model import Table
 from bot.core.service import TableService
 from bot.preferans.actions import Action, Bid, Play
-from bot.preferans.cards import Card, Seat
+from bot.preferans.cards import Card
 from bot.preferans.game import Game
 from bot.preferans.robot import FAST
 from bot.preferans.robot.hints import Hint
 from bot.preferans.robot.levels import choose_at
+from bot.preferans.seats import Seat
 from bot.preferans.views import SeatView
 from bot.replay import hint_move
 from tests.service.helpers import (

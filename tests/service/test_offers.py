@@ -13,12 +13,12 @@ from bot.core.model import Player, Table
 from bot.core.offers import OFFER_BUDGET
 from bot.core.service import TableService
 from bot.preferans.actions import Accept, Declare, Discard, Offer, Play, Whist
-from bot.preferans.cards import Card, Seat
+from bot.preferans.cards import Card
 from bot.preferans.contracts import parse_contract
 from bot.preferans.deal import Deal
 from bot.preferans.offer_marks import offer_check
 from bot.preferans.outcome import WhistAnswer
-from bot.preferans.policy import REPLACE_AFTER
+from bot.preferans.seats import REPLACE_AFTER, Seat
 from bot.preferans.views import seat_view
 from bot.render.table import hand_text
 from tests.bot_helpers import cards_in

@@ -11,7 +11,7 @@ from bot.core.model import Status
 from bot.core.service import Shown
 from bot.preferans.actions import Action, Bid, Discard, Play
 from bot.preferans.contracts import parse_contract
-from bot.preferans.policy import replaceable
+from bot.preferans.seats import replaceable
 from tests.service.helpers import (
     PEOPLE,
     STRANGER,

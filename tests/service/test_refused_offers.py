@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.core import effects as fx
 from bot.core import robots
 from bot.preferans.actions import Accept, Offer, Play
-from bot.preferans.cards import Seat
+from bot.preferans.seats import Seat
 from tests.engine.test_offers import play_to_trick
 from tests.engine.test_robot_offers import cold_all_pass
 from tests.service.helpers import Clock, of, service_on

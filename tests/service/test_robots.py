@@ -262,7 +262,7 @@ async def test_the_last_person_is_not_replaced_by_a_computer() -> None:
 
 def test_the_buttons_for_computer_players() -> None:
     from bot.core.model import Player, TableSettings
-    from bot.preferans.cards import Seat
+    from bot.preferans.seats import Seat
     from bot.render.callbacks import decode
     from bot.render.keyboards import lobby_keyboard, take_back_keyboard, take_keyboard
 

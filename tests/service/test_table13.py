@@ -13,9 +13,9 @@ from bot.core.errors import AlreadyDone
 from bot.core.model import Table
 from bot.core.service import TableService
 from bot.preferans.actions import Action, Bid, Declare
-from bot.preferans.cards import Seat
+from bot.preferans.auto_moves import auto_action, forced_declaration
 from bot.preferans.contracts import MISERE, parse_contract
-from bot.preferans.policy import auto_action, forced_declaration
+from bot.preferans.seats import Seat
 from bot.preferans.views import seat_view
 from bot.render.rules import rules_text
 from tests.service.helpers import (

@@ -4,7 +4,7 @@ layer into the fake Telegram (no network)."""
 from __future__ import annotations
 
 from bot.core.model import Status, TableSettings
-from bot.preferans.policy import replaceable
+from bot.preferans.seats import replaceable
 from bot.render.callbacks import encode
 from bot.render.i18n import t
 from bot.telegram.scheduler import JobKind

@@ -15,12 +15,13 @@ import pytest
 from bot.config import Config, ConfigError
 from bot.core.model import Player, Table, TableSettings
 from bot.preferans.actions import Bid, ChooseDefence, Declare, Discard, Play, Whist
-from bot.preferans.cards import Card, Seat, Suit
+from bot.preferans.auto_moves import auto_action
+from bot.preferans.cards import Card, Suit
 from bot.preferans.contracts import LADDER, MISERE, Contract
 from bot.preferans.conventions import Rules
 from bot.preferans.game import Game
 from bot.preferans.outcome import Defence, WhistAnswer
-from bot.preferans.policy import auto_action
+from bot.preferans.seats import Seat
 from bot.preferans.views import public_view, seat_view
 from bot.render.callbacks import MAX_BYTES, action_code, decode, encode, from_base36, to_base36
 from bot.render.keyboards import actions_keyboard, lobby_keyboard, settings_keyboard

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.preferans.cards import Seat
+from bot.preferans.seats import Seat
 from bot.preferans.views import seat_view
 from bot.render import keyboards
 from bot.render.callbacks import encode

@@ -7,7 +7,7 @@ import re
 
 from bot.core.model import Table
 from bot.core.service import TableService
-from bot.preferans.cards import Seat
+from bot.preferans.seats import Seat
 from bot.preferans.views import seat_view
 from bot.render import keyboards
 from bot.render.callbacks import encode

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.preferans.actions import Accept, Offer
-from bot.preferans.cards import Seat
+from bot.preferans.seats import Seat
 from bot.render.callbacks import action_code, encode
 from bot.telegram.buttons import PATTERNS
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.model import TableSettings
-from bot.preferans.cards import Seat
+from bot.preferans.seats import Seat
 from tests.bot_helpers import (
     Harness,
     open_and_start,

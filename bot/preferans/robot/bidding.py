@@ -18,8 +18,9 @@ import math
 from dataclasses import dataclass
 
 from ..actions import Bid
-from ..cards import Card, Seat
+from ..cards import Card
 from ..contracts import MISERE, Contract
+from ..seats import Seat
 from ..views import SeatView
 from .evaluation import (
     TRUMP_CHOICES,

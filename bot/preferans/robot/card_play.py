@@ -12,8 +12,9 @@ import random
 from dataclasses import dataclass
 
 from ..actions import Play
-from ..cards import Card, Seat
+from ..cards import Card
 from ..outcome import DealKind
+from ..seats import Seat
 from ..solver import BudgetExceeded, Goal, Position, Solver
 from ..views import SeatView
 from .knowledge import Knowledge, knowledge_of

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from ..cards import Card, Seat, Suit
+from ..cards import Card, Suit
 from ..contracts import Contract
 from ..outcome import DealKind, WhistAnswer
+from ..seats import Seat
 from ..views import SeatView
 from .evaluation import (
     TRUMP_CHOICES,

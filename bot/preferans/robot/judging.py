@@ -23,8 +23,9 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 
-from ..cards import DECK, Card, Seat, Suit
+from ..cards import DECK, Card, Suit
 from ..contracts import PRICES
+from ..seats import Seat
 from ..solver import BudgetExceeded, Goal, Position, Solver
 from .evaluation import best_misere_discard, hand_masks, masks_declarer_tricks, without
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import DECK, Card, Seat, Suit
+from ..cards import DECK, Card, Suit
 from ..outcome import DealKind
+from ..seats import Seat
 from ..views import SeatView
 from .inference import Fit, bidding_fit
 

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from itertools import combinations
 from math import comb
 
-from ..cards import Card, Seat
+from ..cards import Card
+from ..seats import Seat
 from .knowledge import SINK, Knowledge
 
 __all__ = ["Layout", "every_layout", "layout_count"]

@@ -20,8 +20,9 @@ import random
 from dataclasses import replace
 
 from ..actions import Play
-from ..cards import Card, Seat, Suit
+from ..cards import Card, Suit
 from ..outcome import DealKind
+from ..seats import Seat
 from ..solver import BudgetExceeded, Goal, Position, Solver
 from ..views import SeatView
 from .evaluation import best_misere_discard, misere_holes

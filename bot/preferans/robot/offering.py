@@ -14,9 +14,9 @@ import random
 from collections.abc import Iterator
 
 from ..actions import Accept, Offer
-from ..cards import Seat
 from ..offer_value import counted_seat, gives_best, goal_for
 from ..outcome import DealKind
+from ..seats import Seat
 from ..solver import BudgetExceeded, Position, Solver
 from ..views import SeatView
 from .card_play import Budget, layout_position

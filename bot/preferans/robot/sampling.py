@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import random
 
-from ..cards import Card, Seat, Suit
+from ..cards import Card, Suit
+from ..seats import Seat
 from .inference import Fit
 from .knowledge import SINK, Knowledge
 

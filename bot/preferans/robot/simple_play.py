@@ -8,9 +8,10 @@ the rule-of-thumb baseline player. Win cheaply when it matters, duck when tricks
 from __future__ import annotations
 
 from ..actions import Play
-from ..cards import Card, Seat, Suit
+from ..cards import Card, Suit
 from ..deal import TrickCard, beats, trick_winner
 from ..outcome import DealKind
+from ..seats import Seat
 from ..views import SeatView
 from .knowledge import knowledge_of
 

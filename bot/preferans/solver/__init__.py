@@ -10,7 +10,8 @@ merged, sure bounds and a move order per goal. Figures: tests/perf/README.md.
 
 from __future__ import annotations
 
-from ..cards import Card, Seat
+from ..cards import Card
+from ..seats import Seat
 from .midtrick import ge_from
 from .position import Goal, Position, goal_of
 from .search import NO_LIMIT, SUIT_MASK, BudgetExceeded, Core

