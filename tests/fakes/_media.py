@@ -1,11 +1,11 @@
-"""Media helpers: image dimensions from raw bytes and multipart/form-data parsing."""
+"""Uploaded files: image dimensions from raw bytes, multipart/form-data bodies."""
 
 from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from email.message import Message
-from email.utils import collapse_rfc2231_value
+from email.parser import BytesParser
+from email.policy import HTTP
 
 
 @dataclass
@@ -69,57 +69,18 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-def photo_sizes(width: int, height: int) -> list[tuple[int, int]]:
-    """The sizes Telegram generates for a photo (boxes 90, 320, 800, 1280, 2560), ascending."""
-    sizes: list[tuple[int, int]] = []
-    longest = max(width, height)
-    for box in (90, 320, 800, 1280, 2560):
-        if longest > box:
-            scale = box / longest
-            sizes.append((max(1, round(width * scale)), max(1, round(height * scale))))
-        else:
-            sizes.append((width, height))
-            break
-    return sizes
-
-
-def _param(holder: Message, name: str) -> str | None:
-    value = holder.get_param(name, header="content-disposition")
-    if value is None:
-        return None
-    return collapse_rfc2231_value(value)
-
-
 def parse_multipart(body: bytes, content_type: str) -> dict[str, str | UploadedFile]:
-    """Parse a multipart/form-data body; text parts become str, file parts UploadedFile."""
-    header = Message()
-    header["content-type"] = content_type
-    boundary = header.get_param("boundary")
-    if not isinstance(boundary, str) or not boundary:
-        raise ValueError("multipart body without boundary")
-    delimiter = b"--" + boundary.encode("latin-1")
-    result: dict[str, str | UploadedFile] = {}
-    for chunk in body.split(delimiter)[1:]:
-        if chunk.startswith(b"--"):
-            break
-        chunk = chunk.removeprefix(b"\r\n").removesuffix(b"\r\n")
-        raw_headers, sep, content = chunk.partition(b"\r\n\r\n")
-        if not sep:
-            continue
-        part = Message()
-        for line in raw_headers.decode("utf-8", "replace").split("\r\n"):
-            name, colon, value = line.partition(":")
-            if colon:
-                part[name.strip()] = value.strip()
-        disposition = part.get("content-disposition", "")
-        holder = Message()
-        holder["content-disposition"] = disposition
-        field_name = _param(holder, "name")
-        filename = _param(holder, "filename")
-        if not isinstance(field_name, str):
-            continue
-        if isinstance(filename, str):
-            result[field_name] = UploadedFile(filename, content, part.get("content-type"))
+    """A multipart/form-data body: text parts as str, file parts as :class:`UploadedFile`."""
+    head = f"Content-Type: {content_type}\r\n\r\n".encode()
+    message = BytesParser(policy=HTTP).parsebytes(head + body)
+    parts: dict[str, str | UploadedFile] = {}
+    for part in message.iter_parts():
+        name = str(part.get_param("name", header="content-disposition"))
+        content = part.get_payload(decode=True)
+        assert isinstance(content, bytes)
+        filename = part.get_filename()
+        if filename is None:
+            parts[name] = content.decode()
         else:
-            result[field_name] = content.decode("utf-8", "replace")
-    return result
+            parts[name] = UploadedFile(filename, content, part.get_content_type())
+    return parts
