@@ -115,11 +115,10 @@ class FakeBotApiServer:
                     params[name] = value
         try:
             status, body = await self.fake.handle_encoded(request.match_info["method"], params)
-        except InjectedReset:
-            assert request.transport is not None
-            request.transport.abort()
-            raise
-        except InjectedTimeout:
-            await asyncio.sleep(self.injected_timeout_hold)
-            raise
+        except InjectedTimeout as exc:
+            if not isinstance(exc, InjectedReset):
+                await asyncio.sleep(self.injected_timeout_hold)
+            if request.transport is not None:
+                request.transport.abort()  # no answer: the client sees the connection drop
+            return web.Response()
         return web.Response(body=body, status=status, content_type="application/json")

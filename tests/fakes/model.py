@@ -37,13 +37,17 @@ class ApiError(Exception):
 class InjectedTimeout(Exception):
     """A test injected a timeout: the transport holds the request past the client's timeout."""
 
+    kind = "timeout"
+
     def __init__(self, method: str) -> None:
-        super().__init__(f"injected timeout in {method}")
+        super().__init__(f"injected {self.kind} in {method}")
         self.method = method
 
 
 class InjectedReset(InjectedTimeout):
     """A test injected a reset: the transport drops the connection without an answer."""
+
+    kind = "reset"
 
 
 FailureSpec = str | tuple[int | str, int | float | str] | ApiError | JSONDict
