@@ -34,6 +34,15 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False)
 _NOT_FOUND: JSONDict = {"ok": False, "error_code": 404, "description": "Not Found"}
 
 
+def _check(predicate: Callable[[], T | None], deadline: float, what: str) -> tuple[T | None, float]:
+    """``predicate()``, and how long to wait before looking again if it is not met yet."""
+    result = predicate()
+    remaining = deadline - time.monotonic()
+    if not result and remaining <= 0:
+        raise TimeoutError(f"not met in time: {what}")
+    return result, min(remaining, 0.05)
+
+
 class _NothingYet(Exception):
     """A long poll found no update: it waits for one."""
 
@@ -320,13 +329,10 @@ class FakeTelegram(People):
         while True:
             with self._lock:
                 version = self._version
-            result = predicate()
+            result, pause = _check(predicate, deadline, what or f"{predicate} in {timeout}s")
             if result:
                 return result
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError(f"not met within {timeout}s: {what or predicate}")
-            await self._wait_change(version, min(remaining, 0.05))
+            await self._wait_change(version, pause)
 
     def wait_until_sync(
         self, predicate: Callable[[], T | None], timeout: float = 5.0, what: str = ""
@@ -335,13 +341,10 @@ class FakeTelegram(People):
         deadline = time.monotonic() + timeout
         with self._cond:
             while True:
-                result = predicate()
+                result, pause = _check(predicate, deadline, what or f"{predicate} in {timeout}s")
                 if result:
                     return result
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise TimeoutError(f"not met within {timeout}s: {what or predicate}")
-                self._cond.wait(min(remaining, 0.05))
+                self._cond.wait(pause)
 
     async def wait_for_bot_message(
         self, chat: Ref, wanted: str | Callable[[MessageView], bool], timeout: float = 5.0
