@@ -2,8 +2,10 @@
 
 In the test's event loop::
 
-    async with FakeBotApiServer(fake) as srv:
-        app = Application.builder().token(fake.token).base_url(srv.base_url).build()
+    srv = await FakeBotApiServer(fake).start()
+    app = Application.builder().token(fake.token).base_url(srv.base_url).build()
+    ...
+    await srv.aclose()
 
 or in a thread of its own, for a bot in a subprocess or another thread::
 
@@ -17,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from types import TracebackType
 from typing import Any
 
 from aiohttp import web
@@ -69,14 +70,6 @@ class FakeBotApiServer:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
-
-    async def __aenter__(self) -> FakeBotApiServer:
-        return await self.start()
-
-    async def __aexit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.aclose()
 
     def start_in_thread(self, timeout: float = 5.0) -> str:
         """Serve from a thread with its own event loop; returns :attr:`base_url`."""

@@ -50,9 +50,8 @@ class InjectedReset(InjectedTimeout):
     kind = "reset"
 
 
-FailureSpec = str | tuple[int | str, int | float | str] | ApiError | JSONDict
-"""``"timeout"``, ``"reset"``, ``(429, retry_after)``, ``(code, description)``, an
-:class:`ApiError` or a whole JSON body."""
+FailureSpec = str | tuple[int, int | float | str]
+"""``"timeout"``, ``"reset"``, ``(429, retry_after)`` or ``(code, description)``."""
 
 
 class ManualClock:
@@ -149,7 +148,7 @@ class FakeChat:
         return self.bot_status in ("member", "administrator")
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, frozen=True)
 class StoredFile:
     """An uploaded file with the ids Telegram gave it."""
 
@@ -218,20 +217,6 @@ class StoredMessage:
 
 
 @dataclass
-class MediaView:
-    """The photo or document of a message."""
-
-    kind: str
-    file_id: str
-    file_unique_id: str
-    file_name: str | None
-    mime_type: str | None
-    data: bytes
-    width: int | None
-    height: int | None
-
-
-@dataclass
 class MessageView:
     """A copy of a message as a user sees it now."""
 
@@ -246,7 +231,7 @@ class MessageView:
     caption_entities: list[JSONDict]
     reply_markup: Rows | None
     keyboard: JSONDict | None
-    media: MediaView | None
+    media: StoredFile | None  # kind, data, file_name, mime_type, width, height
     sent_text: str | None
     parse_mode: str | None
     reply_to_message_id: int | None

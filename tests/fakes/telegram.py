@@ -147,29 +147,18 @@ class FakeTelegram(People):
         return status, body
 
     def _failed(self, method: str, params: JSONDict, error: FailureSpec) -> tuple[int, bytes]:
-        if error in ("timeout", "reset"):
-            self._calls.append(ApiCall(method, params, self.clock(), str(error), None))
+        if isinstance(error, str):
+            self._calls.append(ApiCall(method, params, self.clock(), error, None))
             self._notify()
             raise InjectedTimeout(method) if error == "timeout" else InjectedReset(method)
-        if isinstance(error, dict):
-            body = encode(error)
-            self._calls.append(ApiCall(method, params, self.clock(), error["error_code"], body))
-            self._notify()
-            return int(error["error_code"]), body
-        if isinstance(error, tuple):
-            code, detail = int(error[0]), error[1]
-            if code == 429:  # a fraction of a second scales time down (Telegram: whole ones)
-                wait = float(detail)
-                retry: int | float = int(wait) if wait.is_integer() else wait
-                self._flood_errors.append(FloodError(method, None, "injected", retry, self.clock()))
-                error = ApiError(
-                    429, f"Too Many Requests: retry after {retry}", {"retry_after": retry}
-                )
-            else:
-                error = ApiError(code, str(detail))
-        if not isinstance(error, ApiError):
-            raise ValueError(f"unsupported failure {error!r}")
-        return self._answer(method, params, error)
+        code, detail = int(error[0]), error[1]
+        if code != 429:
+            return self._answer(method, params, ApiError(code, str(detail)))
+        wait = float(detail)  # a fraction of a second scales time down (Telegram: whole ones)
+        retry: int | float = int(wait) if wait.is_integer() else wait
+        self._flood_errors.append(FloodError(method, None, "injected", retry, self.clock()))
+        text = f"Too Many Requests: retry after {retry}"
+        return self._answer(method, params, ApiError(429, text, {"retry_after": retry}))
 
     def _take_failure(self, method: str, params: JSONDict) -> FailureRule | None:
         for rule in self._failures:

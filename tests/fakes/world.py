@@ -19,7 +19,6 @@ from .model import (
     FloodError,
     FloodLimits,
     JSONDict,
-    MediaView,
     MessageView,
     StoredFile,
     StoredMessage,
@@ -213,13 +212,6 @@ class World:
         return data
 
     def _view(self, msg: StoredMessage) -> MessageView:
-        f = msg.media
-        media = None
-        if f is not None:
-            media = MediaView(
-                f.kind, f.file_id, f.file_unique_id, f.file_name, f.mime_type, f.data,
-                f.width, f.height,
-            )  # fmt: skip
         return MessageView(
             chat_id=msg.chat.id,
             message_id=msg.message_id,
@@ -232,7 +224,7 @@ class World:
             caption_entities=copy.deepcopy(msg.caption_entities),
             reply_markup=keyboard_rows(msg.reply_markup),
             keyboard=copy.deepcopy(msg.keyboard),
-            media=media,
+            media=msg.media,
             sent_text=msg.sent_text,
             parse_mode=msg.parse_mode,
             reply_to_message_id=msg.reply_to.message_id if msg.reply_to else None,
