@@ -57,8 +57,11 @@ class FakeBotApiServer:
         """Listen in the running event loop."""
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._answer)
-        # A client that goes away cancels its request: a long poll or a held timeout ends.
-        self._runner = web.AppRunner(app, access_log=None, handler_cancellation=True)
+        # A client that goes away cancels its request: a long poll or a held timeout ends;
+        # stopping waits for no request (a held one would keep it up to its hold).
+        self._runner = web.AppRunner(
+            app, access_log=None, handler_cancellation=True, shutdown_timeout=0.1
+        )
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", self.port)
         await site.start()
