@@ -244,7 +244,7 @@ class BotApi(World):
         return {
             **self.bot.to_api(),
             "can_join_groups": True,
-            "can_read_all_group_messages": not self.privacy_mode,
+            "can_read_all_group_messages": False,
             "supports_inline_queries": False,
         }
 
@@ -364,16 +364,12 @@ class BotApi(World):
         return True
 
     def _deletable(self, chat: FakeChat, msg: StoredMessage) -> bool:
-        return (
-            chat.user is not None
-            or msg.sender is self.bot
-            and not msg.service
-            or chat.bot_status == "administrator"
-        )
+        return chat.user is not None or (msg.sender is self.bot and not msg.service)
 
     def _answer_callback_query(self, p: JSONDict) -> bool:
         query = self._queries.get(str(p.get("callback_query_id")))
-        if query is None or query.answered or self.clock() - query.time > self.callback_timeout:
+        # Telegram does not say how long a press waits for its answer: 15 s is an estimate.
+        if query is None or query.answered or self.clock() - query.time > 15.0:
             raise ApiError(400, QUERY_TOO_OLD)
         if len(str(p.get("text") or "")) > 200:
             raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")

@@ -121,7 +121,7 @@ class FakeChat:
     title: str | None = None
     user: FakeUser | None = None  # the other side of a private chat
     members: dict[int, str] = field(default_factory=dict)  # user id -> ChatMember status
-    bot_status: str = "member"  # member | administrator | left | kicked (groups only)
+    bot_status: str = "member"  # member | left | kicked (groups only)
     migrated_to: int | None = None
     migrated_from: int | None = None
     message_ids: list[int] = field(default_factory=list)
@@ -145,7 +145,7 @@ class FakeChat:
     @property
     def bot_is_member(self) -> bool:
         """Whether the bot is in this group now."""
-        return self.bot_status in ("member", "administrator")
+        return self.bot_status == "member"
 
 
 @dataclass(eq=False, frozen=True)

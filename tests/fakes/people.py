@@ -11,7 +11,7 @@ from .methods import BotApi
 from .model import CallbackQueryRecord, FakeChat, FakeUser, JSONDict, MessageView, keyboard_rows
 from .world import Ref
 
-_MEMBER = ("creator", "administrator", "member")
+_MEMBER = ("creator", "member")
 
 
 class People(BotApi):
@@ -45,31 +45,18 @@ class People(BotApi):
         title: str,
         members: Iterable[FakeUser | int],
         *,
-        supergroup: bool = False,
-        admins: Iterable[FakeUser | int] = (),
-        bot_admin: bool = False,
-        with_bot: bool = True,
         announce: bool = True,
     ) -> FakeChat:
-        """A group (or supergroup) whose first member is its creator. With ``with_bot`` the
-        bot is in it; with ``announce`` it gets ``my_chat_member`` and ``new_chat_members``."""
+        """A basic group with the bot, whose first member is its creator; with ``announce``
+        the bot gets ``my_chat_member`` and ``new_chat_members``."""
         with self._lock:
             people = [self._user(m) for m in members]
-            if supergroup:
-                chat_id = -self._next_supergroup_id
-                self._next_supergroup_id += 1
-            else:
-                chat_id = -self._next_group_id
-                self._next_group_id += 1
-            kind = "supergroup" if supergroup else "group"
-            chat = FakeChat(chat_id, kind, title=title, bot_status="left")
+            chat = FakeChat(-self._next_group_id, "group", title=title, bot_status="left")
+            self._next_group_id += 1
             chat.members = {user.id: "member" for user in people}
             chat.members[people[0].id] = "creator"
-            for admin in admins:
-                chat.members[self._user(admin).id] = "administrator"
-            self._chats[chat_id] = chat
-            if with_bot:
-                self._bot_joins(chat, people[0], admin=bot_admin, announce=announce)
+            self._chats[chat.id] = chat
+            self._bot_joins(chat, people[0], announce=announce)
             self._notify()
             return chat
 
@@ -192,11 +179,11 @@ class People(BotApi):
             self._my_chat_member(chat, self._creator(chat), old, new)
             self._notify()
 
-    def add_bot(self, group: FakeChat | int, *, admin: bool = False) -> None:
+    def add_bot(self, group: FakeChat | int) -> None:
         """The group's creator adds the bot again (``my_chat_member``, ``new_chat_members``)."""
         with self._lock:
             chat = self._chat(group)
-            self._bot_joins(chat, self._creator(chat), admin=admin, announce=True)
+            self._bot_joins(chat, self._creator(chat), announce=True)
             self._notify()
 
     def block_bot(self, user: FakeUser | int) -> None:
@@ -224,9 +211,8 @@ class People(BotApi):
         self._deliver(msg)
         return self._view(msg)
 
-    def _bot_joins(self, chat: FakeChat, actor: FakeUser, *, admin: bool, announce: bool) -> None:
-        old = chat.bot_status
-        chat.bot_status = "administrator" if admin else "member"
+    def _bot_joins(self, chat: FakeChat, actor: FakeUser, *, announce: bool) -> None:
+        old, chat.bot_status = chat.bot_status, "member"
         if announce:
             if old == "kicked" and chat.type == "group":
                 old = "left"  # a basic group keeps no ban list

@@ -59,13 +59,10 @@ class FakeTelegram(People):
         self,
         token: str = "123456789:AAHfakeTokenForTestsOnly_abcdefghijk",
         *,
-        bot_username: str = "fake_test_bot",
         clock: Clock = time.monotonic,
         flood: FloodLimits | None = None,
-        privacy_mode: bool = True,
-        callback_timeout: float = 15.0,
     ) -> None:
-        super().__init__(token, bot_username, clock, flood, privacy_mode, callback_timeout)
+        super().__init__(token, clock, flood)
         self._handlers = {name.lower(): (name, fn) for name, fn in self._methods().items()}
         self._poll_gen = 0
 

@@ -46,19 +46,14 @@ class World:
     def __init__(
         self,
         token: str,
-        bot_username: str,
         clock: Clock,
         flood: FloodLimits | None,
-        privacy_mode: bool,
-        callback_timeout: float,
     ) -> None:
         self.token = token
         bot_id = int(token.split(":", 1)[0])
-        self.bot = FakeUser(bot_id, "Fake Bot", username=bot_username, is_bot=True)
+        self.bot = FakeUser(bot_id, "Fake Bot", username="fake_test_bot", is_bot=True)
         self.clock = clock
         self.flood = flood if flood is not None else FloodLimits()
-        self.privacy_mode = privacy_mode
-        self.callback_timeout = callback_timeout
         self._epoch = time.time() - clock()
         self._lock = threading.RLock()
         self._cond = threading.Condition(self._lock)
@@ -242,14 +237,14 @@ class World:
             self._next_update_id += 1
 
     def _bot_receives(self, msg: StoredMessage) -> bool:
-        """Privacy mode: in a group the bot sees commands (``/cmd`` or ``/cmd@this_bot``),
-        replies to itself and service messages, unless it is an admin or privacy is off."""
+        """Privacy mode (Telegram's default): in a group the bot sees commands (``/cmd`` or
+        ``/cmd@this_bot``), replies to itself and service messages."""
         chat = msg.chat
         if chat.type == "private":
             return True
         if not chat.bot_is_member:
             return False
-        if msg.service or not self.privacy_mode or chat.bot_status == "administrator":
+        if msg.service:
             return True
         if msg.reply_to is not None and msg.reply_to.sender.id == self.bot.id:
             return True
@@ -267,13 +262,6 @@ class World:
         data: JSONDict = {"user": user.to_api(), "status": status}
         if status == "creator":
             data["is_anonymous"] = False
-        elif status == "administrator":
-            data.update(
-                can_be_edited=False, is_anonymous=False, can_manage_chat=True,
-                can_delete_messages=True, can_manage_video_chats=True, can_restrict_members=True,
-                can_promote_members=False, can_change_info=True, can_invite_users=True,
-                can_post_stories=False, can_edit_stories=False, can_delete_stories=False,
-            )  # fmt: skip
         elif status == "kicked":
             data["until_date"] = 0
         return data
