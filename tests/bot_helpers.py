@@ -39,19 +39,6 @@ from tests.fakes import (
     MessageView,
 )
 
-__all__ = [
-    "Harness",
-    "running_bot",
-    "FakeClock",
-    "cards_in",
-    "NO_FLOOD",
-    "is_alert",
-    "waits_after_429",
-    "flood_waits",
-    "bot_env",
-    "start_bot_process",
-]
-
 NO_FLOOD = FloodLimits(enabled=False)
 _QUIET_LOOKS = 4
 """Turns of the event loop the bot must stay idle for :meth:`Harness.idle`."""

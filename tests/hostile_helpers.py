@@ -34,20 +34,6 @@ from bot.render.callbacks import decode
 from bot.render.text import title_of
 from tests.bot_helpers import Harness, cards_in, is_alert
 
-__all__ = [
-    "PrivacyWatch",
-    "ActSpy",
-    "ErrorLog",
-    "deal_by_number",
-    "public_cards",
-    "assert_replays",
-    "unthrottle",
-    "settle",
-    "press",
-    "quick_code",
-    "quick_turn",
-]
-
 _DEAL = re.compile(r"(?:Deal|Сдача)(?:</b>)? (\d+)\b")
 
 
