@@ -106,11 +106,8 @@ def is_alert(answer: dict[str, Any]) -> bool:
     return answer.get("show_alert") is True
 
 
-class FakeClock(ManualClock):
-    """A settable clock for the service (turn deadlines): the fake's, started later."""
-
-    def __init__(self, start: float = 1_000_000.0) -> None:
-        super().__init__(start)
+FakeClock = ManualClock
+"""A settable clock for the service (turn deadlines)."""
 
 
 @dataclass

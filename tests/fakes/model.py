@@ -57,7 +57,7 @@ FailureSpec = str | tuple[int, int | float | str]
 class ManualClock:
     """A clock for ``FakeTelegram(clock=...)`` that only moves when the test says so."""
 
-    def __init__(self, start: float = 1000.0) -> None:
+    def __init__(self, start: float = 1_000_000.0) -> None:
         self.now = start
 
     def __call__(self) -> float:
