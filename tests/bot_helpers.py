@@ -39,19 +39,6 @@ from tests.fakes import (
     MessageView,
 )
 
-__all__ = [
-    "Harness",
-    "running_bot",
-    "FakeClock",
-    "cards_in",
-    "NO_FLOOD",
-    "is_alert",
-    "waits_after_429",
-    "flood_waits",
-    "bot_env",
-    "start_bot_process",
-]
-
 NO_FLOOD = FloodLimits(enabled=False)
 _QUIET_LOOKS = 4
 """Turns of the event loop the bot must stay idle for :meth:`Harness.idle`."""
@@ -115,15 +102,12 @@ def flood_waits(caplog: Any) -> int:
 
 
 def is_alert(answer: dict[str, Any]) -> bool:
-    """Whether a callback answer was shown as an alert (the fake keeps form strings)."""
-    return answer.get("show_alert") in (True, "true", "True", 1, "1")
+    """Whether a callback answer was shown as an alert."""
+    return answer.get("show_alert") is True
 
 
-class FakeClock(ManualClock):
-    """A settable clock for the service (turn deadlines): the fake's, started later."""
-
-    def __init__(self, start: float = 1_000_000.0) -> None:
-        super().__init__(start)
+FakeClock = ManualClock
+"""A settable clock for the service (turn deadlines)."""
 
 
 @dataclass
@@ -214,10 +198,7 @@ class Harness:
         return [m.content for m in self.fake.bot_messages(self.group)]
 
     def private(self, user: FakeUser) -> list[MessageView]:
-        try:
-            return self.fake.bot_messages(user.id)
-        except KeyError:
-            return []
+        return self.fake.bot_messages(user.id)
 
     def hand_message(self, user: FakeUser) -> MessageView | None:
         """The user's hand message of the current deal (the newest one)."""

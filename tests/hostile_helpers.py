@@ -33,21 +33,7 @@ from bot.preferans.robot.hints import Hint
 from bot.preferans.seats import Seat
 from bot.render.callbacks import decode
 from bot.render.text import title_of
-from tests.bot_helpers import Harness, cards_in
-
-__all__ = [
-    "PrivacyWatch",
-    "ActSpy",
-    "ErrorLog",
-    "deal_by_number",
-    "public_cards",
-    "assert_replays",
-    "unthrottle",
-    "settle",
-    "press",
-    "quick_code",
-    "quick_turn",
-]
+from tests.bot_helpers import Harness, cards_in, is_alert
 
 _DEAL = re.compile(r"(?:Deal|Сдача)(?:</b>)? (\d+)\b")
 
@@ -255,9 +241,8 @@ class PrivacyWatch:
             except KeyError:
                 continue
             ok_texts = set(self.approved.get(chat_id, set()))
-            origin = getattr(chat, "migrated_from", None)
-            if origin is not None:
-                ok_texts |= self.approved.get(origin, set())
+            if chat.migrated_from is not None:
+                ok_texts |= self.approved.get(chat.migrated_from, set())
             for m in messages:
                 versions = [
                     (
@@ -429,7 +414,7 @@ async def quick_turn(h: Harness, table: Table, choose: Any = None) -> str:
     code = (choose or quick_code)(deal, codes)
     user = h.fake.user(player.user_id)
     answer = await press(h, user, msg, datas[codes.index(code)])
-    assert answer.get("show_alert") not in (True, "true", "True", 1, "1"), answer
+    assert not is_alert(answer), answer
     return code
 
 

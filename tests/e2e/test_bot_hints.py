@@ -10,7 +10,7 @@ from bot.preferans.views import seat_view
 from bot.render.hint import hint_text
 from bot.render.i18n import t
 from tests.bot_helpers import code_of, is_alert, open_and_start, running_bot
-from tests.fakes.telegram_state import MessageView
+from tests.fakes import MessageView
 
 SETTINGS = ["Lo", "Lxn", "Lxn", "Lxi", "Lb"]
 """Open the settings, the level twice (amateur, beginner), hints on, back."""

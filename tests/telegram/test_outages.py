@@ -19,7 +19,7 @@ import pytest
 from bot.core.model import Table, TableSettings
 from bot.render.callbacks import decode
 from tests.bot_helpers import Harness, code_of, open_and_start, running_bot
-from tests.fakes.telegram_state import FakeUser
+from tests.fakes import FakeUser
 from tests.hostile_helpers import ErrorLog, settle
 
 SCALED = {"group_limit": 100_000, "group_fast_interval": 0.0, "retry_base": 0.01, "retry_cap": 0.3}
