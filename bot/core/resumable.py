@@ -141,10 +141,3 @@ class Resumable(TableRegistry):
         self._locks.pop(table.id, None)
         chat_id = await self._writer.set_aside(table.id, exc)
         self.set_aside.append((table.id, chat_id, table.settings.lang))
-
-    async def save_shown(self) -> None:
-        """Store what the tables' messages show, where it changed since it was stored (a
-        table's save stores it too): a restart then edits only the messages that differ."""
-        changed = self._writer.shown_changed(list(self.tables.values()))
-        if changed:
-            await self._writer.save_shown(changed)

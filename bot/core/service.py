@@ -4,8 +4,8 @@ Each public method that changes a table takes the table's lock, applies one chan
 pure functions of :mod:`~bot.core.lobby`, :mod:`~bot.core.play`, :mod:`~bot.core.chats`),
 saves it, releases the lock and returns its :mod:`effects <bot.core.effects>`. A change
 that is refused raises :class:`Rejected` and changes nothing. The Telegram side reads
-tables and shows the effects; it only fills in a sent message's id in its
-:class:`~bot.core.model.Slot` (which :meth:`TableService.message_sent` saves).
+tables and shows the effects; which message shows what is its own
+(:mod:`bot.telegram.shown`): it only confirms what the group saw (:meth:`TableService.shown`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from . import chats, forced, lobby, offers, play, restart, robots, takeover
 from .codec import settings_json, state_json
 from .effects import Effect, Effects, LobbyShown, MustStartPrivate, TimerChanged
 from .hints import Hints
-from .model import Player, Slot, Status, Table, TableSettings
+from .model import Player, Status, Table, TableSettings
 from .names import StandIn, named
 from .persist import SAVE_RETRY, Aside, NotSaved, each, stored
 from .play import AlreadyDone, Choose, Rejected
@@ -148,7 +148,6 @@ class TableService(RobotSeats, Resumable):
         except StorageError:
             raise Rejected("table_exists") from None
         table.deadline = self.clock() + self.lobby_ttl
-        table.messages.table_slot = Slot(chat_id)
         self.tables[table.id] = table
         log.info("table %s opened in chat %s", table.id, chat_id)
         return await self._change(table, lambda tb: [LobbyShown(tb), TimerChanged(tb)])
@@ -303,45 +302,6 @@ class TableService(RobotSeats, Resumable):
 
     # ------------------------------------------------------------------ what was shown
 
-    async def message_sent(self, slot: Slot) -> None:
-        """A kept-up-to-date message got its id: save it so a restart can edit it."""
-        for table in list(self.tables.values()):
-            m = table.messages
-            if slot is m.table_slot or slot is m.vote or slot in m.hand_slots.values():
-                await self._note(table, lambda tb: ())
-
-    async def reminder_sent(self, table: Table, slot: Slot) -> None:
-        """The turn notification ``slot`` was sent (saved: a restart deletes it)."""
-        await self._note(table, lambda tb: _put(tb.messages, "reminder", slot))
-
-    def reminder_gone(self, table: Table) -> Slot | None:
-        """Forget the turn notification, to be deleted (saved with the next change)."""
-        old, table.messages.reminder = table.messages.reminder, None
-        return old
-
-    async def buttons_posted(self, table: Table, slot: Slot, text: str) -> None:
-        """A group message whose buttons end with the game was sent (saved)."""
-        await self._note(
-            table, lambda tb: _put(tb.messages, "live", [*tb.messages.live, (slot, text)])
-        )
-
-    def buttons_ended(self, table: Table) -> list[tuple[Slot, str]]:
-        """Forget the messages whose buttons go now (saved with the settlement's note)."""
-        live, table.messages.live = table.messages.live, []
-        return live
-
-    async def sheet_sent(self, table: Table, message_id: int, photo: bool) -> None:
-        """The group's sheet message is now ``message_id``."""
-
-        def change(tb: Table) -> tuple[()]:
-            tb.messages.sheet_message, tb.messages.sheet_photo = message_id, photo
-            return ()
-
-        if self.tables.get(table.id) is table:
-            await self._note(table, change)
-        else:
-            change(table)  # a finished game shown by /pulka: not kept
-
     async def shown(self, table: Table, what: Shown) -> None:
         """``what`` was sent to the group: a restart need not show it again."""
         if restart.due(table, what):
@@ -351,9 +311,3 @@ class TableService(RobotSeats, Resumable):
         """Save what the Telegram side reports (a table forgotten meanwhile keeps nothing)."""
         with contextlib.suppress(Rejected):
             await self._change(table, change, save=True)
-
-
-def _put(obj: object, name: str, value: object) -> tuple[()]:
-    """Set what the Telegram side reported (no effect to show)."""
-    setattr(obj, name, value)
-    return ()

@@ -68,4 +68,8 @@ FROM slots
 WHERE chat IS NOT NULL AND part IS NOT NULL AND message_id IS NOT NULL
 ON CONFLICT DO NOTHING;
 
+UPDATE tables SET state = jsonb_set(state::jsonb, '{lobby_unshown}', 'true')::text
+WHERE CASE WHEN json_valid(state) AND jsonb_typeof(state::jsonb) = 'object'
+           THEN (state::jsonb ->> 'lobby_message') IS NOT NULL ELSE false END;
+
 ALTER TABLE tables DROP COLUMN shown;

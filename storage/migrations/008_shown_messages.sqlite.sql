@@ -68,4 +68,9 @@ FROM slots
 WHERE chat IS NOT NULL AND part IS NOT NULL AND message_id IS NOT NULL
 ON CONFLICT DO NOTHING;
 
+-- a started game's lobby still to be closed is named by a flag now, not by its message id
+UPDATE tables SET state = json_set(state, '$.lobby_unshown', json('true'))
+WHERE CASE WHEN json_valid(state) THEN json_extract(state, '$.lobby_message') IS NOT NULL
+           ELSE 0 END;
+
 ALTER TABLE tables DROP COLUMN shown;

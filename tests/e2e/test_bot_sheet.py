@@ -90,14 +90,14 @@ async def test_after_each_deal_one_sheet_picture_replaces_the_previous(tmp_path:
         h.rt.sheets.render_picture = recording
         await open_and_start(h)
         table = h.table()
-        first_table_msg = table.messages.table_slot.message_id
+        first_table_msg = h.table_slot().message_id
         await quick_deal(h)
         [sheet] = photos(h)
         assert sheet.caption == last_result(table) and sheet.caption.startswith("Deal 1:")
         assert png_size(sheet) == expected_size(table)
         assert (sheet.media.width, sheet.media.height) == expected_size(table)
         # between the finished deal's table message and the new deal's one
-        assert first_table_msg < sheet.message_id < table.messages.table_slot.message_id
+        assert first_table_msg < sheet.message_id < h.table_slot().message_id
         assert threads and threading.main_thread().name not in threads
         assert table.messages.sheet_message == sheet.message_id and table.messages.sheet_photo
         row = await h.service.storage.table(table.id)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.core.effects import Effect, Effects
 from bot.core.model import Player, Table, TableSettings
-from bot.core.service import TableService
+from bot.core.service import Shown, TableService
 from bot.preferans.actions import Action, Bid, Discard
 from bot.preferans.cards import Seat
 from bot.preferans.contracts import parse_contract
@@ -74,6 +74,7 @@ async def lobby_of(service: TableService, players: int = 3, *, chat_id: int = GR
 async def started(service: TableService, players: int = 3, *, chat_id: int = GROUP) -> Table:
     table = await lobby_of(service, players, chat_id=chat_id)
     await service.start(table.id, PEOPLE[0].user_id)
+    await service.shown(table, Shown("lobby"))  # the adapter closed the lobby message
     return table
 
 

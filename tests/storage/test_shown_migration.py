@@ -59,6 +59,7 @@ async def _old_database(target: str, monkeypatch: pytest.MonkeyPatch) -> None:
             (1, GROUP, "playing", json.dumps(PLAYING), json.dumps(SHOWN)),
             (2, GROUP - 1, "lobby", json.dumps({"table_slot": _slot(GROUP - 1, 5)}), "{bad"),
             (3, GROUP - 2, "cancelled", "{not json", None),
+            (4, GROUP - 3, "cancelled", "[1, 2]", "[]"),
         ]
         for row in rows:
             await store._commit(
@@ -95,8 +96,11 @@ async def test_the_messages_of_a_running_game_survive_the_upgrade(
         # a lobby's message is its deal 0; an unreadable digest is as none (edited again)
         assert await store.shown_rows(2) == [ShownRow(2, GROUP - 1, "table", 0, 5, None)]
         assert await store.shown_rows(3) == []  # a damaged state moves nothing, stops nothing
-        row = await store.table(1)
-        assert row is not None and row.state["deal_no"] == 4
+        assert await store.shown_rows(4) == []
+        row = await store.table(1)  # a started game's lobby still to close: a flag now
+        assert row is not None and row.state["deal_no"] == 4 and row.state["lobby_unshown"]
+        row = await store.table(2)
+        assert row is not None and "lobby_unshown" not in row.state
     finally:
         await store.close()
 

@@ -7,10 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core.model import Slot, Table
+from bot.core.model import Table
 from bot.preferans.cards import Card
 from bot.render.text import hand_lines
 from bot.telegram.presenter import Presenter
+from bot.telegram.shown import Slot
 from tests.service.helpers import GROUP, actor, press, service_on, started
 
 

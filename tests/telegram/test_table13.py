@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from bot.core import effects as fx
-from bot.core.model import Slot
 from bot.preferans.actions import Bid, Discard, Play
 from bot.preferans.cards import parse_card
 from bot.preferans.contracts import MISERE, parse_contract
@@ -20,6 +19,7 @@ from bot.render.text import card, contract, hand_lines, name
 from bot.telegram.outbox import Outbox
 from bot.telegram.personal import PATTERN, notify_keyboard
 from bot.telegram.scheduler import NUDGE_AFTER, turn_jobs
+from bot.telegram.shown import Slot
 from tests.service.helpers import (
     GROUP,
     PEOPLE,
@@ -87,7 +87,7 @@ class _Bot:
 async def test_a_silent_slot_is_sent_without_notification() -> None:
     bot = _Bot()
     outbox = Outbox(bot, private_interval=0, group_fast_interval=0)
-    quiet, loud = Slot(5, silent=True), Slot(6)
+    quiet, loud = Slot(0, "hand", 5, 1, silent=True), Slot(0, "hand", 6, 1)
     outbox.show(quiet, "a")
     outbox.show(loud, "b")
     await outbox.drain(5)
