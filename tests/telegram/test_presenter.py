@@ -11,7 +11,7 @@ from bot.core.model import Table
 from bot.preferans.cards import Card
 from bot.render.text import hand_lines
 from bot.telegram.presenter import Presenter
-from bot.telegram.shown import Slot
+from bot.telegram.shown import MessageStore, Slot
 from tests.service.helpers import GROUP, actor, press, service_on, started
 
 
@@ -59,9 +59,11 @@ class RecordingSheets:
         self.ended.append("stopped")
 
 
-def _presenter(service: Any) -> tuple[Presenter, RecordingOutbox, RecordingSheets, list[int]]:
+def _presenter(
+    service: Any, store: MessageStore | None = None
+) -> tuple[Presenter, RecordingOutbox, RecordingSheets, list[int]]:
     outbox, sheets, armed = RecordingOutbox(), RecordingSheets(), []
-    presenter = Presenter(service, outbox, sheets)  # type: ignore[arg-type]
+    presenter = Presenter(service, outbox, sheets, store)  # type: ignore[arg-type]
     presenter.arm = lambda table: armed.append(table.id)
     return presenter, outbox, sheets, armed
 

@@ -19,7 +19,7 @@ from bot.render.text import card, contract, hand_lines, name
 from bot.telegram.outbox import Outbox
 from bot.telegram.personal import PATTERN, notify_keyboard
 from bot.telegram.scheduler import NUDGE_AFTER, turn_jobs
-from bot.telegram.shown import Slot
+from bot.telegram.shown import MessageStore, Slot
 from tests.service.helpers import (
     GROUP,
     PEOPLE,
@@ -151,17 +151,19 @@ async def test_after_a_restart_the_old_notification_goes_and_the_vote_loses_its_
     async with service_on(path) as service:
         table = await started(service)
         _, player = actor(table)
-        await service.reminder_sent(table, Slot(player.user_id, 77))
         vote = await service.vote_stop(table.id, PEOPLE[0].user_id)
-        presenter, outbox, _, _ = _presenter(service)
+        presenter, outbox, _, _ = _presenter(service, MessageStore(service.storage))
+        presenter.store.put(table.id, "reminder", player.user_id, 0, 77)
         presenter.show(vote)
-        await service.buttons_posted(table, Slot(GROUP, 88), "🛑 vote")
+        presenter.store.put(table.id, "live", GROUP, 88, 88, "🛑 vote")
+        await presenter.store.flush()
     async with service_on(path) as service:  # the bot restarted
-        presenter, outbox, _, _ = _presenter(service)
+        presenter, outbox, _, _ = _presenter(service, MessageStore(service.storage))
+        await presenter.store.load(table.id)
         presenter.show(await service.resume())
         assert (player.user_id, 77) in outbox.deleted
         table = service.open_table(GROUP)  # type: ignore[assignment]
-        assert table is not None and table.messages.reminder is None
+        assert table is not None and presenter.store.of_kind(table.id, "reminder") == []
         presenter.show(await service.vote_stop(table.id, PEOPLE[1].user_id))  # stopped
         frozen = [(s.message_id, text, m) for s, text, m in outbox.shown if s.chat_id == GROUP]
         assert (88, "🛑 vote\n\n🛑 Игра остановлена.", None) in frozen
