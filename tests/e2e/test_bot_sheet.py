@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.core.codec import load_state, settings_from_json, settings_json, state_json
+from bot.core.codec import settings_from_json, settings_json
 from bot.core.model import Table, TableSettings
 from bot.render.keyboards import settings_keyboard
 from bot.render.picture.layout import sheet_layout
@@ -99,9 +99,10 @@ async def test_after_each_deal_one_sheet_picture_replaces_the_previous(tmp_path:
         # between the finished deal's table message and the new deal's one
         assert first_table_msg < sheet.message_id < h.table_slot().message_id
         assert threads and threading.main_thread().name not in threads
-        assert table.messages.sheet_message == sheet.message_id and table.messages.sheet_photo
-        row = await h.service.storage.table(table.id)
-        assert row.state["sheet_message"] == sheet.message_id  # kept for a restart
+        kept = h.rt.store.get(table.id, "sheet", h.group.id, 0)
+        assert kept is not None and (kept.message_id, kept.note) == (sheet.message_id, "photo")
+        rows = await h.service.storage.shown_rows(table.id)  # kept for a restart
+        assert [r.message_id for r in rows if r.kind == "sheet"] == [sheet.message_id]
         # deal 2: a new picture at the bottom, the old one deleted
         await quick_deal(h)
         [second] = photos(h)
@@ -249,7 +250,8 @@ async def test_a_refused_photo_falls_back_to_the_text_sheet(tmp_path: Path) -> N
         assert photos(h) == []
         [text] = sheet_texts(h)
         assert text.content.startswith("Deal 1:") and "Player" in text.content
-        assert table.messages.sheet_message == text.message_id and not table.messages.sheet_photo
+        kept = h.rt.store.get(table.id, "sheet", h.group.id, 0)
+        assert kept is not None and (kept.message_id, kept.note) == (text.message_id, "text")
         # the next deal's picture goes through and replaces the text sheet
         await quick_deal(h)
         [sheet] = photos(h)
@@ -291,7 +293,8 @@ async def test_a_restart_keeps_replacing_the_sheet(tmp_path: Path) -> None:
         await quick_deal(h)
         [sheet] = photos(h)
     async with running_bot(tmp_path, fake=fake, people=people, group=group) as h2:
-        assert h2.table().messages.sheet_message == sheet.message_id
+        kept = h2.rt.store.get(h2.table().id, "sheet", group.id, 0)
+        assert kept is not None and kept.message_id == sheet.message_id
         await quick_deal(h2)
         [new] = photos(h2)
         assert new.message_id > sheet.message_id
@@ -305,12 +308,6 @@ def test_sheet_setting_is_stored_and_old_tables_load() -> None:
     both = TableSettings(sheet="both")
     assert settings_from_json(settings_json(both)).sheet == "both" and both.copy().sheet == "both"
     table = Table(id=1, chat_id=-1, owner_id=1, settings=TableSettings())
-    load_state(table, {"seats": [None, None, None]})
-    assert table.messages.sheet_message is None and not table.messages.sheet_photo
-    table.messages.sheet_message, table.messages.sheet_photo = 42, True
-    again = Table(id=1, chat_id=-1, owner_id=1, settings=TableSettings())
-    load_state(again, state_json(table))
-    assert (again.messages.sheet_message, again.messages.sheet_photo) == (42, True)
     assert caption_length("<b>a&amp;b</b> ♠️") == 6  # no tags, entities as one, UTF-16
     table.settings.lang = "en"
     labels = [b.text for row in settings_keyboard(table).inline_keyboard for b in row]
