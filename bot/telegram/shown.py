@@ -90,12 +90,13 @@ class MessageStore:
     def slot(
         self, table_id: int, kind: Kind, chat_id: int, part: int, *, silent: bool = False
     ) -> Slot:
-        """:meth:`get`, or a new slot (sent the first time it is shown)."""
+        """:meth:`get`, or a new slot (sent the first time it is shown, ringing unless
+        ``silent``)."""
         slots = self._slots.setdefault(table_id, {})
         found = slots.get((chat_id, kind, part))
         if found is None:
             found = slots[(chat_id, kind, part)] = Slot(table_id, kind, chat_id, part)
-        found.silent = silent
+            found.silent = silent
         return found
 
     def of_kind(self, table_id: int, kind: Kind) -> list[Slot]:
@@ -168,15 +169,16 @@ class MessageStore:
     async def sent(self, slot: Slot) -> None:
         """A kept message got its id: written now, so that a restart edits it."""
         if self.kept(slot):
-            await self.flush()
+            await self.flush(slot.table_id)
 
-    async def flush(self) -> None:
-        """Write what changed since the last write, in one transaction; a failure is
-        logged and tried again with the next write."""
+    async def flush(self, table_id: int | None = None) -> None:
+        """Write what changed since the last write (of table ``table_id`` only, when
+        given), in one transaction; a failure is logged and tried again with the next
+        write."""
         if self.storage is None:
             return
         async with self._lock:
-            rows, gone, written = self._changes()
+            rows, gone, written = self._changes(table_id)
             forgotten = list(self._gone)
             if not (rows or gone or forgotten):
                 return
@@ -196,7 +198,7 @@ class MessageStore:
                     stored[key] = value
 
     def _changes(
-        self,
+        self, only: int | None
     ) -> tuple[
         list[ShownRow],
         list[tuple[int, int, str, int]],
@@ -205,7 +207,8 @@ class MessageStore:
         rows: list[ShownRow] = []
         gone: list[tuple[int, int, str, int]] = []
         written: list[tuple[int, Key, tuple[int, str | None, str | None] | None]] = []
-        for table_id, slots in self._slots.items():
+        tables = self._slots.items() if only is None else [(only, self._slots.get(only, {}))]
+        for table_id, slots in tables:
             stored = self._stored.get(table_id, {})
             for key, s in slots.items():
                 if s.message_id is None:
