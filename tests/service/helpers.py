@@ -113,3 +113,14 @@ async def to_discard(service: TableService, table: Table) -> Seat:
         await press(service, table, lambda a: isinstance(a, Bid) and a.contract is None)
     assert actor(table)[0] == declarer
     return declarer
+
+
+async def all_pass(service: TableService, table: Table) -> Effects:
+    """Everybody passes, then the all-pass deal is played to its end; its last effects."""
+    deal_no, last = table.deal_no, ()
+    while table.deal_no == deal_no:
+        actions = legal(table)
+        passes = [a for a in actions if isinstance(a, Bid) and a.contract is None]
+        target = passes[0] if passes else actions[0]
+        last = await press(service, table, lambda a, want=target: a == want)
+    return last

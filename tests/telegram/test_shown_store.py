@@ -9,24 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.core import effects as fx
-from bot.core.effects import Effects
-from bot.core.model import Table
-from bot.preferans.actions import Bid
 from bot.telegram.shown import MessageStore
 from storage import ShownRow
-from tests.service.helpers import GROUP, PEOPLE, legal, press, service_on, started
+from tests.service.helpers import GROUP, PEOPLE, all_pass, service_on, started
 from tests.telegram.test_presenter import _presenter
-
-
-async def _all_pass(service: Any, table: Table) -> Effects:
-    """Everybody passes, then the all-pass deal is played to its end; its last effects."""
-    deal_no, last = table.deal_no, ()
-    while table.deal_no == deal_no:
-        actions = legal(table)
-        passes = [a for a in actions if isinstance(a, Bid) and a.contract is None]
-        target = passes[0] if passes else actions[0]
-        last = await press(service, table, lambda a, want=target: a == want)
-    return last
 
 
 async def test_a_sent_message_is_its_own_row_and_the_table_is_not_saved_again(
@@ -113,7 +99,7 @@ async def test_a_deals_messages_are_forgotten_once_the_group_saw_it_end(
             slot.message_id = 700 + n
         await store.flush()
         assert len(await service.storage.shown_rows(table.id)) == 4
-        presenter.show(await _all_pass(service, table))
+        presenter.show(await all_pass(service, table))
         assert table.deal_no == 2 and store.get(table.id, "table", GROUP, 1) is not None
         for run in outbox.calls:  # the end is confirmed once the outbox sent it
             await run()
