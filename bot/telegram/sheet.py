@@ -267,6 +267,10 @@ class SheetMessages:
         held = self.service.tables.get(table.id) is table
         if held:  # a table resumed: its sheet message is read with its messages
             await self.store.load(table.id)
+        elif table.id not in self._current:  # a finished game's /pulka: its last sheet goes
+            ref = await self.store.stored_sheet(table.id, chat_id)
+            if ref is not None:
+                self._current[table.id] = ref
         old = self.current(table)
         known = [job.after, self.outbox.newest.get(chat_id, 0)]
         current = self.store.get(table.id, "table", chat_id, table.deal_no)

@@ -160,6 +160,19 @@ class MessageStore:
                 slots[key].note = r.note
             stored[key] = (r.message_id, r.digest, r.note)
 
+    async def stored_sheet(self, table_id: int, chat_id: int) -> tuple[int, bool] | None:
+        """The sheet message a table not in memory (a finished game) was left with: its id
+        and whether it is a picture (read, not kept)."""
+        if self.storage is None:
+            return None
+        try:
+            rows = await self.storage.shown_rows(table_id)
+        except Exception as exc:  # noqa: BLE001 - a new sheet is sent then
+            log.warning("table %s: its sheet message is not read: %s", table_id, exc)
+            return None
+        found = [r for r in rows if (r.kind, r.chat, r.part) == ("sheet", chat_id, 0)]
+        return (found[0].message_id, found[0].note == "photo") if found else None
+
     def forget(self, table_id: int) -> None:
         """The table left memory: its slots go, and its rows with the next write."""
         self._slots.pop(table_id, None)

@@ -315,3 +315,25 @@ def test_sheet_setting_is_stored_and_old_tables_load() -> None:
     table.settings.sheet = "both"
     labels = [b.text for row in settings_keyboard(table).inline_keyboard for b in row]
     assert "Sheet: picture + text" in labels
+
+
+async def test_pulka_of_a_finished_game_after_a_restart_replaces_its_last_sheet(
+    tmp_path: Path,
+) -> None:
+    fake = FakeTelegram(flood=NO_FLOOD)
+    small = TableSettings(pulka=2)
+    async with running_bot(tmp_path, fake=fake, defaults=small) as h:
+        people, group = h.users, h.group
+        await open_and_start(h)
+        table = h.table()
+        for _ in range(12):
+            if table.game.over:
+                break
+            await quick_deal(h)
+        assert table.status == "over"
+        [sheet] = photos(h)
+    async with running_bot(tmp_path, fake=fake, people=people, group=group, defaults=small) as h2:
+        await h2.say(h2.users[0], "/pulka")  # the game is not in memory: read from the archive
+        [final] = photos(h2)
+        assert final.message_id > sheet.message_id and "Game over" in final.caption
+        assert fake.message(group.id, sheet.message_id).deleted  # one sheet per table
