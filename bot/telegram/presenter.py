@@ -261,15 +261,19 @@ class Presenter:
             # (the last trick's state before it is shown first)
             text = table_text(table, public_view(deal), e.deal_no, note=result)
             self.outbox.show_lazy(slot, (text, None), epoch=epoch(deal))
-            hands = {
-                s: h for s, _ in table.seated() if (h := hand_slot(self.store, table, s, e.deal_no))
-            }
+            hands = self._hands_of(table, e.deal_no)
             if self.analysis and hands and reached_play(deal):
                 self._analyse(e, before, hands)  # the reviews wait a little for its line
             else:
                 self._show_reviews(e, before, None, hands)
         self.sheets.deal_ended(table, result, slot)
         self._confirm(table, Shown("end", e.deal_no))
+
+    def _hands_of(self, table: Table, deal_no: int) -> Hands:
+        """The hand messages deal ``deal_no`` showed to the players seated now (one taken
+        over since was his predecessor's: it stays as it was frozen)."""
+        found = {s: hand_of(self.store, table, p.user_id, deal_no) for s, p in table.seated()}
+        return {seat: slot for seat, slot in found.items() if slot is not None}
 
     def _show_reviews(
         self, e: fx.DealEnded, before: Sheet | None, found: Analysis | None, hands: Hands

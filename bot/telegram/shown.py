@@ -242,25 +242,26 @@ def table_slot(store: MessageStore, table: Table, deal_no: int | None = None) ->
     return store.slot(table.id, "table", table.chat_id, part)
 
 
-def hand_slot(
-    store: MessageStore, table: Table, seat: Seat, deal_no: int | None = None
-) -> Slot | None:
-    """``seat``'s hand message of deal ``deal_no`` (default: the current one) in its
-    player's private chat (none for a computer player); the 4-player dealer's hand of the
-    deal he sits out rings nothing (he may watch it)."""
+def hand_slot(store: MessageStore, table: Table, seat: Seat) -> Slot | None:
+    """``seat``'s hand message of the current deal in its player's private chat (none for
+    a computer player); the 4-player dealer's hand of the deal he sits out rings nothing
+    (he may watch it)."""
     player = table.player(seat)
     if player is None or is_robot(player):
         return None
-    part = table.deal_no if deal_no is None else deal_no
     game = table.game
-    deal = game.current if game is not None and part == table.deal_no else None
+    deal = game.current if game is not None else None
     silent = deal is not None and sits_out(len(table.seats), deal.dealer, seat)
-    return store.slot(table.id, "hand", player.user_id, part, silent=silent)
+    return store.slot(table.id, "hand", player.user_id, table.deal_no, silent=silent)
 
 
-def hand_of(store: MessageStore, table: Table, user_id: int) -> Slot | None:
-    """The current deal's hand message in ``user_id``'s chat, if it has one."""
-    return store.get(table.id, "hand", user_id, table.deal_no)
+def hand_of(
+    store: MessageStore, table: Table, user_id: int, deal_no: int | None = None
+) -> Slot | None:
+    """The hand message of deal ``deal_no`` (default: the current one) in ``user_id``'s
+    chat, if it has one."""
+    part = table.deal_no if deal_no is None else deal_no
+    return store.get(table.id, "hand", user_id, part)
 
 
 def renew_hand(store: MessageStore, table: Table, user_id: int) -> None:
