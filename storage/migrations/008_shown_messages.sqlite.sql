@@ -73,4 +73,6 @@ UPDATE tables SET state = json_set(state, '$.lobby_unshown', json('true'))
 WHERE CASE WHEN json_valid(state) THEN json_extract(state, '$.lobby_message') IS NOT NULL
            ELSE 0 END;
 
-ALTER TABLE tables DROP COLUMN shown;
+-- the old column is emptied, not dropped: DROP COLUMN needs SQLite 3.35, older systems
+-- must migrate too
+UPDATE tables SET shown = NULL;

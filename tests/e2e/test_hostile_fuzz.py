@@ -206,6 +206,8 @@ class Driver:
             data = next((d for _, d in msg.buttons if d and code_of(d) == "bP"), data)
         elif code.startswith("c") and self.rng.random() < 0.7:
             data = next(d for _, d in msg.buttons if d)  # the lowest contract: longer games
+        elif code.startswith(("t", "u")) and self.rng.random() < 0.5:  # marked: mostly done
+            data = next((d for _, d in msg.buttons if d and code_of(d) == "k"), data)
         user = self.user(table.seats[int(deal.actor)].user_id)  # type: ignore[union-attr]
         for _ in range(self.rng.choice([1, 1, 1, 1, 2, 3])):
             self.press(user, msg, data)

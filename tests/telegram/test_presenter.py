@@ -23,7 +23,9 @@ class RecordingOutbox:
     posts: list[tuple[int, str]] = field(default_factory=list)
     calls: list[Any] = field(default_factory=list)
 
-    def show(self, slot: Slot, text: str, markup: Any = None, *, sound: Any = None) -> None:
+    def show(
+        self, slot: Slot, text: str, markup: Any = None, *, sound: Any = None, answer: bool = False
+    ) -> None:
         self.shown.append((slot, text, markup))
 
     def show_lazy(self, slot: Slot, render: Any, *, sound: Any = None, epoch: Any = None) -> None:

@@ -1,18 +1,21 @@
 """Which message shows what is the Telegram side's own (bot/telegram/shown.py): a message
 sent is written to its own row without the table being saved again, read back after a
 restart, sent anew where a player must get a new one, and forgotten once its deal's end
-was shown."""
+was shown; a group upgraded gets one new lobby."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 from bot.core import effects as fx
 from bot.telegram.shown import MessageStore
 from storage import ShownRow
-from tests.service.helpers import GROUP, PEOPLE, all_pass, service_on, started
+from tests.service.helpers import GROUP, PEOPLE, all_pass, lobby_of, service_on, started
 from tests.telegram.test_presenter import _presenter
+
+NEW_GROUP = -1_000_000_000_100
 
 
 async def test_a_sent_message_is_its_own_row_and_the_table_is_not_saved_again(
@@ -110,3 +113,20 @@ async def test_a_deals_messages_are_forgotten_once_the_group_saw_it_end(
         ]
         await store.flush()
         assert await service.storage.shown_rows(table.id) == []  # deal 2's not sent yet
+
+
+async def test_a_group_upgraded_gets_one_new_lobby_however_often_it_is_told() -> None:
+    """The upgrade comes twice (the update and a refused send) and may move the table twice
+    before either is saved: the new group still gets one lobby message."""
+    async with service_on() as service:
+        table = await lobby_of(service, 2)
+        presenter, outbox, _, _ = _presenter(service)
+        presenter.show((fx.LobbyShown(table),))
+        old = presenter.store.get(table.id, "table", GROUP, 0)
+        assert old is not None
+        told = [service.migrate(GROUP, NEW_GROUP), service.migrate(GROUP, NEW_GROUP)]
+        for effects in await asyncio.gather(*told):
+            presenter.show(effects)
+        assert table.chat_id == NEW_GROUP
+        slots = [slot for slot, _, _ in outbox.shown if slot.chat_id == NEW_GROUP]
+        assert len(slots) == 2 and slots[0] is slots[1] is not old
