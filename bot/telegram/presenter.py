@@ -52,7 +52,7 @@ from .outbox import Outbox, Sound
 from .pings import Pings
 from .queue import Content
 from .sheet import SheetMessages
-from .shown import Hands, MessageStore, Slot, hand_of, hand_slot, renew_hand, table_slot
+from .shown import MessageStore, Slot, hand_of, hand_slot, hands_of, renew_hand, table_slot
 
 __all__ = ["Presenter", "REVIEW_WAIT"]
 
@@ -261,7 +261,7 @@ class Presenter:
             # (the last trick's state before it is shown first)
             text = table_text(table, public_view(deal), e.deal_no, note=result)
             self.outbox.show_lazy(slot, (text, None), epoch=epoch(deal))
-            hands = self._hands_of(table, e.deal_no)
+            hands = hands_of(self.store, table, e.deal_no)
             if self.analysis and hands and reached_play(deal):
                 self._analyse(e, before, hands)  # the reviews wait a little for its line
             else:
@@ -269,14 +269,8 @@ class Presenter:
         self.sheets.deal_ended(table, result, slot)
         self._confirm(table, Shown("end", e.deal_no))
 
-    def _hands_of(self, table: Table, deal_no: int) -> Hands:
-        """The hand messages deal ``deal_no`` showed to the players seated now (one taken
-        over since was his predecessor's: it stays as it was frozen)."""
-        found = {s: hand_of(self.store, table, p.user_id, deal_no) for s, p in table.seated()}
-        return {seat: slot for seat, slot in found.items() if slot is not None}
-
     def _show_reviews(
-        self, e: fx.DealEnded, before: Sheet | None, found: Analysis | None, hands: Hands
+        self, e: fx.DealEnded, before: Sheet | None, found: Analysis | None, hands: dict[Seat, Slot]
     ) -> None:
         """Every player's hand message of an ended deal becomes its review."""
         for seat, slot in hands.items():
@@ -284,7 +278,7 @@ class Presenter:
                 review = partial(review_content, self.service, e, seat, player, before, found)
                 self.outbox.show_lazy(slot, review)
 
-    def _analyse(self, e: fx.DealEnded, before: Sheet | None, hands: Hands) -> None:
+    def _analyse(self, e: fx.DealEnded, before: Sheet | None, hands: dict[Seat, Slot]) -> None:
         """Analyse the ended deal off the event loop (:mod:`.analysing`); the reviews wait
         for its line up to :data:`REVIEW_WAIT` s (one edit each, not two), a later line is
         added to them (they stay the deal's review whatever the table did meanwhile)."""

@@ -32,6 +32,7 @@ __all__ = [
     "table_slot",
     "hand_slot",
     "hand_of",
+    "hands_of",
     "renew_hand",
 ]
 
@@ -262,6 +263,13 @@ def hand_of(
     chat, if it has one."""
     part = table.deal_no if deal_no is None else deal_no
     return store.get(table.id, "hand", user_id, part)
+
+
+def hands_of(store: MessageStore, table: Table, deal_no: int) -> Hands:
+    """The hand messages deal ``deal_no`` showed to the players seated now (one taken over
+    since was his predecessor's: it stays as it was frozen)."""
+    found = {s: hand_of(store, table, p.user_id, deal_no) for s, p in table.seated()}
+    return {seat: slot for seat, slot in found.items() if slot is not None}
 
 
 def renew_hand(store: MessageStore, table: Table, user_id: int) -> None:

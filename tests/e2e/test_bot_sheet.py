@@ -203,12 +203,7 @@ async def test_sheet_setting_text_and_both(tmp_path: Path, monkeypatch) -> None:
 
 async def test_end_of_game_sends_the_final_sheet(tmp_path: Path) -> None:
     async with running_bot(tmp_path, defaults=TableSettings(pulka=2)) as h:
-        await open_and_start(h)
-        table = h.table()
-        for _ in range(12):
-            if table.game.over:
-                break
-            await quick_deal(h)
+        table = await _play_a_short_game(h)
         assert table.game.finished and table.status == "over"
         [sheet] = photos(h)
         texts = h.group_texts()
@@ -324,12 +319,7 @@ async def test_pulka_of_a_finished_game_after_a_restart_replaces_its_last_sheet(
     small = TableSettings(pulka=2)
     async with running_bot(tmp_path, fake=fake, defaults=small) as h:
         people, group = h.users, h.group
-        await open_and_start(h)
-        table = h.table()
-        for _ in range(12):
-            if table.game.over:
-                break
-            await quick_deal(h)
+        table = await _play_a_short_game(h)
         assert table.status == "over"
         [sheet] = photos(h)
     async with running_bot(tmp_path, fake=fake, people=people, group=group, defaults=small) as h2:
@@ -337,3 +327,14 @@ async def test_pulka_of_a_finished_game_after_a_restart_replaces_its_last_sheet(
         [final] = photos(h2)
         assert final.message_id > sheet.message_id and "Game over" in final.caption
         assert fake.message(group.id, sheet.message_id).deleted  # one sheet per table
+
+
+async def _play_a_short_game(h: Harness) -> Table:
+    """Open, start and play a game of a small pulka to its end."""
+    await open_and_start(h)
+    table = h.table()
+    for _ in range(12):
+        if table.game.over:
+            break
+        await quick_deal(h)
+    return table
