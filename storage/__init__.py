@@ -13,12 +13,13 @@ from .connection import SCHEMA_VERSION, StorageError, describe, is_postgres
 from .db import Storage
 from .guard import check_target, lock_target
 from .lock import DatabaseLock, check_path, lock_database
-from .rows import GameArchive, HolderRow, PlayerRow, ResumeEntry, TableRow, UserRow
+from .rows import GameArchive, HolderRow, PlayerRow, ResumeEntry, ShownRow, TableRow, UserRow
 
 __all__ = [
     "Storage",
     "StorageError",
     "TableRow",
+    "ShownRow",
     "ResumeEntry",
     "UserRow",
     "HolderRow",

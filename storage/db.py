@@ -1,17 +1,19 @@
-"""The bot's database: one object with every store (tables, users, the archive)."""
+"""The bot's database: one object with every store (tables, users, the archive, the
+messages that show the tables)."""
 
 from __future__ import annotations
 
 from typing import Self
 
 from .backends import open_backend
+from .shown import ShownStore
 from .tables import TableStore
 from .users import UserStore
 
 __all__ = ["Storage"]
 
 
-class Storage(TableStore, UserStore):
+class Storage(TableStore, ShownStore, UserStore):
     """An open database (:meth:`open`, :meth:`close`) with the queries of every store."""
 
     @classmethod

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
     "UserRow",
     "TableRow",
+    "ShownRow",
     "ResumeEntry",
     "HolderRow",
     "PlayerRow",
@@ -40,8 +41,21 @@ class TableRow:
     move: int
     deadline: float | None
     created_at: float
-    shown: dict[str, str] = field(default_factory=dict)
-    """What each of its messages last showed ("chat_id:message_id" -> digest)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShownRow:
+    """A Telegram message that shows part of a table: ``kind`` ('table', 'hand', 'vote',
+    'sheet', 'reminder', 'live') and ``part`` (which one of its kind) in ``chat``, the
+    digest of what it last showed and a note of its kind (a sheet's 'photo', a text)."""
+
+    table_id: int
+    chat: int
+    kind: str
+    part: int
+    message_id: int
+    digest: str | None = None
+    note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,10 +54,9 @@ class TableStore(ArchiveStore):
         seats: list[int | None] | None,
         deals: dict[int, dict[str, Any]] | None = None,
         archive: GameArchive | None = None,
-        shown: dict[str, str] | None = None,
     ) -> None:
-        """Write the table in one transaction (``shown``: see :meth:`save_shown`;
-        ``seats`` ``None``: the seat rows stay as written last, as after most moves).
+        """Write the table in one transaction (``seats`` ``None``: the seat rows stay as
+        written last, as after most moves).
 
         ``record`` is the game's whole record (``None``: no game yet) — unless ``deals`` is
         given: then only those deals (deal number from 1 -> the record's deal entry) are
@@ -67,7 +66,7 @@ class TableStore(ArchiveStore):
 
         def job(tx: Tx) -> None:
             self._write_table(
-                tx, table_id, status, settings, state, record, move, deadline, seats, deals, shown
+                tx, table_id, status, settings, state, record, move, deadline, seats, deals
             )
             if archive is not None:
                 write_archive(tx, table_id, archive)
@@ -86,7 +85,6 @@ class TableStore(ArchiveStore):
         deadline: float | None,
         seats: list[int | None] | None,
         deals: dict[int, dict[str, Any]] | None,
-        shown: dict[str, str] | None = None,
     ) -> None:
         values: list[Any] = [
             status,
@@ -97,17 +95,13 @@ class TableStore(ArchiveStore):
             time.time(),
         ]
         # one statement for the table's row (a move's save is a few statements in all)
-        more = ""
-        if shown is not None:
-            more = ", shown = ?"
-            values.append(_json(shown))
         if deals is None:
             header = None
             if record is not None:
                 header = {k: v for k, v in record.items() if k != "deals"}
             tx.execute(
                 "UPDATE tables SET status = ?, settings = ?, state = ?, move = ?, deadline = ?, "
-                f"updated_at = ?{more}, record = ? WHERE id = ?",
+                "updated_at = ?, record = ? WHERE id = ?",
                 (*values, dumps(header), table_id),
             )
             entries = list(record.get("deals", [])) if record is not None else []
@@ -118,7 +112,7 @@ class TableStore(ArchiveStore):
         else:
             tx.execute(
                 "UPDATE tables SET status = ?, settings = ?, state = ?, move = ?, deadline = ?, "
-                f"updated_at = ?{more} WHERE id = ?",
+                "updated_at = ? WHERE id = ?",
                 (*values, table_id),
             )
             changed = deals
@@ -198,17 +192,6 @@ class TableStore(ArchiveStore):
         result: list[ResumeEntry] = await self._reads(read)
         return result
 
-    async def save_shown(self, shown: Sequence[tuple[int, dict[str, str]]]) -> None:
-        """Write what the messages of each table last showed (``(table id, map)``; see
-        :attr:`TableRow.shown`), all in one transaction; the rest of the row stays."""
-        rows = [(_json(m), table_id) for table_id, m in shown]
-
-        def job(tx: Tx) -> None:
-            tx.executemany("UPDATE tables SET shown = ? WHERE id = ?", rows)
-
-        if rows:
-            await self._commit(job)
-
     async def unarchived_table_ids(self) -> list[int]:
         """The ids of :meth:`unarchived_tables`."""
         return await self._ids(_UNARCHIVED)
@@ -264,7 +247,7 @@ class TableStore(ArchiveStore):
     async def _tables(self, where: str, args: tuple[Any, ...] = ()) -> list[TableRow]:
         sql = (
             "SELECT id, chat_id, owner_id, status, settings, state, record, move, deadline, "
-            f"created_at, {_ARCHIVED}, shown FROM tables " + where
+            f"created_at, {_ARCHIVED} FROM tables " + where
         )
 
         async def read(fetch: Fetch) -> list[TableRow]:
@@ -307,23 +290,7 @@ def _row(r: Sequence[Any], record: dict[str, Any] | None) -> TableRow:
         move=int(r[7]),
         deadline=float(r[8]) if r[8] is not None else None,
         created_at=float(r[9]),
-        shown=_shown(r[11]),
     )
-
-
-def _json(shown: dict[str, str]) -> str:
-    return json.dumps(shown, separators=(",", ":"))
-
-
-def _shown(data: str | None) -> dict[str, str]:
-    """What a table's messages showed; an unreadable value is as none (all are edited)."""
-    try:
-        found = json.loads(data) if data else {}
-    except ValueError:
-        return {}
-    if not isinstance(found, dict):
-        return {}
-    return {str(k): v for k, v in found.items() if isinstance(v, str)}
 
 
 def _waiting(state: str | None) -> set[int]:

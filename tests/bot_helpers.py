@@ -25,9 +25,11 @@ from bot.config import Config
 from bot.core.model import Table, TableSettings
 from bot.core.service import TableService
 from bot.preferans.cards import Card, Suit, parse_card
+from bot.preferans.seats import Seat
 from bot.render.text import SUITS
 from bot.telegram.running import start_polling
 from bot.telegram.runtime import Runtime
+from bot.telegram.shown import Slot, hand_of
 from tests.fakes import (
     FakeBotApiServer,
     FakeChat,
@@ -202,15 +204,27 @@ class Harness:
 
     def hand_message(self, user: FakeUser) -> MessageView | None:
         """The user's hand message of the current deal (the newest one)."""
-        table = self.table()
-        seat = table.seat_of(user.id)
-        if seat is None or seat not in table.messages.hand_slots:
-            return None
-        mid = table.messages.hand_slots[seat].message_id
+        slot = self.hand_slot(user.id)
+        mid = slot.message_id if slot is not None else None
         return self.fake.message(user.id, mid) if mid is not None else None
 
+    def hand_slot(self, user_id: int) -> Slot | None:
+        """The user's hand message of the current deal, as the Telegram side keeps it."""
+        return hand_of(self.rt.store, self.table(), user_id)
+
+    def hand_slots(self) -> dict[Seat, Slot]:
+        """Each person's hand message of the current deal, by seat."""
+        table = self.table()
+        found = {s: hand_of(self.rt.store, table, p.user_id) for s, p in table.seated()}
+        return {s: slot for s, slot in found.items() if slot is not None}
+
+    def table_slot(self) -> Slot | None:
+        """The group's message of the current deal (the lobby's before the game)."""
+        table = self.table()
+        return self.rt.store.get(table.id, "table", table.chat_id, table.deal_no)
+
     def table_message(self) -> MessageView | None:
-        slot = self.table().messages.table_slot
+        slot = self.table_slot()
         if slot is None or slot.message_id is None:
             return None
         return self.fake.message(self.group.id, slot.message_id)

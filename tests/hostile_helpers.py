@@ -405,8 +405,8 @@ async def quick_turn(h: Harness, table: Table, choose: Any = None) -> str:
     assert deal.actor is not None
     player = table.seats[int(deal.actor)]
     assert player is not None
-    slot = table.messages.hand_slots[int(deal.actor)]
-    assert slot.message_id is not None, "the hand message was never sent"
+    slot = h.hand_slot(player.user_id)
+    assert slot is not None and slot.message_id is not None, "the hand message was never sent"
     msg = h.fake.message(player.user_id, slot.message_id)
     datas = [d for _, d in msg.buttons if d]
     codes = [d.split(":", 2)[-1] for d in datas]

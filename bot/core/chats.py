@@ -25,7 +25,7 @@ from .effects import (
     TableMoved,
     TimerChanged,
 )
-from .model import Slot, Status, Table
+from .model import Status, Table
 from .play import arm
 
 __all__ = ["pause", "resume", "move_chat", "blocked", "unblocked"]
@@ -46,7 +46,6 @@ def resume(table: Table, now: float) -> list[Effect]:
     if not table.paused:
         return []
     table.paused = False
-    table.messages.table_slot = Slot(table.chat_id)
     if table.status == Status.PLAYING:
         arm(table, now)
     log.info("table %s resumed in chat %s", table.id, table.chat_id)
@@ -58,7 +57,6 @@ def move_chat(table: Table, new_chat_id: int) -> list[Effect]:
     table.chat_id = new_chat_id
     if not table.status.open:
         return []
-    table.messages.table_slot = Slot(new_chat_id)
     return [] if table.paused else [TableMoved(table)]
 
 
@@ -86,5 +84,4 @@ def unblocked(table: Table, user_id: int) -> list[Effect]:
     seat = table.seat_of(user_id)
     if seat is None or table.status != Status.PLAYING:
         return []
-    table.messages.hand_slots[seat] = Slot(user_id)
-    return [HandShown(table, seat)]
+    return [HandShown(table, seat, anew=True)]

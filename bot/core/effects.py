@@ -15,7 +15,7 @@ from bot.preferans.actions import Action
 from bot.preferans.game import FinishedDeal
 from bot.preferans.seats import Seat
 
-from .model import Player, Slot, Status, Table
+from .model import Player, Status, Table
 
 __all__ = [
     "Effect",
@@ -54,11 +54,10 @@ class LobbyShown:
 
 @dataclass(frozen=True, slots=True)
 class LobbyClosed:
-    """The lobby message ``slot`` closes: the game started, or the lobby expired or was
-    cancelled (``status``)."""
+    """The lobby message closes: the game started, or the lobby expired or was cancelled
+    (``status``)."""
 
     table: Table
-    slot: Slot
     status: Status
 
 
@@ -96,6 +95,8 @@ class HandShown:
 
     table: Table
     seat: Seat
+    anew: bool = False
+    """Shown as a new message (his chat opened again: the old one may be far up)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,8 +127,6 @@ class DealEnded:
     table: Table
     deal_no: int
     finished: FinishedDeal
-    table_slot: Slot | None
-    hand_slots: dict[Seat, Slot]
     auto: dict[Seat, Action]
     """Automatic actions still noted in hand messages of the deal."""
 
@@ -157,35 +156,35 @@ class SeatReplaceable:
 
 @dataclass(frozen=True, slots=True)
 class SeatTaken:
-    """``player`` took over ``seat`` from ``old_name``."""
+    """``player`` took over ``seat`` from ``old_name`` (``old_id``): the replaced player's
+    hand message of the deal is frozen (``old_lang``: his language), the new player's is
+    a new message."""
 
     table: Table
     seat: Seat
     old_name: str
     player: Player
-    hand: Slot | None = None
-    """The hand message of the player replaced, to be frozen (``old_lang``: his language)."""
+    old_id: int = 0
     old_lang: str = "ru"
 
 
 @dataclass(frozen=True, slots=True)
 class RobotReplaced:
     """A computer player took ``seat`` from ``old_name`` (``old_id``), who kept timing out;
-    he (or anybody not seated) may take it back."""
+    he (or anybody not seated) may take it back. His hand message of the deal is frozen
+    (``old_lang``: his language)."""
 
     table: Table
     seat: Seat
     old_name: str
     old_id: int
-    hand: Slot | None = None
-    """His hand message of the deal, to be frozen (``old_lang``: his language)."""
     old_lang: str = "ru"
 
 
 @dataclass(frozen=True, slots=True)
 class StopVoted:
-    """``seat`` voted to stop; ``votes`` of ``need`` so far (the game goes on); the vote's
-    message is ``table.messages.vote``."""
+    """``seat`` voted to stop; ``votes`` of ``need`` so far (the game goes on); one
+    message per deal's vote, edited as votes come."""
 
     table: Table
     seat: Seat
@@ -196,10 +195,10 @@ class StopVoted:
 @dataclass(frozen=True, slots=True)
 class VoteLapsed:
     """The deal ended before the vote to stop had a majority: the votes of ``voters``
-    (names) lapsed (a vote counts for its deal); ``slot`` is the vote's message."""
+    (names) lapsed (a vote counts for its deal ``deal_no``, whose vote message says so)."""
 
     table: Table
-    slot: Slot | None
+    deal_no: int
     voters: tuple[str, ...]
     need: int
 
@@ -221,7 +220,8 @@ class Paused:
 
 @dataclass(frozen=True, slots=True)
 class Resumed:
-    """The bot is in the group again: the table is shown anew."""
+    """The bot is in the group again: the table is shown anew (a new table message: the old
+    one is far up)."""
 
     table: Table
 

@@ -12,7 +12,7 @@ from bot.preferans.seats import Seat
 
 from .effects import Effect, LobbyClosed, LobbyShown, Seated, TimerChanged
 from .errors import Rejected
-from .model import SETTING_CHOICES, TABLE_KEYS, Player, Slot, Status, Table
+from .model import SETTING_CHOICES, TABLE_KEYS, Player, Status, Table
 from .names import StandIn, clean_name, named
 
 __all__ = [
@@ -123,9 +123,7 @@ def _close(table: Table, status: Status) -> list[Effect]:
     table.status = status
     table.deadline = None
     table.ui.settings_open = False
-    slot = table.messages.table_slot or Slot(table.chat_id)
-    table.messages.table_slot = slot
-    return [LobbyClosed(table, slot, status), TimerChanged(table)]
+    return [LobbyClosed(table, status), TimerChanged(table)]
 
 
 def cancel(table: Table, user_id: int) -> list[Effect]:

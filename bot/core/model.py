@@ -1,9 +1,9 @@
 """A table in one group: its status, settings, seats and game, apart from what Telegram needs.
 
 Nothing here decides a rule (the game is :class:`bot.preferans.game.Game`). A
-:class:`Table` holds the game state; the ids of the messages that show it
-(:class:`Messages`), what the group was not shown yet (:class:`Unshown`) and the state of
-the buttons (:class:`TableUi`) are kept apart, each in its own object.
+:class:`Table` holds the game state; what the group was not shown yet (:class:`Unshown`)
+and the state of the buttons (:class:`TableUi`) are kept apart, each in its own object.
+Which Telegram message shows what is the Telegram side's own (:mod:`bot.telegram.shown`).
 """
 
 from __future__ import annotations
@@ -37,9 +37,6 @@ __all__ = [
     "is_robot_id",
     "Holder",
     "Press",
-    "Slot",
-    "Messages",
-    "UnshownEnd",
     "Unshown",
     "AutoMove",
     "OfferNote",
@@ -193,65 +190,21 @@ class Press:
 
 
 @dataclass(slots=True, eq=False)
-class Slot:
-    """One message the bot keeps up to date (``message_id`` is ``None`` until it is sent)."""
-
-    chat_id: int
-    message_id: int | None = None
-    silent: bool = False
-    """Sent without a ring (not stored): the 4-player dealer's hand of a deal he sits out."""
-    shown: str | None = None
-    """A digest of what the message shows now (set once it went out; stored apart from the
-    table's state, see :meth:`bot.core.codec.shown_of`)."""
-
-
-@dataclass(slots=True, eq=False)
-class Messages:
-    """The Telegram messages that show a table (their ids are learned after a send)."""
-
-    table_slot: Slot | None = None
-    """The lobby message, later the table message of the current deal (group chat)."""
-    hand_slots: dict[Seat, Slot] = field(default_factory=dict)
-    """Each seat's hand message of the current deal (private chats)."""
-    sheet_message: int | None = None
-    """The group's sheet message the next sheet replaces."""
-    sheet_photo: bool = False
-    """Whether :attr:`sheet_message` is a picture (else a text message)."""
-    reminder: Slot | None = None
-    """The turn notification sent to the player to act (deleted once anybody moved; stored,
-    so a restart deletes it too)."""
-    vote: Slot | None = None
-    """The group message of the running vote to stop, edited as votes come (stored); a new
-    one for each deal's vote."""
-    live: list[tuple[Slot, str]] = field(default_factory=list)
-    """Group messages (with their text) whose buttons only make sense while the game runs:
-    seats to take (and stop votes of older versions); stored, so they lose their buttons
-    when the game ends even after a restart."""
-
-
-@dataclass(frozen=True, slots=True)
-class UnshownEnd:
-    """A deal that ended, with the messages that showed it, not shown to the group yet."""
-
-    deal_no: int
-    table_slot: Slot | None
-    hand_slots: dict[Seat, Slot]
-
-
-@dataclass(slots=True, eq=False)
 class Unshown:
     """What the group was not shown yet: saved with the change that caused it, cleared once
     it was sent, shown again after a restart (see :mod:`bot.telegram.recovery`)."""
 
-    ends: list[UnshownEnd] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)
+    """The deals (numbers from 1) that ended: their messages show their last state, then
+    the result and the sheet."""
     settlement: bool = False
     """The settlement of a game that is over is due."""
-    lobby_message: int | None = None
-    """The lobby message of a started game, to be closed ("started")."""
+    lobby: bool = False
+    """The lobby message of a started game is to be closed ("started")."""
 
     @property
     def anything(self) -> bool:
-        return bool(self.ends) or self.settlement or self.lobby_message is not None
+        return bool(self.ends) or self.settlement or self.lobby
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,7 +310,6 @@ class Table:
     waiting: list[Player] = field(default_factory=list)
     """People who pressed «Сесть» in the lobby but have not opened the private chat yet
     (the lobby shows them and how to open it)."""
-    messages: Messages = field(default_factory=Messages)
     unshown: Unshown = field(default_factory=Unshown)
     ui: TableUi = field(default_factory=TableUi)
 

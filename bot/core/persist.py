@@ -16,7 +16,7 @@ from bot.preferans.game import Game
 from bot.stats import game_rows
 from storage import GameArchive, PlayerRow, Storage
 
-from .codec import holder_row, settings_json, shown_of, state_json, table_from_row
+from .codec import holder_row, settings_json, state_json, table_from_row
 from .effects import Effect, Effects
 from .errors import NotSaved, PartlySaved, Redo, Rejected
 from .model import SETTING_CHOICES, Holder, Status, Table, TableSettings
@@ -103,14 +103,13 @@ def archive_of(
     )
 
 
-_PARTS = ("messages", "unshown", "ui")
+_PARTS = ("unshown", "ui")
 """The table's parts restored field by field (others hold them by reference)."""
 
 
 def _copy(value: Any) -> Any:
     """A copy one level deep: the containers a change refills; what they hold is frozen
-    (players, holders, presses) or is a message :class:`~bot.core.model.Slot` that only the
-    Telegram side fills in, so it is kept as the same object."""
+    (players, holders, presses), so it is kept as the same object."""
     kind = type(value)
     if kind is list or kind is dict or kind is set:
         return kind(value)
@@ -155,8 +154,6 @@ class Writer:
         self._saved: dict[int, tuple[Any, ...]] = {}
         self._records: dict[int, dict[str, Any]] = {}
         """Table id -> the game record as stored (to undo a change whose save failed)."""
-        self._shown: dict[int, dict[str, str]] = {}
-        """Table id -> what its messages showed, as stored (:func:`.codec.shown_of`)."""
         self._seats: dict[int, list[int | None]] = {}
         """Table id -> its seat rows as stored (most saves leave them as they are)."""
 
@@ -164,22 +161,6 @@ class Writer:
         self._saved.pop(table_id, None)
         self._seats.pop(table_id, None)
         self._records.pop(table_id, None)
-        self._shown.pop(table_id, None)
-
-    def shown_changed(self, tables: Iterable[Table]) -> list[tuple[int, dict[str, str]]]:
-        """What the messages of ``tables`` show now, for those where it changed since it
-        was stored (by a save or by :meth:`save_shown`)."""
-        out = []
-        for table in tables:
-            shown = shown_of(table)
-            if self._shown.get(table.id) != shown:
-                out.append((table.id, shown))
-        return out
-
-    async def save_shown(self, shown: list[tuple[int, dict[str, str]]]) -> None:
-        """Store :meth:`shown_changed` (one transaction); a failure is tried next time."""
-        await self.storage.save_shown(shown)
-        self._shown.update(shown)
 
     def snapshot(self, table: Table) -> Snapshot:
         """The table before a change (see :meth:`restore`)."""
@@ -201,7 +182,7 @@ class Writer:
         self._saved.pop(table.id, None)  # the rebuilt game is written in full next time
 
     async def save(self, table: Table) -> None:
-        """Write the table (settings, seats, message ids, deadline, game) in one transaction.
+        """Write the table (settings, seats, deadline, game) in one transaction.
 
         The game is stored as its record, one row per deal: while only the current deal
         changed since the last write (a move), only that deal is written. A game that just
@@ -218,9 +199,6 @@ class Writer:
             else:
                 record = game.to_record()
         archive = None
-        # what the messages show now, with the state: a message edited after this save
-        # shows this state (saved before anything is sent), and one on its way is left out
-        shown = shown_of(table)
         # a computer player (negative id) has no users row to refer to
         seats = [p.user_id if p is not None and not p.is_robot else None for p in table.seats]
         if table.status == Status.OVER and game is not None and not table.archived:
@@ -239,7 +217,6 @@ class Writer:
                 seats=seats if self._seats.get(table.id) != seats else None,
                 deals=deals,
                 archive=archive,
-                shown=shown if self._shown.get(table.id) != shown else None,
             )
         except BaseException:
             self._saved.pop(table.id, None)
@@ -247,7 +224,6 @@ class Writer:
             if archive is not None:
                 table.archived = False
             raise
-        self._shown[table.id] = shown
         self._seats[table.id] = seats
         if mark is not None:
             self._saved[table.id] = mark
@@ -284,7 +260,6 @@ class Writer:
         except Exception as exc:  # its values: the steady read raises nothing else
             chat_id = await self.set_aside(table_id, exc)
             return (table_id, chat_id, await self._stored_lang(table_id))
-        self._shown[table_id] = shown_of(table)
         return table
 
     async def _stored_lang(self, table_id: int) -> str | None:

@@ -17,7 +17,7 @@ from bot.preferans.actions import Action, Discard, IllegalAction
 from bot.preferans.auto_moves import auto_action, forced_declaration
 from bot.preferans.cards import Card
 from bot.preferans.game import Game
-from bot.preferans.seats import REPLACE_AFTER, Seat, sits_out
+from bot.preferans.seats import REPLACE_AFTER, Seat
 from bot.preferans.views import SeatView
 
 from .effects import (
@@ -36,7 +36,7 @@ from .effects import (
     VoteLapsed,
 )
 from .errors import AlreadyDone, Rejected
-from .model import AutoMove, Holder, Press, Slot, Status, Table, UnshownEnd, is_robot_id
+from .model import AutoMove, Holder, Press, Status, Table, is_robot_id
 from .viewcache import seat_view
 
 __all__ = [
@@ -90,26 +90,17 @@ def next_deal(table: Table, now: float, seed: int | None) -> list[Effect]:
         return _game_over(table)
     if not table.seed:  # a table started before deal seeds were stored
         table.seed = new_seed(seed, table.id)
+    ended_no = table.deal_no
     game.start_deal(deal_rng(table, game.deal_count + 1))
     table.deal_no = game.deal_count
     table.move += 1
     effects: list[Effect] = []
     if table.stop_votes:  # a vote to stop counts for the deal it was cast in: it lapses
         voters = tuple(table.names()[s] for s in sorted(table.stop_votes))
-        effects.append(VoteLapsed(table, table.messages.vote, voters, stop_need(table)))
+        effects.append(VoteLapsed(table, ended_no, voters, stop_need(table)))
     table.stop_votes = set()
-    table.messages.vote = None
     table.ui.discard_pick = {}
     table.ui.forced = None
-    table.messages.table_slot = Slot(table.chat_id)
-    # a computer player (negative id, bot.core.robots) has no private chat to show a hand in;
-    # the 4-player dealer may watch the deal he sits out, nothing to ring for
-    dealer = game.current.dealer if game.current is not None else None
-    table.messages.hand_slots = {
-        s: Slot(p.user_id, silent=dealer is not None and sits_out(len(table.seats), dealer, s))
-        for s, p in table.seated()
-        if not p.is_robot
-    }
     table.ui.dealt_at = now  # the new hand messages ring (a turn soon after needs no ping)
     arm(table, now)
     return [*effects, DealShown(table), TimerChanged(table)]
@@ -145,10 +136,8 @@ def start_game(
     table.ui.settings_open = False
     table.ui.auto_note = None
     effects: list[Effect] = []
-    lobby = table.messages.table_slot
-    if lobby is not None:
-        table.unshown.lobby_message = lobby.message_id
-        effects.append(LobbyClosed(table, lobby, Status.PLAYING))
+    table.unshown.lobby = True
+    effects.append(LobbyClosed(table, Status.PLAYING))
     return effects + next_deal(table, now, seed)
 
 
@@ -300,13 +289,9 @@ def apply_action(
             ui.hand_auto.pop(actor, None)
     if game.current is None:
         finished = game.finished_deals[-1]
-        m = table.messages
-        end = UnshownEnd(deal_no, m.table_slot, dict(m.hand_slots))
-        table.unshown.ends.append(end)
+        table.unshown.ends.append(deal_no)
         auto_notes, ui.hand_auto = ui.hand_auto, {}
-        effects.append(
-            DealEnded(table, deal_no, finished, end.table_slot, end.hand_slots, auto_notes)
-        )
+        effects.append(DealEnded(table, deal_no, finished, auto_notes))
         ui.auto_note = None  # the next deal's message must not show the last card
         effects += next_deal(table, now, seed)
         return effects
@@ -347,8 +332,6 @@ def vote_stop(table: Table, user_id: int) -> list[Effect]:
     if seat in table.stop_votes:
         raise Rejected("err.voted")  # a vote counts once
     table.stop_votes.add(seat)
-    if table.messages.vote is None:  # the first vote of this deal: a new group message
-        table.messages.vote = Slot(table.chat_id)
     need = stop_need(table)
     votes = len(table.stop_votes)
     if votes < need:

@@ -24,7 +24,7 @@ from .effects import (
     LobbyShown,
     TimerChanged,
 )
-from .model import SETTING_CHOICES, Slot, Status, Table
+from .model import SETTING_CHOICES, Status, Table
 
 __all__ = ["check", "reopen", "Shown", "due", "mark_shown", "MOST_MOVES", "MOST_AHEAD"]
 
@@ -87,16 +87,14 @@ def reopen(table: Table, now: float, seed: int | None) -> list[Effect]:
     if table.paused:
         return []  # the bot is not in the group: shown when it is added back
     u = table.unshown
-    if table.status in (Status.PLAYING, Status.OVER) and u.lobby_message is not None:
-        slot = Slot(table.chat_id, u.lobby_message)
-        effects.append(LobbyClosed(table, slot, Status.PLAYING))
-    for end in list(u.ends):
-        if game is None or not 1 <= end.deal_no <= len(game.finished_deals):
-            u.ends.remove(end)
+    if table.status in (Status.PLAYING, Status.OVER) and u.lobby:
+        effects.append(LobbyClosed(table, Status.PLAYING))
+    for deal_no in list(u.ends):
+        if game is None or not 1 <= deal_no <= len(game.finished_deals):
+            u.ends.remove(deal_no)
             continue
-        log.info("table %s: showing the end of deal %d again", table.id, end.deal_no)
-        finished = game.finished_deals[end.deal_no - 1]
-        effects.append(DealEnded(table, end.deal_no, finished, end.table_slot, end.hand_slots, {}))
+        log.info("table %s: showing the end of deal %d again", table.id, deal_no)
+        effects.append(DealEnded(table, deal_no, game.finished_deals[deal_no - 1], {}))
     if table.status == Status.OVER and u.settlement and game is not None:
         log.info("table %s: posting the settlement again", table.id)
         if game.stopped and not u.ends:
@@ -123,19 +121,19 @@ def due(table: Table, what: Shown) -> bool:
     """Whether ``what`` is still to be shown."""
     u = table.unshown
     if what.kind == "end":
-        return any(e.deal_no == what.deal_no for e in u.ends)
+        return what.deal_no in u.ends
     if what.kind == "settlement":
         return u.settlement
-    return u.lobby_message is not None
+    return u.lobby
 
 
 def mark_shown(table: Table, what: Shown) -> tuple[()]:
     """``what`` was shown (no effect to show)."""
     u = table.unshown
     if what.kind == "end":
-        u.ends = [e for e in u.ends if e.deal_no != what.deal_no]
+        u.ends = [n for n in u.ends if n != what.deal_no]
     elif what.kind == "settlement":
         u.settlement = False
     else:
-        u.lobby_message = None
+        u.lobby = False
     return ()

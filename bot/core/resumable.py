@@ -145,10 +145,3 @@ class Resumable:
         self.registry.drop(table.id)
         chat_id = await self.registry.writer.set_aside(table.id, exc)
         self.set_aside.append((table.id, chat_id, table.settings.lang))
-
-    async def save_shown(self) -> None:
-        """Store what the tables' messages show, where it changed since it was stored (a
-        table's save stores it too): a restart then edits only the messages that differ."""
-        changed = self.registry.writer.shown_changed(list(self.registry.tables.values()))
-        if changed:
-            await self.registry.writer.save_shown(changed)

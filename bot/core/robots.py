@@ -25,7 +25,7 @@ from . import play
 from .effects import DealShown, Effect, LobbyShown, RobotReplaced, SeatTaken, TimerChanged
 from .errors import Rejected
 from .lobby import in_lobby
-from .model import Player, Slot, Status, Table
+from .model import Player, Status, Table
 from .modes import RobotPace
 from .takeover import swap
 from .viewcache import seat_view
@@ -168,9 +168,8 @@ def replace_with_robot(table: Table, seat: Seat, user_id: int) -> list[Effect]:
     check_replace(table, seat, user_id)
     old = table.seats[seat]
     old_name = swap(table, seat, _new_robot(table))
-    hand = table.messages.hand_slots.pop(seat, None)  # his buttons go (frozen by the adapter)
     old_id, lang = (old.user_id, old.lang) if old is not None else (0, table.settings.lang)
-    replaced = RobotReplaced(table, seat, old_name, old_id, hand, lang)
+    replaced = RobotReplaced(table, seat, old_name, old_id, lang)
     return [replaced, DealShown(table), TimerChanged(table)]
 
 
@@ -186,7 +185,6 @@ def take_back(table: Table, seat: Seat, player: Player) -> list[Effect]:
     """A person (the replaced player or anybody else) takes a computer player's seat."""
     check_back(table, seat, player.user_id)
     old_name = swap(table, seat, player)
-    table.messages.hand_slots[seat] = Slot(player.user_id)
     return [SeatTaken(table, seat, old_name, player), DealShown(table), TimerChanged(table)]
 
 

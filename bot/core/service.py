@@ -8,8 +8,8 @@ applies one change (the pure functions of :mod:`~bot.core.lobby`, :mod:`~bot.cor
 :attr:`TableService.registry` (the tables held and what is read of them and of users),
 :attr:`TableService.robots` (computer players, hints) and :attr:`TableService.resumable`
 (tables read back after a start-up). The Telegram side reads tables and shows the
-effects; it only fills in a sent message's id in its :class:`~bot.core.model.Slot`
-(which :meth:`TableService.message_sent` saves).
+effects; which message shows what is its own (:mod:`bot.telegram.shown`): it only
+confirms what the group saw (:meth:`TableService.shown`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from .archive import Archive
 from .codec import settings_json, state_json
 from .effects import Effect, Effects, LobbyShown, MustStartPrivate, TimerChanged
 from .errors import AlreadyDone, NotSaved, Rejected
-from .model import Player, Slot, Status, Table, TableSettings
+from .model import Player, Status, Table, TableSettings
 from .names import StandIn, named
 from .persist import SAVE_RETRY, Change, each, stored
 from .registry import Registry
@@ -168,7 +168,6 @@ class TableService:
         except StorageError:
             raise Rejected("table_exists") from None
         table.deadline = self.clock() + self.lobby_ttl
-        table.messages.table_slot = Slot(chat_id)
         self.registry.tables[table.id] = table
         log.info("table %s opened in chat %s", table.id, chat_id)
         return await self.change(table, lambda tb: [LobbyShown(tb), TimerChanged(tb)])
@@ -314,45 +313,6 @@ class TableService:
 
     # ------------------------------------------------------------------ what was shown
 
-    async def message_sent(self, slot: Slot) -> None:
-        """A kept-up-to-date message got its id: save it so a restart can edit it."""
-        for table in list(self.registry.tables.values()):
-            m = table.messages
-            if slot is m.table_slot or slot is m.vote or slot in m.hand_slots.values():
-                await self._note(table, lambda tb: ())
-
-    async def reminder_sent(self, table: Table, slot: Slot) -> None:
-        """The turn notification ``slot`` was sent (saved: a restart deletes it)."""
-        await self._note(table, lambda tb: _put(tb.messages, "reminder", slot))
-
-    def reminder_gone(self, table: Table) -> Slot | None:
-        """Forget the turn notification, to be deleted (saved with the next change)."""
-        old, table.messages.reminder = table.messages.reminder, None
-        return old
-
-    async def buttons_posted(self, table: Table, slot: Slot, text: str) -> None:
-        """A group message whose buttons end with the game was sent (saved)."""
-        await self._note(
-            table, lambda tb: _put(tb.messages, "live", [*tb.messages.live, (slot, text)])
-        )
-
-    def buttons_ended(self, table: Table) -> list[tuple[Slot, str]]:
-        """Forget the messages whose buttons go now (saved with the settlement's note)."""
-        live, table.messages.live = table.messages.live, []
-        return live
-
-    async def sheet_sent(self, table: Table, message_id: int, photo: bool) -> None:
-        """The group's sheet message is now ``message_id``."""
-
-        def change(tb: Table) -> tuple[()]:
-            tb.messages.sheet_message, tb.messages.sheet_photo = message_id, photo
-            return ()
-
-        if self.registry.get(table.id) is table:
-            await self._note(table, change)
-        else:
-            change(table)  # a finished game shown by /pulka: not kept
-
     async def shown(self, table: Table, what: Shown) -> None:
         """``what`` was sent to the group: a restart need not show it again."""
         if restart.due(table, what):
@@ -362,9 +322,3 @@ class TableService:
         """Save what the Telegram side reports (a table forgotten meanwhile keeps nothing)."""
         with contextlib.suppress(Rejected):
             await self.change(table, change, save=True)
-
-
-def _put(obj: object, name: str, value: object) -> tuple[()]:
-    """Set what the Telegram side reported (no effect to show)."""
-    setattr(obj, name, value)
-    return ()

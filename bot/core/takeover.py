@@ -9,7 +9,7 @@ from bot.preferans.seats import Seat, replaceable
 
 from .effects import DealShown, Effect, SeatTaken, TimerChanged
 from .errors import Rejected
-from .model import Holder, Player, Slot, Status, Table
+from .model import Holder, Player, Status, Table
 
 __all__ = ["check_take", "take_seat", "swap"]
 
@@ -43,8 +43,6 @@ def take_seat(table: Table, seat: Seat, player: Player) -> list[Effect]:
     check_take(table, seat, player.user_id)
     old = table.seats[seat]
     old_name = swap(table, seat, player)
-    hand = table.messages.hand_slots.get(seat)  # the replaced player's, frozen by the adapter
-    table.messages.hand_slots[seat] = Slot(player.user_id)
-    lang = old.lang if old is not None else table.settings.lang
-    taken = SeatTaken(table, seat, old_name, player, hand, lang)
+    old_id, lang = (old.user_id, old.lang) if old is not None else (0, table.settings.lang)
+    taken = SeatTaken(table, seat, old_name, player, old_id, lang)
     return [taken, DealShown(table), TimerChanged(table)]

@@ -101,7 +101,7 @@ def _pressed(handle: Handle, *, group_only: bool = False) -> Callback:
         except Rejected as exc:
             await press.answer(t(press.lang, exc.key, **exc.values), alert=exc.alert)
             if exc.key == "err.stale":
-                stale_buttons(rt.service, rt.outbox, query)
+                stale_buttons(rt.store, rt.outbox, query)
         finally:
             await press.flush()
 

@@ -12,7 +12,7 @@ acts on a view older than the table. That saves about one private request per mo
 from __future__ import annotations
 
 from bot.core import effects as fx
-from bot.core.model import Player, Slot, Table
+from bot.core.model import Player, Table
 from bot.core.service import TableService
 from bot.core.viewcache import seat_view
 from bot.preferans.actions import Discard
@@ -28,6 +28,7 @@ from bot.render.table import hand_text, offer_end_line, review_text
 from bot.render.text import action_text, forced_note
 
 from .queue import Content
+from .shown import MessageStore, Slot
 
 __all__ = ["HandEdits", "epoch", "hand_content", "review_content"]
 
@@ -64,7 +65,9 @@ class HandEdits:
         self._tables.pop(table_id, None)
 
 
-def hand_content(service: TableService, table: Table, seat: Seat, slot: Slot) -> Content | None:
+def hand_content(
+    service: TableService, store: MessageStore, table: Table, seat: Seat, slot: Slot
+) -> Content | None:
     """``seat``'s hand message now: his view, the notes for him, the time left; ``None``
     once ``slot`` is not his hand message of the deal any more (what replaced its
     content there was rendered at once)."""
@@ -72,7 +75,7 @@ def hand_content(service: TableService, table: Table, seat: Seat, slot: Slot) ->
     player = table.player(seat)
     if game is None or game.current is None or player is None:
         return None
-    if table.messages.hand_slots.get(seat) is not slot:
+    if not store.kept(slot) or slot.key != (player.user_id, "hand", table.deal_no):
         return None
     sv = seat_view(game.current, seat)
     ranks = service.registry.card_ranks(player.user_id)

@@ -1,7 +1,7 @@
 """Outgoing messages, paced per chat and coalesced.
 
 Each chat has one worker that sends its messages in order. A kept-up-to-date message
-(:class:`~bot.core.model.Slot`) waits in the queue at most once: showing it again while it
+(:class:`~.shown.Slot`) waits in the queue at most once: showing it again while it
 waits only replaces the text, so the latest state always shows and bursts of edits
 collapse into one. Telegram's limits (per private chat, per group, for the whole bot) are
 kept by :mod:`.pacing`, the only pacing and retry layer (no ``AIORateLimiter`` under it);
@@ -36,8 +36,6 @@ from telegram.error import (
     TimedOut,
 )
 
-from bot.core.model import Slot
-
 from .edits import digest, edit_text, markup_json, send_text
 from .pacing import ANSWERS_AHEAD, ANSWERS_WINDOW, Pacing, answer_press
 from .queue import (
@@ -52,6 +50,7 @@ from .queue import (
     no_rights,
     not_modified,
 )
+from .shown import Slot
 
 __all__ = ["Outbox", "Sound", "message_gone", "not_modified"]
 
@@ -356,12 +355,12 @@ class Outbox:
         if content is None:
             return False
         text, keyboard = content[0], markup_json(content[1])  # (sent as it is: see edits.py)
-        fingerprint = digest(text, keyboard)  # kept with the slot: see TableRow.shown
+        fingerprint = digest(text, keyboard)  # kept with the slot: see shown.py
         if slot.message_id is not None:
             key = (slot.chat_id, slot.message_id)
             if fingerprint in (slot.shown, self._shown.get(key)):
                 return False
-            slot.shown = None  # unknown until Telegram took the edit (stored: TableRow.shown)
+            slot.shown = None  # unknown until Telegram took the edit (stored: shown.py)
             try:  # (the edited message Telegram answers is not read: see edits.py)
                 await self.pacing.request(
                     lambda: edit_text(self.bot, slot.chat_id, slot.message_id, text, keyboard)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from telegram.error import BadRequest
 
 from bot.core import effects as fx
-from bot.core.model import Slot, Table, is_robot_id
+from bot.core.model import Table, is_robot_id
 from bot.core.modes import NotifyMode
 from bot.core.service import TableService
 from bot.render.i18n import t
@@ -18,6 +18,7 @@ from bot.render.text import name, title_of
 
 from .edits import edit_text
 from .outbox import Outbox, message_gone
+from .shown import MessageStore
 
 __all__ = ["Pings", "ACTIVE_SECONDS"]
 
@@ -32,9 +33,11 @@ before and were waiting for the other two (tests/perf/README.md, "The bot under 
 class Pings:
     """Sends, replaces and deletes the turn notifications."""
 
-    def __init__(self, service: TableService, outbox: Outbox) -> None:
+    def __init__(self, service: TableService, outbox: Outbox, store: MessageStore) -> None:
         self.service = service
         self.outbox = outbox
+        self.store = store
+        """Keeps the table's notification (one at most), so a restart deletes it too."""
 
     def remind(self, e: fx.Remind) -> None:
         """The player to act is running out of time (or, with the timer off, the table has
@@ -86,7 +89,8 @@ class Pings:
                 self.outbox.delete(user_id, message_id)
                 return
             self.clear(table)
-            await self.service.reminder_sent(table, Slot(user_id, message_id))
+            self.store.put(table.id, "reminder", user_id, 0, message_id)
+            await self.store.flush()
 
         async def run() -> bool:
             if table.move != move or await self.service.registry.notify_mode(user_id) not in modes:
@@ -103,7 +107,7 @@ class Pings:
     async def _edited(self, table: Table, user_id: int, text: str) -> bool:
         """Put ``text`` in the notification of this turn ``user_id`` got (cleared whenever
         anybody moves); ``False`` if there is none (or he deleted it)."""
-        sent = table.messages.reminder
+        sent = next(iter(self.store.of_kind(table.id, "reminder")), None)
         if sent is None or sent.chat_id != user_id or sent.message_id is None:
             return False
         bot, mid = self.outbox.bot, sent.message_id
@@ -115,6 +119,7 @@ class Pings:
 
     def clear(self, table: Table) -> None:
         """Delete the table's notification (somebody moved, or the game is over)."""
-        old = self.service.reminder_gone(table)
-        if old is not None and old.message_id is not None:
-            self.outbox.delete(old.chat_id, old.message_id)
+        for old in self.store.of_kind(table.id, "reminder"):
+            self.store.drop(old)  # (its row goes with the next write)
+            if old.message_id is not None:
+                self.outbox.delete(old.chat_id, old.message_id)

@@ -2,9 +2,11 @@
 
 The group's table message is rendered from the deal's public view only, each hand
 message from its seat's view only. Messages are rendered from the table as it is now,
-so a later effect's state wins. What the group must see of an ended deal, a settlement
-and a started game's lobby is confirmed to the core once the outbox sent it (a job queued
-right behind those messages), so a restart shows what was not confirmed.
+so a later effect's state wins. Which message shows what is found in the
+:class:`~.shown.MessageStore` by the table's state (its deal, its players), never kept by
+the core. What the group must see of an ended deal, a settlement and a started game's
+lobby is confirmed to the core once the outbox sent it (a job queued right behind those
+messages), so a restart shows what was not confirmed.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from telegram import InlineKeyboardMarkup
 from bot.core import effects as fx
 from bot.core.effects import Effects
 from bot.core.forced import forced_move
-from bot.core.model import Player, Slot, Status, Table
+from bot.core.model import Player, Status, Table
 from bot.core.play import stop_need
 from bot.core.robots import is_robot
 from bot.core.service import Shown, TableService
@@ -50,6 +52,7 @@ from .outbox import Outbox, Sound
 from .pings import Pings
 from .queue import Content
 from .sheet import SheetMessages
+from .shown import MessageStore, Slot, hand_of, hand_slot, hands_of, renew_hand, table_slot
 
 __all__ = ["Presenter", "REVIEW_WAIT"]
 
@@ -68,10 +71,13 @@ class Presenter:
         service: TableService,
         outbox: Outbox,
         sheets: SheetMessages,
+        store: MessageStore | None = None,
     ) -> None:
         self.service = service
         self.outbox = outbox
         self.sheets = sheets
+        self.store = store or MessageStore()
+        """Which message shows what (shared with the outbox's ``on_sent`` and the sheets)."""
         self.arm: Callable[[Table], None] = lambda table: None
         """Re-arms a table's timer (the scheduler's, set when the parts are wired)."""
         self.analysis = True
@@ -80,7 +86,7 @@ class Presenter:
         """Runs the analyses off the event loop."""
         self.autoplay = False
         """Whether forced cards play themselves (the scheduler's pause is set)."""
-        self.pings = Pings(service, outbox)
+        self.pings = Pings(service, outbox, self.store)
         self.hands = HandEdits()
 
     def show(self, effects: Effects) -> None:
@@ -96,7 +102,9 @@ class Presenter:
                 self.show_lobby(table)
             case fx.LobbyClosed():
                 text = lobby_text(table, closed_key=CLOSED_KEYS[e.status])
-                self.outbox.show(e.slot, text, None)
+                lobby = self.store.get(table.id, "table", table.chat_id, 0)
+                if lobby is not None:  # (none: it was never sent, nothing to close)
+                    self.outbox.show(lobby, text, None)
                 if e.status == Status.PLAYING:
                     self._confirm(table, Shown("lobby"))
                 else:  # cancelled or expired: the seated players are told privately
@@ -111,6 +119,8 @@ class Presenter:
                 self.pings.clear(table)
                 self.show_deal(table, e.moved)
             case fx.HandShown():
+                if e.anew and (seated := table.player(e.seat)) is not None:
+                    renew_hand(self.store, table, seated.user_id)
                 self.show_hand(table, e.seat)
             case fx.DealEnded():
                 self._show_ended(e)
@@ -136,26 +146,30 @@ class Presenter:
                 self._post_buttons(table, text, keyboards.take_back_keyboard(table, e.seat))
                 button = t(e.old_lang, "btn.take_back", seat=e.seat + 1)
                 note = t(e.old_lang, "hand.robot_took", robot=name(table, e.seat), button=button)
-                self._freeze_hand(table, e.seat, e.hand, e.old_lang, note)
+                hand = hand_of(self.store, table, e.old_id)
+                self._freeze_hand(table, e.seat, hand, e.old_lang, note)
             case fx.SeatTaken():
                 old = short_name_html(e.old_name)
                 new = name(table, e.seat)
                 note = t(e.old_lang, "hand.seat_taken", name=new)
-                self._freeze_hand(table, e.seat, e.hand, e.old_lang, note)
+                hand = hand_of(self.store, table, e.old_id)
+                self._freeze_hand(table, e.seat, hand, e.old_lang, note)
+                renew_hand(self.store, table, e.player.user_id)  # a new message, not one frozen
                 self.outbox.post(table.chat_id, t(lang, "replaced", new=new, old=old))
                 title = title_of(table, self._others(e.player))
                 text = t(e.player.lang, "start.took", title=title, seat=e.seat + 1)
                 self.outbox.post(e.player.user_id, text)
             case fx.StopVoted():
-                vote = table.messages.vote
-                if vote is not None:  # one message per deal's vote, edited as votes come
-                    text = votes_text(table, stop_need(table))
-                    self.outbox.show(vote, text, keyboards.stop_keyboard(table))
+                # one message per deal's vote, edited as votes come
+                vote = self.store.slot(table.id, "vote", table.chat_id, table.deal_no)
+                text = votes_text(table, stop_need(table))
+                self.outbox.show(vote, text, keyboards.stop_keyboard(table))
             case fx.VoteLapsed():
-                if e.slot is not None:
+                lapsed = self.store.get(table.id, "vote", table.chat_id, e.deal_no)
+                if lapsed is not None:
                     voters = ", ".join(short_name_html(v) for v in e.voters)
                     text = t(lang, "stop.lapsed", names=voters, votes=len(e.voters), need=e.need)
-                    self.outbox.show(e.slot, text, None)
+                    self.outbox.show(lapsed, text, None)
             case fx.PlayerBlocked():
                 self.outbox.post(table.chat_id, t(lang, "blocked", name=short_name_html(e.name)))
             case fx.Paused():
@@ -164,6 +178,7 @@ class Presenter:
                         title = title_of(table, self._others(player))
                         self._tell(player, t(player.lang, "paused.private", title=title))
             case fx.Resumed():
+                self.store.drop(table_slot(self.store, table))  # a new one: the old is far up
                 if table.status == Status.LOBBY:
                     self.show_lobby(table)
                 else:
@@ -188,9 +203,9 @@ class Presenter:
     # ------------------------------------------------------------------ messages
 
     def show_lobby(self, table: Table) -> None:
-        slot = table.messages.table_slot
-        if slot is None or table.status != Status.LOBBY:
+        if table.status != Status.LOBBY:
             return
+        slot = table_slot(self.store, table, 0)
         shown = table.ui.settings_open
         markup = keyboards.settings_keyboard(table) if shown else keyboards.lobby_keyboard(table)
         # the lobby answers a person's press (a seat, a setting): it goes with the answers
@@ -201,9 +216,9 @@ class Presenter:
         ``moved``'s move only those :class:`.hands.HandEdits` says (``None``: every one).
         Rendered when sent, so a state coalesced away costs nothing."""
         game = table.game
-        slot = table.messages.table_slot
-        if table.status != Status.PLAYING or game is None or game.current is None or not slot:
+        if table.status != Status.PLAYING or game is None or game.current is None:
             return
+        slot = table_slot(self.store, table)
         deal = game.current
         lang = table.settings.lang
         auto = table.ui.auto_note
@@ -228,9 +243,10 @@ class Presenter:
 
     def show_hand(self, table: Table, seat: Seat) -> None:
         """Refresh ``seat``'s hand message (rendered when it is sent: the state then)."""
-        slot = table.messages.hand_slots.get(seat)
+        slot = hand_slot(self.store, table, seat)
         if slot is not None:
-            self.outbox.show_lazy(slot, lambda: hand_content(self.service, table, seat, slot))
+            content = partial(hand_content, self.service, self.store, table, seat, slot)
+            self.outbox.show_lazy(slot, content)
 
     def _show_ended(self, e: fx.DealEnded) -> None:
         """The last state of a finished deal in its messages, then the result and the pulka."""
@@ -243,25 +259,29 @@ class Presenter:
         if claim is not None:  # the deal ended by an accepted offer
             result = claim + "\n\n" + result
         self.hands.forget(table.id)
+        slot = table_slot(self.store, table, e.deal_no)
         if deal is not None:
-            if e.table_slot is not None:  # (the last trick's state before it is shown first)
-                text = table_text(table, public_view(deal), e.deal_no, note=result)
-                self.outbox.show_lazy(e.table_slot, (text, None), epoch=epoch(deal))
-            if self.analysis and e.hand_slots and reached_play(deal):
-                self._analyse(e, before)  # the reviews wait a little for its line
+            # (the last trick's state before it is shown first)
+            text = table_text(table, public_view(deal), e.deal_no, note=result)
+            self.outbox.show_lazy(slot, (text, None), epoch=epoch(deal))
+            hands = hands_of(self.store, table, e.deal_no)
+            if self.analysis and hands and reached_play(deal):
+                self._analyse(e, before, hands)  # the reviews wait a little for its line
             else:
-                self._show_reviews(e, before, None)
-        self.sheets.deal_ended(table, result, e.table_slot)
+                self._show_reviews(e, before, None, hands)
+        self.sheets.deal_ended(table, result, slot)
         self._confirm(table, Shown("end", e.deal_no))
 
-    def _show_reviews(self, e: fx.DealEnded, before: Sheet | None, found: Analysis | None) -> None:
+    def _show_reviews(
+        self, e: fx.DealEnded, before: Sheet | None, found: Analysis | None, hands: dict[Seat, Slot]
+    ) -> None:
         """Every player's hand message of an ended deal becomes its review."""
-        for seat, slot in e.hand_slots.items():
+        for seat, slot in hands.items():
             if (player := e.table.player(seat)) is not None:
                 review = partial(review_content, self.service, e, seat, player, before, found)
                 self.outbox.show_lazy(slot, review)
 
-    def _analyse(self, e: fx.DealEnded, before: Sheet | None) -> None:
+    def _analyse(self, e: fx.DealEnded, before: Sheet | None, hands: dict[Seat, Slot]) -> None:
         """Analyse the ended deal off the event loop (:mod:`.analysing`); the reviews wait
         for its line up to :data:`REVIEW_WAIT` s (one edit each, not two), a later line is
         added to them (they stay the deal's review whatever the table did meanwhile)."""
@@ -272,7 +292,7 @@ class Presenter:
         def show(found: Analysis | None) -> None:
             nonlocal shown
             shown = True
-            self._show_reviews(e, before, found)
+            self._show_reviews(e, before, found, hands)
 
         def done(found: Analysis) -> None:
             waiting.cancel()
@@ -293,12 +313,11 @@ class Presenter:
         deal = game.abandoned if game is not None else None
         if deal is None:
             return
-        if table.messages.table_slot is not None:
-            ended = t(table.settings.lang, "end.stopped")
-            text = table_text(table, public_view(deal), table.deal_no, ended=ended)
-            self.outbox.show(table.messages.table_slot, text, None)
+        ended = t(table.settings.lang, "end.stopped")
+        text = table_text(table, public_view(deal), table.deal_no, ended=ended)
+        self.outbox.show(table_slot(self.store, table), text, None)
         for seat, player in table.seated():
-            slot = table.messages.hand_slots.get(seat)
+            slot = hand_slot(self.store, table, seat)
             self._freeze_hand(table, seat, slot, player.lang, t(player.lang, "end.stopped"), deal)
 
     def _freeze_hand(
@@ -332,19 +351,21 @@ class Presenter:
             return table.status == Status.PLAYING and table.game is game
 
         async def remember(message_id: int) -> None:
-            slot = Slot(table.chat_id, message_id)
+            slot = self.store.put(table.id, "live", table.chat_id, message_id, message_id, text)
             if table.status == Status.PLAYING:
-                await self.service.buttons_posted(table, slot, text)
+                await self.store.flush()
             else:  # the game ended while it was on its way
+                self.store.drop(slot)
                 self.outbox.show(slot, text + "\n\n" + ended_text(table), None)
 
         self.outbox.post(table.chat_id, text, markup, done=remember, due=due)
 
     def _game_ended(self, table: Table) -> None:
         """Take the buttons off the stop-vote and seat messages; tell each player privately."""
-        for slot, text in self.service.buttons_ended(table):
-            self.outbox.show(slot, text + "\n\n" + ended_text(table), None)
-        vote = table.messages.vote
+        for slot in self.store.of_kind(table.id, "live"):
+            self.store.drop(slot)
+            self.outbox.show(slot, (slot.note or "") + "\n\n" + ended_text(table), None)
+        vote = self.store.get(table.id, "vote", table.chat_id, table.deal_no)
         if vote is not None and not self.outbox.drop(vote):  # a vote not sent yet never is
             text = votes_text(table, stop_need(table)) + "\n\n" + ended_text(table)
             self.outbox.show(vote, text, None)
@@ -371,6 +392,10 @@ class Presenter:
 
         async def run() -> bool:
             await self.service.shown(table, what)
+            if what.kind == "end":  # its messages are not edited any more
+                self.store.drop_deal(table.id, what.deal_no)
+            elif what.kind == "lobby":
+                self.store.drop_deal(table.id, 0)
             return False  # no request to Telegram: nothing to pace
 
         self.outbox.call(table.chat_id, run)

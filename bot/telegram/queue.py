@@ -14,7 +14,7 @@ from enum import Enum
 from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest
 
-from bot.core.model import Slot
+from .shown import Slot
 
 __all__ = [
     "Content",

@@ -30,6 +30,7 @@ from bot.render.i18n import t
 
 from .outbox import Outbox
 from .presenter import Presenter
+from .shown import MessageStore
 
 __all__ = ["resume", "stale_buttons"]
 
@@ -46,6 +47,7 @@ async def resume(service: TableService, presenter: Presenter) -> None:
     for effect in await service.resumable.resume():
         tables.setdefault(effect.table.id, (effect.table, []))[1].append(effect)
     for table, effects in tables.values():
+        await presenter.store.load(table.id)  # which message shows what
         try:
             presenter.show(tuple(effects))
         except Exception as exc:
@@ -56,19 +58,15 @@ async def resume(service: TableService, presenter: Presenter) -> None:
             presenter.outbox.post(chat_id, text)
 
 
-def stale_buttons(service: TableService, outbox: Outbox, query: CallbackQuery) -> None:
+def stale_buttons(store: MessageStore, outbox: Outbox, query: CallbackQuery) -> None:
     """An out-of-date press on a private message that no table keeps up to date (e.g. a
     hand message sent just before a crash): take its buttons away."""
     msg = query.message
     if msg is None or msg.chat.id <= 0 or decode(query.data) is None:
         return
     chat_id, message_id = msg.chat.id, msg.message_id
-    for table in list(service.registry.tables.values()):
-        if any(
-            slot.chat_id == chat_id and slot.message_id == message_id
-            for slot in table.messages.hand_slots.values()
-        ):
-            return  # a live hand message: its table keeps it up to date
+    if any(slot.message_id == message_id for slot in store.hands(chat_id)):
+        return  # a live hand message: its table keeps it up to date
 
     async def run() -> bool:
         try:

@@ -11,8 +11,8 @@ press is applied to the table as stored, never answered "out of date" for a live
 Each table is resumed once, by whichever comes first, and its timer is armed then.
 
 A message is shown again only if it does not show what it must: the outbox compares the
-digest stored with the table (:attr:`storage.TableRow.shown`), written with each save and
-every :data:`SHOWN_EVERY` seconds in between (:meth:`Resumer.save_shown`) and at the stop.
+digest its row holds (:mod:`.shown`, read with the table), written when a message is
+sent, every :data:`SHOWN_EVERY` seconds (:meth:`Resumer.save_shown`) and at the stop.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from telegram import Update
 from telegram.ext import Application, CallbackContext, TypeHandler
 
+from bot.core.robots import is_robot
 from bot.core.service import TableService
 from bot.render.callbacks import decode, from_base36
 from bot.render.i18n import t
@@ -83,10 +84,7 @@ class Resumer:
 
     async def save_shown(self) -> None:
         """Store what the tables' messages show; a failure is only logged (tried again)."""
-        try:
-            await self.service.resumable.save_shown()
-        except Exception as exc:  # noqa: BLE001 - the next write stores it
-            log.warning("what the messages show is not stored now: %s", exc)
+        await self.presenter.store.flush()
 
     async def resume(self, table_ids: Iterable[int]) -> None:
         """Resume these listed tables now (or wait for those under way): read, shown again
@@ -125,6 +123,7 @@ class Resumer:
         its timer or its messages cannot take) is set aside."""
         try:
             effects = await self.service.resumable.resume_table(table_id)
+            await self.presenter.store.load(table_id)  # which message shows what
             try:
                 self.presenter.show(effects)
             except Exception as exc:
@@ -169,7 +168,7 @@ class Resumer:
             table = self.service.registry.get(table_id)
             if table is None:
                 return
-            chats = {table.chat_id, *(s.chat_id for s in table.messages.hand_slots.values())}
+            chats = {table.chat_id, *(p.user_id for _, p in table.seated() if not is_robot(p))}
             marks = {chat_id: self._mark(chat_id) for chat_id in chats - self.outbox.blocked}
             until = time.monotonic() + SENT_WAIT
             while marks and time.monotonic() < until:

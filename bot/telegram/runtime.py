@@ -25,6 +25,7 @@ from .presenter import Presenter
 from .resuming import Resumer
 from .scheduler import Scheduler
 from .sheet import SheetMessages
+from .shown import MessageStore, hand_of
 
 __all__ = [
     "Runtime",
@@ -51,6 +52,8 @@ class Runtime:
     sheets: SheetMessages
     presenter: Presenter
     scheduler: Scheduler
+    store: MessageStore
+    """Which message shows what (:mod:`.shown`)."""
 
     @classmethod
     def build(
@@ -59,19 +62,25 @@ class Runtime:
         service: TableService,
         outbox: Outbox,
     ) -> Runtime:
-        sheets = SheetMessages(outbox, service)
-        presenter = Presenter(service, outbox, sheets)
+        store = MessageStore(service.storage)
+        sheets = SheetMessages(outbox, service, store)
+        presenter = Presenter(service, outbox, sheets, store)
+
+        def forgotten(table_id: int) -> None:
+            sheets.forget(table_id)
+            store.forget(table_id)
+
         scheduler = Scheduler(
             app.job_queue,
             service,
             presenter.show,
             pending=sheets.pending,
-            forgotten=sheets.forget,
-            unseen=lambda table: _buttons_unseen(outbox, table),
+            forgotten=forgotten,
+            unseen=lambda table: _buttons_unseen(outbox, store, table),
         )
         presenter.arm = scheduler.arm
-        rt = cls(app, service, outbox, sheets, presenter, scheduler)
-        outbox.on_sent = service.message_sent
+        rt = cls(app, service, outbox, sheets, presenter, scheduler, store)
+        outbox.on_sent = store.sent
         outbox.on_forbidden = rt.on_forbidden
         outbox.on_migrated = rt.on_migrated
         return rt
@@ -166,8 +175,9 @@ def is_group(update: Update) -> bool:
     return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
-def _buttons_unseen(outbox: Outbox, table: Table) -> bool:
+def _buttons_unseen(outbox: Outbox, store: MessageStore, table: Table) -> bool:
     """Whether the hand message of the table's player to act still waits to be sent."""
     acting = table.to_act()
-    slot = table.messages.hand_slots.get(acting[1]) if acting is not None else None
+    player = acting[2] if acting is not None else None
+    slot = hand_of(store, table, player.user_id) if player is not None else None
     return slot is not None and outbox.unshown(slot)

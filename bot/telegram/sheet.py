@@ -53,7 +53,7 @@ from telegram import Bot, InputFile, InputMediaPhoto
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from bot.core.model import Slot, Table
+from bot.core.model import Table
 from bot.core.modes import SheetMode
 from bot.core.service import TableService
 from bot.preferans.conventions import Rules
@@ -65,6 +65,7 @@ from bot.render.results import pulka_text, settlement_text, sheet_title
 
 from .edits import edit_text, send_text
 from .outbox import Outbox, Sound, message_gone, not_modified
+from .shown import MessageStore, Slot
 
 __all__ = ["SheetMessages", "SheetSnapshot", "CAPTION_LIMIT", "caption_length"]
 
@@ -165,11 +166,14 @@ class SheetMessages:
         self,
         outbox: Outbox,
         service: TableService,
+        store: MessageStore | None = None,
         *,
         render_picture: Callable[[Game, str], bytes] = render_png,
     ) -> None:
         self.outbox = outbox
         self.service = service
+        self.store = store or MessageStore()
+        """Where the sheet message of a table in play is kept (:mod:`.shown`)."""
         self.render_picture = render_picture
         self._pending: dict[int, _Job] = {}
         """Table id -> its job still waiting in the outbox."""
@@ -241,16 +245,16 @@ class SheetMessages:
         return table_id in self._pending
 
     def forget(self, table_id: int) -> None:
-        """The table left memory (its sheet message id is stored with it)."""
+        """The table left memory (its sheet message is kept with its messages)."""
         self._current.pop(table_id, None)
         self._drawn.pop(table_id, None)
 
     def current(self, table: Table) -> Ref | None:
         """The table's sheet message, if it has one."""
         ref = self._current.get(table.id)
-        m = table.messages
-        if ref is None and m.sheet_message is not None:
-            ref = (m.sheet_message, m.sheet_photo)
+        kept = self.store.get(table.id, "sheet", table.chat_id, 0)
+        if ref is None and kept is not None and kept.message_id is not None:
+            ref = (kept.message_id, kept.note == "photo")
         return ref
 
     # ------------------------------------------------------------------ sending
@@ -261,11 +265,17 @@ class SheetMessages:
         if self._pending.get(table.id) is job:
             del self._pending[table.id]
         chat_id = table.chat_id
+        held = self.service.registry.tables.get(table.id) is table
+        if held:  # a table resumed: its sheet message is read with its messages
+            await self.store.load(table.id)
+        elif table.id not in self._current:  # a finished game's /pulka: its last sheet goes
+            ref = await self.store.stored_sheet(table.id, chat_id)
+            if ref is not None:
+                self._current[table.id] = ref
         old = self.current(table)
         known = [job.after, self.outbox.newest.get(chat_id, 0)]
-        known += [
-            s.message_id for s in [*job.slots, table.messages.table_slot] if s and s.message_id
-        ]
+        current = self.store.get(table.id, "table", chat_id, table.deal_no)
+        known += [s.message_id for s in [*job.slots, current] if s and s.message_id]
         in_place = old if old is not None and old[0] >= max(known) else None
         sent: Ref | None = None
         extra: str | None = None
@@ -292,7 +302,9 @@ class SheetMessages:
             await self._text(chat_id, extra, None)
         if old is not None and old[0] != sent[0]:
             self.outbox.delete(chat_id, old[0])
-        await self.service.sheet_sent(table, *sent)
+        if held:  # (a finished game shown by /pulka is not kept)
+            self.store.put(table.id, "sheet", chat_id, 0, sent[0], "photo" if sent[1] else "text")
+            await self.store.flush()
         return 1 if extra is None else 2  # both count in the group's 20 a minute
 
     async def _draw(self, table_id: int, snapshot: SheetSnapshot, lang: str) -> bytes | None:

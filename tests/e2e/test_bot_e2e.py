@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.model import Slot, TableSettings
+from bot.core.model import TableSettings
 from bot.preferans.actions import Declare, Discard, Play
 from bot.preferans.deal import Deal
+from bot.telegram.shown import Slot
 from tests.bot_helpers import (
     Harness,
     bot_env,
@@ -241,7 +242,7 @@ async def test_group_edits_are_coalesced_within_telegram_limits(tmp_path: Path) 
         overall_rate=30,  # Telegram's limits on both sides, as in production
     ) as h:
         outbox = h.rt.outbox
-        slot = Slot(h.group.id)
+        slot = Slot(0, "table", h.group.id, 0)
         for i in range(40):
             outbox.show(slot, f"state {i}")
             await asyncio.sleep(0.05)

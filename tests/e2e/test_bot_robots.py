@@ -19,7 +19,7 @@ CHEAP = Budget(samples=2, nodes=200, total=400)
 
 
 async def _press_lobby(h: Harness, code: str) -> dict[str, object]:
-    slot = h.table().messages.table_slot
+    slot = h.table_slot()
     assert slot is not None and slot.message_id is not None
     lobby = h.fake.message(h.group.id, slot.message_id)
     data = next(d for _, d in lobby.buttons if d and code_of(d) == code)

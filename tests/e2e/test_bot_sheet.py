@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.core.codec import load_state, settings_from_json, settings_json, state_json
+from bot.core.codec import settings_from_json, settings_json
 from bot.core.model import Table, TableSettings
 from bot.render.keyboards import settings_keyboard
 from bot.render.picture.layout import sheet_layout
@@ -90,18 +90,19 @@ async def test_after_each_deal_one_sheet_picture_replaces_the_previous(tmp_path:
         h.rt.sheets.render_picture = recording
         await open_and_start(h)
         table = h.table()
-        first_table_msg = table.messages.table_slot.message_id
+        first_table_msg = h.table_slot().message_id
         await quick_deal(h)
         [sheet] = photos(h)
         assert sheet.caption == last_result(table) and sheet.caption.startswith("Deal 1:")
         assert png_size(sheet) == expected_size(table)
         assert (sheet.media.width, sheet.media.height) == expected_size(table)
         # between the finished deal's table message and the new deal's one
-        assert first_table_msg < sheet.message_id < table.messages.table_slot.message_id
+        assert first_table_msg < sheet.message_id < h.table_slot().message_id
         assert threads and threading.main_thread().name not in threads
-        assert table.messages.sheet_message == sheet.message_id and table.messages.sheet_photo
-        row = await h.service.storage.table(table.id)
-        assert row.state["sheet_message"] == sheet.message_id  # kept for a restart
+        kept = h.rt.store.get(table.id, "sheet", h.group.id, 0)
+        assert kept is not None and (kept.message_id, kept.note) == (sheet.message_id, "photo")
+        rows = await h.service.storage.shown_rows(table.id)  # kept for a restart
+        assert [r.message_id for r in rows if r.kind == "sheet"] == [sheet.message_id]
         # deal 2: a new picture at the bottom, the old one deleted
         await quick_deal(h)
         [second] = photos(h)
@@ -202,12 +203,7 @@ async def test_sheet_setting_text_and_both(tmp_path: Path, monkeypatch) -> None:
 
 async def test_end_of_game_sends_the_final_sheet(tmp_path: Path) -> None:
     async with running_bot(tmp_path, defaults=TableSettings(pulka=2)) as h:
-        await open_and_start(h)
-        table = h.table()
-        for _ in range(12):
-            if table.game.over:
-                break
-            await quick_deal(h)
+        table = await _play_a_short_game(h)
         assert table.game.finished and table.status == "over"
         [sheet] = photos(h)
         texts = h.group_texts()
@@ -249,7 +245,8 @@ async def test_a_refused_photo_falls_back_to_the_text_sheet(tmp_path: Path) -> N
         assert photos(h) == []
         [text] = sheet_texts(h)
         assert text.content.startswith("Deal 1:") and "Player" in text.content
-        assert table.messages.sheet_message == text.message_id and not table.messages.sheet_photo
+        kept = h.rt.store.get(table.id, "sheet", h.group.id, 0)
+        assert kept is not None and (kept.message_id, kept.note) == (text.message_id, "text")
         # the next deal's picture goes through and replaces the text sheet
         await quick_deal(h)
         [sheet] = photos(h)
@@ -291,7 +288,8 @@ async def test_a_restart_keeps_replacing_the_sheet(tmp_path: Path) -> None:
         await quick_deal(h)
         [sheet] = photos(h)
     async with running_bot(tmp_path, fake=fake, people=people, group=group) as h2:
-        assert h2.table().messages.sheet_message == sheet.message_id
+        kept = h2.rt.store.get(h2.table().id, "sheet", group.id, 0)
+        assert kept is not None and kept.message_id == sheet.message_id
         await quick_deal(h2)
         [new] = photos(h2)
         assert new.message_id > sheet.message_id
@@ -305,12 +303,6 @@ def test_sheet_setting_is_stored_and_old_tables_load() -> None:
     both = TableSettings(sheet="both")
     assert settings_from_json(settings_json(both)).sheet == "both" and both.copy().sheet == "both"
     table = Table(id=1, chat_id=-1, owner_id=1, settings=TableSettings())
-    load_state(table, {"seats": [None, None, None]})
-    assert table.messages.sheet_message is None and not table.messages.sheet_photo
-    table.messages.sheet_message, table.messages.sheet_photo = 42, True
-    again = Table(id=1, chat_id=-1, owner_id=1, settings=TableSettings())
-    load_state(again, state_json(table))
-    assert (again.messages.sheet_message, again.messages.sheet_photo) == (42, True)
     assert caption_length("<b>a&amp;b</b> ♠️") == 6  # no tags, entities as one, UTF-16
     table.settings.lang = "en"
     labels = [b.text for row in settings_keyboard(table).inline_keyboard for b in row]
@@ -318,3 +310,31 @@ def test_sheet_setting_is_stored_and_old_tables_load() -> None:
     table.settings.sheet = "both"
     labels = [b.text for row in settings_keyboard(table).inline_keyboard for b in row]
     assert "Sheet: picture + text" in labels
+
+
+async def test_pulka_of_a_finished_game_after_a_restart_replaces_its_last_sheet(
+    tmp_path: Path,
+) -> None:
+    fake = FakeTelegram(flood=NO_FLOOD)
+    small = TableSettings(pulka=2)
+    async with running_bot(tmp_path, fake=fake, defaults=small) as h:
+        people, group = h.users, h.group
+        table = await _play_a_short_game(h)
+        assert table.status == "over"
+        [sheet] = photos(h)
+    async with running_bot(tmp_path, fake=fake, people=people, group=group, defaults=small) as h2:
+        await h2.say(h2.users[0], "/pulka")  # the game is not in memory: read from the archive
+        [final] = photos(h2)
+        assert final.message_id > sheet.message_id and "Game over" in final.caption
+        assert fake.message(group.id, sheet.message_id).deleted  # one sheet per table
+
+
+async def _play_a_short_game(h: Harness) -> Table:
+    """Open, start and play a game of a small pulka to its end."""
+    await open_and_start(h)
+    table = h.table()
+    for _ in range(12):
+        if table.game.over:
+            break
+        await quick_deal(h)
+    return table

@@ -173,9 +173,8 @@ async def test_every_trick_shows_in_the_group_and_no_state_is_rendered_unsent(
     options = {"group_limit": 100_000, "group_fast_interval": 0.6}
     async with running_bot(tmp_path, outbox_options=options, private_interval=0.1) as h:
         await open_and_start(h)
-        table = h.table()
-        slot = table.messages.table_slot
-        hands = dict(table.messages.hand_slots)
+        slot = h.table_slot()
+        hands = dict(h.hand_slots())
         before = dict(rendered)
         while await _press_when_shown(h):
             pass
@@ -191,9 +190,9 @@ async def test_every_trick_shows_in_the_group_and_no_state_is_rendered_unsent(
         assert missing == []
         # every state rendered was sent: of deal 1's table message all but its start
         # (rendered before), the deal's end (rendered at once) included; deal 2's start
-        now = h.table().messages
-        assert now.table_slot is not None and now.table_slot.message_id is not None
-        nxt = _versions(h, h.group.id, now.table_slot.message_id)
+        now = h.table_slot()
+        assert now is not None and now.message_id is not None
+        nxt = _versions(h, h.group.id, now.message_id)
         assert rendered["table"] - before["table"] == len(shown) - 1 + len(nxt)
         # the hands: all but their start (rendered before), the reviews included; deal 2's
         sent = [
@@ -201,7 +200,7 @@ async def test_every_trick_shows_in_the_group_and_no_state_is_rendered_unsent(
         ]
         sent += [
             len(_versions(h, s.chat_id, s.message_id))
-            for s in now.hand_slots.values()
+            for s in h.hand_slots().values()
             if s.message_id
         ]
         assert len(sent) == 6

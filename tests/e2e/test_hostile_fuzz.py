@@ -29,8 +29,10 @@ import pytest
 
 from bot.core.model import Status, Table, TableSettings
 from bot.preferans.robot import FAST
+from bot.preferans.seats import Seat
 from bot.render.callbacks import encode, to_base36
 from bot.render.i18n import t
+from bot.telegram.shown import Slot, hand_of
 from tests.bot_helpers import NO_FLOOD, FakeClock, Harness, code_of, is_alert, running_bot
 from tests.fakes import FakeChat, FakeTelegram, FakeUser, MessageView
 from tests.hostile_helpers import (
@@ -134,7 +136,8 @@ class Driver:
         return next(u for u in self.everyone if u.id == user_id)
 
     def hand_message(self, table: Table, seat: int) -> MessageView | None:
-        slot = table.messages.hand_slots.get(seat)
+        player = table.player(Seat(seat)) if seat < len(table.seats) else None
+        slot = hand_of(self.h.rt.store, table, player.user_id) if player is not None else None
         player = table.seats[seat] if seat < len(table.seats) else None
         if slot is None or slot.message_id is None or player is None:
             return None
@@ -203,15 +206,17 @@ class Driver:
             data = next((d for _, d in msg.buttons if d and code_of(d) == "bP"), data)
         elif code.startswith("c") and self.rng.random() < 0.7:
             data = next(d for _, d in msg.buttons if d)  # the lowest contract: longer games
+        elif code.startswith(("t", "u")) and self.rng.random() < 0.5:  # marked: mostly done
+            data = next((d for _, d in msg.buttons if d and code_of(d) == "k"), data)
         user = self.user(table.seats[int(deal.actor)].user_id)  # type: ignore[union-attr]
         for _ in range(self.rng.choice([1, 1, 1, 1, 2, 3])):
             self.press(user, msg, data)
 
     def op_lobby(self, g: str, table: Table) -> None:
         lobby = None
-        if (slot := table.messages.table_slot) is not None and slot.message_id is not None:
+        if (slot := _group_slot(self.h, table)) is not None and slot.message_id is not None:
             try:
-                lobby = self.fake.message(table.chat_id, table.messages.table_slot.message_id)
+                lobby = self.fake.message(table.chat_id, slot.message_id)
             except KeyError:
                 lobby = None
         if lobby is None:
@@ -422,8 +427,8 @@ class Driver:
         for _ in range(20):
             if table.status != Status.LOBBY:
                 return
-            assert (slot := table.messages.table_slot) is not None and slot.message_id is not None
-            lobby = self.fake.message(table.chat_id, table.messages.table_slot.message_id)
+            assert (slot := _group_slot(self.h, table)) is not None and slot.message_id is not None
+            lobby = self.fake.message(table.chat_id, slot.message_id)
             codes = [code_of(d) for _, d in lobby.buttons]
             if "Ls" not in codes:
                 self.press(owner, lobby, encode(table.id, 0, "Lb"))
@@ -562,3 +567,8 @@ async def test_fuzz_end_to_end_over_http(tmp_path: Path, seed: int) -> None:
             assert driver.updates > 400
             assert spy.accepted > 50
     assert errors.lines() == []
+
+
+def _group_slot(h: Harness, table: Table) -> Slot | None:
+    """The group's message of the table's current deal (its lobby before the game)."""
+    return h.rt.store.get(table.id, "table", table.chat_id, table.deal_no)

@@ -71,11 +71,11 @@ def assert_messages_current(h: Harness) -> None:
     table = h.table()
     game = table.game
     assert game is not None and game.current is not None
-    assert (slot := table.messages.table_slot) is not None and slot.message_id is not None
-    tm = h.fake.message(table.messages.table_slot.chat_id, table.messages.table_slot.message_id)
+    assert (slot := h.table_slot()) is not None and slot.message_id is not None
+    tm = h.fake.message(h.table_slot().chat_id, h.table_slot().message_id)
     assert f"Deal {table.deal_no}" in tm.content and not tm.deleted
     actor = game.current.actor
-    for seat, slot in table.messages.hand_slots.items():
+    for seat, slot in h.hand_slots().items():
         assert slot.message_id is not None, f"seat {seat} has no hand message"
         msg = h.fake.message(slot.chat_id, slot.message_id)
         assert not msg.deleted
@@ -189,10 +189,10 @@ async def test_a_deleted_table_message_is_posted_again(tmp_path: Path) -> None:
             unthrottle(h)
             await open_and_start(h)
             table = h.table()
-            old_table_msg = table.messages.table_slot.message_id
+            old_table_msg = h.table_slot().message_id
             victim = h.users[0]
             seat = table.seat_of(victim.id)
-            old_hand = table.messages.hand_slots[seat].message_id
+            old_hand = h.hand_slots()[seat].message_id
             h.fake.handle("deleteMessage", {"chat_id": h.group.id, "message_id": old_table_msg})
             h.fake.handle("deleteMessage", {"chat_id": victim.id, "message_id": old_hand})
             await quick_turn(h, table)
@@ -201,12 +201,11 @@ async def test_a_deleted_table_message_is_posted_again(tmp_path: Path) -> None:
                 "message to edit not found" in str(c.response)
                 for c in h.fake.calls_to("editMessageText")
             )
-            assert table.messages.table_slot.message_id != old_table_msg
-            assert table.messages.hand_slots[seat].message_id != old_hand
+            assert h.table_slot().message_id != old_table_msg
+            assert h.hand_slots()[seat].message_id != old_hand
             assert_messages_current(h)
-            row = await h.service.storage.table(table.id)
-            assert row is not None
-            assert row.state["table_slot"]["message_id"] == table.messages.table_slot.message_id
+            rows = await h.service.storage.shown_rows(table.id)
+            assert h.table_slot().message_id in [r.message_id for r in rows if r.kind == "table"]
             await play_to_the_end(h)
     assert errors.lines() == []
 
@@ -278,7 +277,7 @@ async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
             h.fake.unblock_bot(victim)
             await settle(h)
             deal = game.current
-            msg = h.fake.message(victim.id, table.messages.hand_slots[seat].message_id)
+            msg = h.fake.message(victim.id, h.hand_slots()[seat].message_id)
             mine = "\n".join(hand_lines(deal.hand(Seat(seat))))
             assert mine and mine in (msg.sent_text or ""), msg.content
             # blocked again: the next deals' hand messages cannot be sent at all
@@ -291,7 +290,7 @@ async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
             h.fake.unblock_bot(victim)
             await settle(h)
             if not game.over:
-                msg = h.fake.message(victim.id, table.messages.hand_slots[seat].message_id)
+                msg = h.fake.message(victim.id, h.hand_slots()[seat].message_id)
                 assert f"Deal {table.deal_no}" in msg.content
             await play_to_the_end(h)
     assert errors.lines() == []
@@ -312,7 +311,7 @@ async def test_group_upgraded_to_a_supergroup_mid_game(tmp_path: Path) -> None:
             assert table.chat_id == new.id
             assert h.service.registry.open_table(new.id) is table
             assert_messages_current(h)  # a new table message in the supergroup
-            assert table.messages.table_slot.chat_id == new.id
+            assert h.table_slot().chat_id == new.id
             row = await h.service.storage.table(table.id)
             assert row is not None and row.chat_id == new.id
             await quick_turn(h, table)
@@ -333,7 +332,7 @@ async def test_group_upgraded_while_the_lobby_is_open(tmp_path: Path) -> None:
             await settle(h)
             h.group = new
             lobby = h.fake.last_bot_message(new)
-            assert lobby is not None and table.messages.table_slot.message_id == lobby.message_id
+            assert lobby is not None and h.table_slot().message_id == lobby.message_id
             for user in h.users:
                 data = next(d for _, d in lobby.buttons if code_of(d) == "Ls")
                 assert not is_alert(await press(h, user, lobby, data))
@@ -445,7 +444,7 @@ async def test_bot_removed_from_a_lobby(tmp_path: Path) -> None:
             await settle(h)
             assert not table.paused
             lobby = h.fake.last_bot_message(h.group)
-            assert table.messages.table_slot.message_id == lobby.message_id
+            assert h.table_slot().message_id == lobby.message_id
             await open_and_start_from(h, lobby)
             assert table.status == "playing"
     assert errors.lines() == []

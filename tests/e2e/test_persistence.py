@@ -15,13 +15,14 @@ from typing import Any
 import pytest
 
 from bot.__main__ import main as bot_main
-from bot.core.model import Holder, Slot, TableSettings
+from bot.core.model import Holder, TableSettings
 from bot.preferans.conventions import Rules
 from bot.preferans.game import Game
 from bot.preferans.seats import Seat
 from bot.render.callbacks import action_code, decode
 from bot.stats import game_rows, recompute_rows
 from bot.telegram.scheduler import JobKind
+from bot.telegram.shown import hand_of
 from storage import SCHEMA_VERSION, Storage, StorageError, check_schema, lock_database
 from storage import archive as archive_mod
 from storage.backup import backup
@@ -333,29 +334,30 @@ async def test_what_the_group_was_not_shown_is_shown_after_a_restart(tmp_path) -
         people, group = h.users, h.group
         await open_and_start(h)
         table = h.table()
-        deal1 = {
-            "deal_no": 1,
-            "table_slot": _slot(table.messages.table_slot),
-            "hand_slots": {str(k): _slot(v) for k, v in table.messages.hand_slots.items()},
-        }
+        slots = [s for s in [h.table_slot(), *h.hand_slots().values()] if s is not None]
+        deal1 = [(table.id, s.chat_id, s.kind, s.part, s.message_id) for s in slots]
         lobby = next(m for m in h.fake.bot_messages(group) if "New pulka" in m.content)
         await _play_short_deal(h)
-        assert table.unshown.ends == [] and table.unshown.lobby_message is None  # confirmed
+        assert table.unshown.ends == [] and not table.unshown.lobby  # confirmed
         sheets = _sheets_of_deal_1(fake, group.id)
     # as if the bot had died right after committing the end of deal 1
     path = _db(tmp_path)
     state = json.loads(_rows(path, "SELECT state FROM tables")[0][0])
-    state["unshown_ends"] = [deal1]
-    state["lobby_message"] = lobby.message_id
+    state["unshown_ends"] = [{"deal_no": 1}]
+    state["lobby_unshown"] = True
     con = sqlite3.connect(path)
     con.execute("UPDATE tables SET state = ?", (json.dumps(state),))
+    con.executemany(  # (the messages of what was confirmed are not kept any more)
+        "INSERT INTO shown (table_id, chat, kind, part, message_id) VALUES (?, ?, ?, ?, ?)",
+        [*deal1, (table.id, group.id, "table", 0, lobby.message_id)],
+    )
     con.commit()
     con.close()
     async with running_bot(tmp_path, fake=fake, people=people, group=group, defaults=SMALL) as h:
         assert _sheets_of_deal_1(fake, group.id) == sheets + 1  # the result and sheet again
         assert "started" in h.fake.message(group.id, lobby.message_id).content
         table = h.table()
-        assert table.unshown.ends == [] and table.unshown.lobby_message is None
+        assert table.unshown.ends == [] and not table.unshown.lobby
         while not h.table().game.over:
             await _play_to_the_end(h)
         assert "Game over" in h.group_texts()[-1]
@@ -621,15 +623,14 @@ async def test_one_table_at_a_time_in_order_other_tables_do_not_wait(tmp_path) -
         storage.save_table = slow
         # table A: the player on turn presses three buttons in a row; B: one press
         actor_a = next(u for u in h.users if a.seat_of(u.id) == int(a.game.current.actor))
-        seat_a = a.seat_of(actor_a.id)
-        msg_a = h.fake.message(actor_a.id, a.messages.hand_slots[seat_a].message_id)
+        msg_a = h.fake.message(actor_a.id, hand_of(h.rt.store, a, actor_a.id).message_id)
         datas = [d for _, d in msg_a.buttons if d and code_of(d).startswith("b")][:3]
         codes = [code_of(d) for d in datas]
         qids = [h.fake.press(actor_a, msg_a, d) for d in datas]
         move_b = b.move
         await h.fake.wait_until(lambda: a.move > 0 and not h.fake.pending_updates(), timeout=30)
         actor_b = next(u for u in h.users if b.seat_of(u.id) == int(b.game.current.actor))
-        msg_b = h.fake.message(actor_b.id, b.messages.hand_slots[b.seat_of(actor_b.id)].message_id)
+        msg_b = h.fake.message(actor_b.id, hand_of(h.rt.store, b, actor_b.id).message_id)
         qid_b = h.fake.press(actor_b, msg_b, next(d for _, d in msg_b.buttons if d))
         await h.fake.wait_until(lambda: qid_b in h.fake.callback_answers, timeout=30)
         assert b.move == move_b + 1  # B went on while A's first press still waits
@@ -642,8 +643,3 @@ async def test_one_table_at_a_time_in_order_other_tables_do_not_wait(tmp_path) -
         deal = a.game.current
         assert len(deal.auction) == 1 and action_code(deal.auction[0]) == codes[0]
         assert a.move == decode(datas[0]).move + 1
-
-
-def _slot(slot: Slot) -> dict[str, int | None]:
-    """A message as the table's stored state holds it."""
-    return {"chat_id": slot.chat_id, "message_id": slot.message_id}

@@ -68,6 +68,7 @@ async def write_tables(fake: Any, path: str, count: int, seed: int) -> list[int]
     from bot.telegram.outbox import Outbox
     from bot.telegram.presenter import Presenter
     from bot.telegram.sheet import SheetMessages
+    from bot.telegram.shown import MessageStore
     from storage import Storage
     from tests.fakes import FakeRequest
 
@@ -77,9 +78,10 @@ async def write_tables(fake: Any, path: str, count: int, seed: int) -> list[int]
     bot = Bot(fake.token, request=FakeRequest(fake), get_updates_request=FakeRequest(fake))
     await bot.initialize()
     outbox = Outbox(bot, private_interval=0.0, group_limit=10**6, group_fast_interval=0.0)
-    presenter = Presenter(service, outbox, SheetMessages(outbox, service))
+    store = MessageStore(storage)
+    presenter = Presenter(service, outbox, SheetMessages(outbox, service, store), store)
     presenter.analysis = False
-    outbox.on_sent = service.message_sent
+    outbox.on_sent = store.sent
     rng = random.Random(seed)
 
     def choose(table: Table) -> Any:
@@ -119,8 +121,8 @@ async def write_tables(fake: Any, path: str, count: int, seed: int) -> list[int]
             await service.act(table.id, player.user_id, table.move, f"x{table.move}", choose(table))
             played = 0 if table.deal_no != before else played + (game.current.phase.name == "PLAY")
         # what the running bot would have shown: the deals' ends, the lobby, the deal now
-        for end in list(table.unshown.ends):
-            await service.shown(table, Shown("end", end.deal_no))
+        for deal_no in list(table.unshown.ends):
+            await service.shown(table, Shown("end", deal_no))
         await service.shown(table, Shown("lobby"))
         presenter.show((DealShown(table),))
         return table.id
@@ -130,9 +132,7 @@ async def write_tables(fake: Any, path: str, count: int, seed: int) -> list[int]
         ids += await asyncio.gather(*(one(i) for i in range(start, min(count, start + 50))))
         await outbox.drain()
     await outbox.drain()
-    save_shown = getattr(service.resumable, "save_shown", None)
-    if save_shown is not None:  # what the messages show (a bot that stores it)
-        await save_shown()
+    await store.flush()  # what the messages show
     await outbox.close(1.0)
     await bot.shutdown()
     await storage.close()

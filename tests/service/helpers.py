@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.core.effects import Effect, Effects
 from bot.core.model import Player, Table, TableSettings
-from bot.core.service import TableService
+from bot.core.service import Shown, TableService
 from bot.preferans.actions import Action, Bid, Discard
 from bot.preferans.contracts import parse_contract
 from bot.preferans.seats import Seat
@@ -75,6 +75,7 @@ async def lobby_of(service: TableService, players: int = 3, *, chat_id: int = GR
 async def started(service: TableService, players: int = 3, *, chat_id: int = GROUP) -> Table:
     table = await lobby_of(service, players, chat_id=chat_id)
     await service.start(table.id, PEOPLE[0].user_id)
+    await service.shown(table, Shown("lobby"))  # the adapter closed the lobby message
     return table
 
 
@@ -125,3 +126,14 @@ async def to_discard(service: TableService, table: Table) -> Seat:
         await press(service, table, lambda a: isinstance(a, Bid) and a.contract is None)
     assert actor(table)[0] == declarer
     return declarer
+
+
+async def all_pass(service: TableService, table: Table) -> Effects:
+    """Everybody passes, then the all-pass deal is played to its end; its last effects."""
+    deal_no, last = table.deal_no, ()
+    while table.deal_no == deal_no:
+        actions = legal(table)
+        passes = [a for a in actions if isinstance(a, Bid) and a.contract is None]
+        target = passes[0] if passes else actions[0]
+        last = await press(service, table, lambda a, want=target: a == want)
+    return last

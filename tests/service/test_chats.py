@@ -7,7 +7,6 @@ import pytest
 
 from bot.core import effects as fx
 from bot.core.errors import Rejected
-from bot.core.model import Slot, Status
 from tests.service.helpers import (
     GROUP,
     PEOPLE,
@@ -28,7 +27,6 @@ async def test_the_bot_removed_pauses_and_added_back_resumes() -> None:
     clock = Clock()
     async with service_on(clock=clock) as service:
         table = await started(service)
-        old_slot = table.messages.table_slot
         effects = await service.group_lost(GROUP)
         assert kinds(effects) == ["Paused", "TimerChanged"] and table.paused
         assert await service.group_lost(GROUP) == ()  # already paused
@@ -43,7 +41,6 @@ async def test_the_bot_removed_pauses_and_added_back_resumes() -> None:
         assert table.move == move
         effects = await service.group_back(GROUP)
         assert kinds(effects) == ["Resumed", "TimerChanged"] and not table.paused
-        assert table.messages.table_slot is not old_slot  # a fresh table message
         assert table.deadline == clock.now + table.settings.turn_time
         row = await service.storage.table(table.id)
         assert row is not None and row.state["paused"] is False
@@ -54,8 +51,7 @@ async def test_a_migrated_group_takes_its_tables_and_history_along() -> None:
         table = await started(service)
         effects = await service.migrate(GROUP, NEW_GROUP)
         assert kinds(effects) == ["TableMoved"]
-        assert table.chat_id == NEW_GROUP and table.messages.table_slot is not None
-        assert table.messages.table_slot.chat_id == NEW_GROUP
+        assert table.chat_id == NEW_GROUP
         assert (
             service.registry.open_table(NEW_GROUP) is table
             and service.registry.open_table(GROUP) is None
@@ -90,28 +86,6 @@ async def test_a_player_who_blocks_the_bot_is_noted_once() -> None:
         assert kinds(effects) == ["HandShown"] and await service.registry.can_write(uid)
         seat = table.seat_of(uid)
         assert seat is not None
-        old = table.messages.hand_slots[seat]
         # /start again (his buttons were lost): the hand is sent anew, as a new message
-        effects = await service.unblocked(PEOPLE[2])
-        assert kinds(effects) == ["HandShown"]
-        new = table.messages.hand_slots[seat]
-        assert new is not old and new.message_id is None and new.chat_id == uid
-
-
-async def test_message_ids_learned_after_a_send_are_saved() -> None:
-    async with service_on() as service:
-        table = await started(service)
-        slot = table.messages.table_slot
-        assert slot is not None
-        slot.message_id = 77
-        await service.message_sent(slot)
-        await service.message_sent(Slot(GROUP, 5))  # no table's message: nothing saved
-        row = await service.storage.table(table.id)
-        assert row is not None and row.state["table_slot"]["message_id"] == 77
-        await service.sheet_sent(table, 78, True)
-        row = await service.storage.table(table.id)
-        assert row is not None and (row.state["sheet_message"], row.state["sheet_photo"]) == (
-            78,
-            True,
-        )
-        assert table.status is Status.PLAYING
+        [shown] = of(await service.unblocked(PEOPLE[2]), fx.HandShown)
+        assert (shown.seat, shown.anew) == (seat, True)

@@ -182,15 +182,13 @@ async def test_timeouts_act_safely_and_make_a_seat_replaceable() -> None:
         assert kinds(effects) == ["MustStartPrivate"]
         await service.registry.remember_user(STRANGER, private_ok=True)
         old = table.seats[first]
-        old_hand = table.messages.hand_slots[first]
         # a discard half marked by the old player is not the new one's (he marks his own)
         table.ui.discard_pick[first] = (min(table.game.current.hand(first)),)
         effects = await service.take_seat(table.id, first, STRANGER)
         [taken] = of(effects, fx.SeatTaken)
         assert old is not None and taken.old_name == old.name
-        # the replaced player's hand message is handed over to be frozen
-        assert taken.hand is old_hand and taken.old_lang == old.lang
-        assert table.messages.hand_slots[first].chat_id == STRANGER.user_id
+        # the replaced player is named, for his hand message to be frozen
+        assert (taken.old_id, taken.old_lang) == (old.user_id, old.lang)
         assert table.seats[first] == STRANGER and table.timeouts[first] == 0
         assert first not in table.ui.discard_pick
         assert table.holders[-1].user_id == STRANGER.user_id

@@ -40,6 +40,20 @@ def test_the_check_catches_forbidden_imports() -> None:
     assert not _forbidden("bot.preferans.views") and not _forbidden("telegramx")
 
 
+@pytest.mark.parametrize("path", CORE, ids=lambda p: p.name)
+def test_the_core_keeps_no_telegram_message(path: Path) -> None:
+    """Which message shows what is the Telegram side's (bot/telegram/shown.py): no message
+    id, no kept message in the core's model, its effects or its service."""
+    names = {
+        n.id if isinstance(n, ast.Name) else n.attr if isinstance(n, ast.Attribute) else n.arg
+        for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(n, ast.Name | ast.Attribute | ast.arg)
+    }
+    kept = {"message_id", "Slot", "Messages", "messages", "sheet_message", "table_slot"}
+    kept |= {"hand_slots", "message_sent", "sheet_sent", "reminder_sent", "buttons_posted"}
+    assert not names & kept, f"{path.name} names {sorted(names & kept)}"
+
+
 def test_only_the_core_locks_and_saves_tables() -> None:
     root = Path(__file__).parents[2]
     found = []

@@ -7,30 +7,19 @@ import sqlite3
 from pathlib import Path
 
 from bot.core import effects as fx
-from bot.core.model import Status, Table
-from bot.core.service import Shown, TableService
-from bot.preferans.actions import Bid
+from bot.core.model import Status
+from bot.core.service import Shown
 from tests.service.helpers import (
     GROUP,
     Clock,
     actor,
+    all_pass,
     kinds,
-    legal,
     of,
     press,
     service_on,
     started,
 )
-
-
-async def _all_pass(service: TableService, table: Table) -> None:
-    """Everybody passes, then the all-pass deal is played to its end."""
-    deal_no = table.deal_no
-    while table.deal_no == deal_no:
-        actions = legal(table)
-        passes = [a for a in actions if isinstance(a, Bid) and a.contract is None]
-        target = passes[0] if passes else actions[0]
-        await press(service, table, lambda a, want=target: a == want)
 
 
 async def test_a_game_resumes_where_it_stopped(tmp_path: Path) -> None:
@@ -55,12 +44,9 @@ async def test_an_unconfirmed_deal_end_is_shown_again(tmp_path: Path) -> None:
     path = tmp_path / "bot.sqlite3"
     async with service_on(path) as service:
         table = await started(service)
-        await _all_pass(service, table)
-        assert [e.deal_no for e in table.unshown.ends] == [1]
-        # the lobby was confirmed; the table message was never sent (nothing shows here)
-        assert table.unshown.lobby_message is None
-        slot = table.messages.table_slot
-        assert slot is not None and (slot.chat_id, slot.message_id) == (GROUP, None)
+        await all_pass(service, table)
+        assert table.unshown.ends == [1]
+        assert not table.unshown.lobby  # the lobby was confirmed
     async with service_on(path) as service:
         effects = await service.resumable.resume()
         [end] = of(effects, fx.DealEnded)

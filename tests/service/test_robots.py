@@ -110,7 +110,6 @@ async def test_a_computer_player_decides_from_its_seat_view_only(
         table = await _robot_table(service)
         spied.append(table)
         await service.start(table.id, OWNER.user_id)
-        assert set(table.messages.hand_slots) == {table.seat_of(OWNER.user_id)}
         deal_no = table.deal_no
         while table.deal_no == deal_no:
             if robots.robot_to_act(table) is not None:
@@ -171,16 +170,14 @@ async def test_a_timed_out_player_is_replaced_and_takes_the_seat_back() -> None:
         other = next(p for s, p in table.seated() if s != seat)
         with pytest.raises(Rejected, match="err.not_seated"):
             await service.robots.replace_with_robot(table.id, seat, STRANGER.user_id)
-        old_hand = table.messages.hand_slots[seat]
         effects = await service.robots.replace_with_robot(table.id, seat, other.user_id)
         [replaced] = of(effects, fx.RobotReplaced)
         assert replaced.old_name == late.name and replaced.old_id == late.user_id
         # his hand message is handed over to be frozen (no buttons, how to come back)
-        assert replaced.hand is old_hand and replaced.old_lang == late.lang
+        assert replaced.old_lang == late.lang
         robot = table.seats[seat]
         assert robots.is_robot(robot) and robot is not None
         assert table.holders[-1].user_id == robot.user_id
-        assert seat not in table.messages.hand_slots
         assert table.game is not None and table.game.names[seat] == robot.name
         with pytest.raises(Rejected, match="err.not_replaceable"):  # a robot never times out
             await service.robots.replace_with_robot(table.id, seat, other.user_id)
@@ -191,7 +188,7 @@ async def test_a_timed_out_player_is_replaced_and_takes_the_seat_back() -> None:
         await service.registry.remember_user(late, private_ok=True)
         effects = await service.take_seat(table.id, seat, late)  # he is back
         assert kinds(effects)[0] == "SeatTaken"
-        assert table.seats[seat] == late and table.messages.hand_slots[seat].chat_id > 0
+        assert table.seats[seat] == late
         assert [h.user_id for h in table.holders if h.seat == seat][-2:] == [
             robot.user_id,
             late.user_id,

@@ -318,15 +318,15 @@ async def test_restart_resumes_the_game_in_the_same_messages(tmp_path) -> None:
         await open_and_start(h)
         await take_turn(h, simple_policy())
         table = h.table()
-        ids = {s: slot.message_id for s, slot in table.messages.hand_slots.items()}
-        table_msg = table.messages.table_slot.message_id
+        ids = {s: slot.message_id for s, slot in h.hand_slots().items()}
+        table_msg = h.table_slot().message_id
         record = table.game.to_record()
         move = table.move
     async with running_bot(tmp_path, fake=fake, people=people, group=group) as h2:
         table = h2.table()
         assert table.move == move and table.game.to_record() == record
-        assert table.messages.table_slot.message_id == table_msg
-        assert {s: slot.message_id for s, slot in table.messages.hand_slots.items()} == ids
+        assert h.table_slot().message_id == table_msg
+        assert {s: slot.message_id for s, slot in h.hand_slots().items()} == ids
         await take_turn(h2, simple_policy())  # the old message's buttons still work
         assert h2.table().move == move + 1
 
@@ -342,7 +342,7 @@ async def test_unstarted_lobby_expires_and_owner_can_close_it(tmp_path) -> None:
         clock.advance(301)
         await h.rt.scheduler.on_timer(JobKind.EXPIRE, table.id, 0)
         await h.idle()
-        lobby = h.fake.message(h.group.id, table.messages.table_slot.message_id)
+        lobby = h.fake.message(h.group.id, h.table_slot().message_id)
         assert table.status == "expired" and "nobody started" in lobby.content
         assert not lobby.buttons
         # a new lobby; only its owner closes it

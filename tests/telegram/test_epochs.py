@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.core.model import Slot
 from bot.telegram.outbox import Outbox
 from bot.telegram.queue import ChatQueue, Content, Show
+from bot.telegram.shown import Slot
 
 
 def _render(name: str, calls: list[str]) -> Callable[[], Content]:
@@ -30,7 +30,7 @@ def _send(chat: ChatQueue) -> list[Content | None]:
 
 def test_a_state_replaced_while_it_waits_is_never_rendered() -> None:
     chat, calls = ChatQueue(-100), list[str]()
-    slot = Slot(-100)
+    slot = Slot(0, "table", -100, 0)
     chat.show(slot, _render("card 1", calls), None, ("play", 3))
     chat.show(slot, _render("card 2", calls), None, ("play", 3))
     assert _send(chat) == [("card 2", None)]
@@ -39,7 +39,7 @@ def test_a_state_replaced_while_it_waits_is_never_rendered() -> None:
 
 def test_an_epochs_last_state_is_sent_before_the_next_epochs() -> None:
     chat, calls = ChatQueue(-100), list[str]()
-    slot = Slot(-100)
+    slot = Slot(0, "table", -100, 0)
     chat.show(slot, _render("trick 3 card 2", calls), None, ("play", 2))
     chat.show(slot, _render("trick 3 done", calls), None, ("play", 3))
     chat.show(slot, _render("trick 4 card 1", calls), None, ("play", 3))
@@ -56,7 +56,7 @@ def test_an_epochs_last_state_is_sent_before_the_next_epochs() -> None:
 
 def test_an_epochs_last_state_that_failed_goes_again_as_it_was() -> None:
     chat, calls = ChatQueue(-100), list[str]()
-    slot = Slot(-100)
+    slot = Slot(0, "table", -100, 0)
     chat.show(slot, _render("trick 1 done", calls), None, ("play", 1))
     chat.show(slot, _render("trick 2 card 1", calls), None, ("play", 2))
     item = chat.queue.popleft()
@@ -70,7 +70,7 @@ def test_an_epochs_last_state_that_failed_goes_again_as_it_was() -> None:
 async def test_a_dropped_slot_sends_nothing_not_even_an_epochs_kept_state() -> None:
     outbox, calls = Outbox(object()), list[str]()
     outbox._closed = True  # no worker: the queue is looked at, nothing is sent
-    slot = Slot(-100)
+    slot = Slot(0, "table", -100, 0)
     outbox.show_lazy(slot, _render("trick 3 done", calls), epoch=("play", 3))
     outbox.show_lazy(slot, _render("trick 4 card 1", calls), epoch=("play", 4))
     assert outbox.drop(slot)  # never sent: it never will be

@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.model import Slot, Table
+from bot.core.model import Table
 from bot.render.i18n import t
 from bot.render.rules import rules_text
 from bot.telegram.outbox import Outbox
 from bot.telegram.pacing import ANSWERS_AHEAD, ANSWERS_WINDOW
 from bot.telegram.queue import Show
+from bot.telegram.shown import Slot
 from tests.bot_helpers import Harness, code_of, open_and_start, running_bot
 from tests.e2e.test_hostile_telegram import QUICK, play_to_the_end
 from tests.hostile_helpers import quick_code, settle, unthrottle
@@ -30,7 +31,7 @@ async def test_a_command_flood_cannot_hold_the_table_back(tmp_path: Path) -> Non
         await open_and_start(h)
         await settle(h)
         table = h.table()
-        slot = table.messages.table_slot
+        slot = h.table_slot()
         assert slot is not None and slot.message_id is not None
         user = h.actor()
         assert user is not None
@@ -101,7 +102,7 @@ async def _started(h: Harness) -> tuple[Table, Slot]:
     await open_and_start(h)
     await settle(h)
     table = h.table()
-    slot = table.messages.table_slot
+    slot = h.table_slot()
     assert slot is not None and slot.message_id is not None
     return table, slot
 
@@ -113,7 +114,7 @@ async def _press_held(h: Harness) -> None:
     deal = table.game.current if table.game is not None else None
     assert deal is not None and deal.actor is not None
     player = table.seats[int(deal.actor)]
-    slot = table.messages.hand_slots[int(deal.actor)]
+    slot = h.hand_slots()[int(deal.actor)]
     assert player is not None and slot.message_id is not None
     # his hand's edit may still wait for his private chat's pace: press once it shows
     await h.fake.wait_until(

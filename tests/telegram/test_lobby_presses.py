@@ -8,9 +8,10 @@ import asyncio
 import time
 from pathlib import Path
 
-from bot.core.model import SETTING_CHOICES, Slot
+from bot.core.model import SETTING_CHOICES
 from bot.render.i18n import t
 from bot.telegram.outbox import Outbox
+from bot.telegram.shown import Slot
 from tests.bot_helpers import Harness, running_bot
 from tests.fakes import MessageView
 from tests.telegram.conftest import StoppedClock, group_flood
@@ -116,7 +117,7 @@ async def test_presses_queued_meanwhile_coalesce_ahead_of_the_games_messages(
 def test_a_lobby_queued_behind_the_games_messages_moves_ahead_with_a_press() -> None:
     box = Outbox(object())
     box._closed = True  # no worker: the lanes are looked at, nothing is sent
-    slot = Slot(-100)
+    slot = Slot(0, "table", -100, 0)
     box.show(slot, "closing")  # (queued as one of the game's messages)
     box.post(-100, "news")
     box.show(slot, "after the press", answer=True)

@@ -7,10 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core.model import Slot, Table
+from bot.core.model import Table
 from bot.preferans.cards import Card
 from bot.render.text import hand_lines
 from bot.telegram.presenter import Presenter
+from bot.telegram.shown import MessageStore, Slot
 from tests.service.helpers import GROUP, actor, press, service_on, started
 
 
@@ -22,7 +23,9 @@ class RecordingOutbox:
     posts: list[tuple[int, str]] = field(default_factory=list)
     calls: list[Any] = field(default_factory=list)
 
-    def show(self, slot: Slot, text: str, markup: Any = None, *, sound: Any = None) -> None:
+    def show(
+        self, slot: Slot, text: str, markup: Any = None, *, sound: Any = None, answer: bool = False
+    ) -> None:
         self.shown.append((slot, text, markup))
 
     def show_lazy(self, slot: Slot, render: Any, *, sound: Any = None, epoch: Any = None) -> None:
@@ -58,9 +61,11 @@ class RecordingSheets:
         self.ended.append("stopped")
 
 
-def _presenter(service: Any) -> tuple[Presenter, RecordingOutbox, RecordingSheets, list[int]]:
+def _presenter(
+    service: Any, store: MessageStore | None = None
+) -> tuple[Presenter, RecordingOutbox, RecordingSheets, list[int]]:
     outbox, sheets, armed = RecordingOutbox(), RecordingSheets(), []
-    presenter = Presenter(service, outbox, sheets)  # type: ignore[arg-type]
+    presenter = Presenter(service, outbox, sheets, store)  # type: ignore[arg-type]
     presenter.arm = lambda table: armed.append(table.id)
     return presenter, outbox, sheets, armed
 

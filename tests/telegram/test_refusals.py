@@ -111,7 +111,8 @@ async def test_a_group_without_rights_keeps_its_results_until_it_may_write(
         h.fake.clear_failures()
         await settle(h)
         shown = h.group_texts()[texts:]
-        sheet = h.table().messages.sheet_message
+        kept = h.rt.store.get(h.table().id, "sheet", group, 0)
+        sheet = kept.message_id if kept is not None else None
         assert sheet is not None and h.fake.message(group, sheet) is not None, shown
         loud = [(r.levelname, r.getMessage(), r.exc_info) for r in caplog.records]
         assert [entry for entry in loud if entry[0] not in ("INFO", "DEBUG")] == [

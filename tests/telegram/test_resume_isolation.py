@@ -13,6 +13,7 @@ import pytest
 from bot.core.effects import Effects, TimerChanged
 from bot.render.i18n import t
 from bot.telegram.recovery import resume
+from bot.telegram.shown import MessageStore
 from tests.service.helpers import press, service_on, started
 
 
@@ -32,6 +33,7 @@ class Presenter:
         self.bad = bad
         self.shown: list[int] = []
         self.outbox = Outbox()
+        self.store = MessageStore()
 
     def show(self, effects: Effects) -> None:
         for e in effects:

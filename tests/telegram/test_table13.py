@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from bot.core import effects as fx
-from bot.core.model import Slot
 from bot.preferans.actions import Bid, Discard, Play
 from bot.preferans.cards import parse_card
 from bot.preferans.contracts import MISERE, parse_contract
@@ -20,6 +19,7 @@ from bot.render.text import card, contract, hand_lines, name
 from bot.telegram.outbox import Outbox
 from bot.telegram.personal import PATTERN, notify_keyboard
 from bot.telegram.scheduler import NUDGE_AFTER, JobKind, turn_jobs
+from bot.telegram.shown import MessageStore, Slot
 from tests.service.helpers import (
     GROUP,
     PEOPLE,
@@ -87,7 +87,7 @@ class _Bot:
 async def test_a_silent_slot_is_sent_without_notification() -> None:
     bot = _Bot()
     outbox = Outbox(bot, private_interval=0, group_fast_interval=0)
-    quiet, loud = Slot(5, silent=True), Slot(6)
+    quiet, loud = Slot(0, "hand", 5, 1, silent=True), Slot(0, "hand", 6, 1)
     outbox.show(quiet, "a")
     outbox.show(loud, "b")
     await outbox.drain(5)
@@ -152,17 +152,19 @@ async def test_after_a_restart_the_old_notification_goes_and_the_vote_loses_its_
     async with service_on(path) as service:
         table = await started(service)
         _, player = actor(table)
-        await service.reminder_sent(table, Slot(player.user_id, 77))
         vote = await service.vote_stop(table.id, PEOPLE[0].user_id)
-        presenter, outbox, _, _ = _presenter(service)
+        presenter, outbox, _, _ = _presenter(service, MessageStore(service.storage))
+        presenter.store.put(table.id, "reminder", player.user_id, 0, 77)
         presenter.show(vote)
-        await service.buttons_posted(table, Slot(GROUP, 88), "🛑 vote")
+        presenter.store.put(table.id, "live", GROUP, 88, 88, "🛑 vote")
+        await presenter.store.flush()
     async with service_on(path) as service:  # the bot restarted
-        presenter, outbox, _, _ = _presenter(service)
+        presenter, outbox, _, _ = _presenter(service, MessageStore(service.storage))
+        await presenter.store.load(table.id)
         presenter.show(await service.resumable.resume())
         assert (player.user_id, 77) in outbox.deleted
         table = service.registry.open_table(GROUP)  # type: ignore[assignment]
-        assert table is not None and table.messages.reminder is None
+        assert table is not None and presenter.store.of_kind(table.id, "reminder") == []
         presenter.show(await service.vote_stop(table.id, PEOPLE[1].user_id))  # stopped
         frozen = [(s.message_id, text, m) for s, text, m in outbox.shown if s.chat_id == GROUP]
         assert (88, "🛑 vote\n\n🛑 Игра остановлена.", None) in frozen

@@ -15,6 +15,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 from bot.core.effects import Effects
 from bot.telegram.membership import migrated, my_chat_member
 from bot.telegram.runtime import BotData, Runtime
+from bot.telegram.shown import MessageStore
 from tests.service.helpers import GROUP, kinds, service_on, started
 from tests.service.test_unsaved_chat_events import NEW_GROUP, Disk
 
@@ -43,7 +44,7 @@ class Shown:
 def _runtime(service: Any) -> tuple[Runtime, JobQueue, Shown, Any]:
     jq, shown = JobQueue(), Shown()
     app = SimpleNamespace(job_queue=jq)
-    rt = Runtime(app, service, None, None, shown, None)  # type: ignore[arg-type]
+    rt = Runtime(app, service, None, None, shown, None, MessageStore())  # type: ignore[arg-type]
     context = SimpleNamespace(bot_data=BotData(rt))
     return rt, jq, shown, context
 

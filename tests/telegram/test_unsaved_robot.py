@@ -46,7 +46,7 @@ async def test_a_robot_move_during_a_full_disk_is_made_once_the_disk_is_back(
         me = h.users[0]
         await h.say(me, "/newgame")
         for code in ("La", "La", "Ls", "Lg"):  # two computer players, sit, start
-            slot = h.table().messages.table_slot
+            slot = h.table_slot()
             assert slot is not None and slot.message_id is not None
             lobby = h.fake.message(h.group.id, slot.message_id)
             data = next(d for _, d in lobby.buttons if d and code_of(d) == code)
