@@ -135,24 +135,27 @@ class Backend(Protocol):
     async def close(self) -> None: ...
 
 
-class GroupCommit:
-    """The writer both backends share: jobs queued while a transaction is being written go
-    together into the next one (:meth:`_run_batch`, one commit for all of them)."""
+RunBatch = Callable[[list[Job]], Awaitable[list[tuple[bool, Any]]]]
+"""(Under the writer's lock.) One transaction for the jobs, one savepoint each: ``(True,
+result)`` or ``(False, exception)`` per job, committed on return."""
 
-    def __init__(self) -> None:
-        self._lock = asyncio.Lock()
+
+class GroupCommit:
+    """The writer both backends use: jobs queued while a transaction is being written go
+    together into the next one (``run_batch``, one commit for all of them)."""
+
+    def __init__(
+        self,
+        run_batch: RunBatch,
+        failure: Callable[[BaseException], BaseException] = lambda exc: exc,
+    ) -> None:
+        self._run_batch = run_batch
+        self._failure = failure
+        """The error the callers of a batch that failed as a whole get."""
+        self.lock = asyncio.Lock()
         """One coroutine at a time on the connection: transactions must not interleave."""
         self._jobs: list[tuple[Job, asyncio.Future[Any]]] = []
         self._writer: asyncio.Task[None] | None = None
-
-    async def _run_batch(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
-        """(Under the lock.) One transaction for ``jobs``, one savepoint each: ``(True,
-        result)`` or ``(False, exception)`` per job, committed on return."""
-        raise NotImplementedError
-
-    def _failure(self, exc: BaseException) -> BaseException:
-        """The error the callers of a batch that failed as a whole get."""
-        return exc
 
     async def commit(self, job: Job) -> Any:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -164,7 +167,7 @@ class GroupCommit:
     async def _write_jobs(self) -> None:
         try:
             while self._jobs:
-                async with self._lock:
+                async with self.lock:
                     batch, self._jobs = self._jobs, []
                     try:
                         results = await self._run_batch([job for job, _ in batch])
@@ -185,7 +188,8 @@ class GroupCommit:
         finally:
             self._writer = None
 
-    async def _wait_writer(self) -> None:
+    async def wait(self) -> None:
+        """Until the jobs queued are written (before the connection closes)."""
         if self._writer is not None:
             await asyncio.gather(self._writer, return_exceptions=True)
 

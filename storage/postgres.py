@@ -104,7 +104,7 @@ class _Recorder:
         self.statements.append((numbered(sql), [tuple(p) for p in parameters], True))
 
 
-class PostgresBackend(GroupCommit):
+class PostgresBackend:
     """An open PostgreSQL database; use :meth:`open` and :meth:`close`."""
 
     open_filter = (
@@ -117,7 +117,9 @@ class PostgresBackend(GroupCommit):
     """Tables to resume, as SQLite's filter (``json_valid`` is migration 001's function)."""
 
     def __init__(self, conn: Any, target: str) -> None:
-        super().__init__()  # its lock: asyncpg refuses overlapping use of a connection
+        self._writes = GroupCommit(self._run_batch, _error)
+        self._lock = self._writes.lock  # asyncpg refuses overlapping use of a connection
+        self.commit = self._writes.commit
         self._conn = conn
         self.target = target
 
@@ -132,11 +134,8 @@ class PostgresBackend(GroupCommit):
         return cls(conn, url)
 
     async def close(self) -> None:
-        await self._wait_writer()
+        await self._writes.wait()
         await self._conn.close()
-
-    def _failure(self, exc: BaseException) -> BaseException:
-        return _error(exc)
 
     async def _connection(self) -> Any:
         """(Under the lock.) The connection, opened again if the server closed it (a

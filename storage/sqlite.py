@@ -54,7 +54,7 @@ def check_schema(path: str) -> int:
     return version
 
 
-class SqliteBackend(GroupCommit):
+class SqliteBackend:
     """An open SQLite database; use :meth:`open` and :meth:`close`."""
 
     open_filter = (
@@ -65,7 +65,9 @@ class SqliteBackend(GroupCommit):
     """Tables to resume (a finished one whose state cannot be read is not waited for)."""
 
     def __init__(self, db: aiosqlite.Connection, target: str) -> None:
-        super().__init__()
+        self._writes = GroupCommit(self._run_batch)
+        self._lock = self._writes.lock
+        self.commit = self._writes.commit
         self._db = db
         self.target = target
 
@@ -91,7 +93,7 @@ class SqliteBackend(GroupCommit):
         return store
 
     async def close(self) -> None:
-        await self._wait_writer()
+        await self._writes.wait()
         await self._db.close()
 
     async def _run_batch(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
