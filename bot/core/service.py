@@ -220,6 +220,13 @@ class TableService(RobotSeats, Resumable):
         note = partial(self._change, table, save=False)
         return await offers.checked(table, table.move, await changed, note)  # move: before
 
+    async def open_offers(self, table_id: int, user_id: int, move: int, shown: bool) -> Effects:
+        """Show (``shown``) or hide the offer buttons of the person to act, checked by the
+        solver when shown (not saved: only for this move)."""
+        table = self._pressed(table_id)
+        note = partial(self._change, table, save=False)
+        return await offers.open_offers(table, user_id, move, shown, note)
+
     async def confirm_discard(self, table_id: int, user_id: int, move: int, press: str) -> Effects:
         """Discard the two marked cards."""
         return await self._change(

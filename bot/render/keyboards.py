@@ -24,7 +24,7 @@ from bot.render.i18n import t
 
 from .callbacks import action_code, encode
 from .lobby import option_value
-from .table import answers_half_whist, sure_offers
+from .table import answers_half_whist, offers_open, sure_offers
 from .text import card, cards, contract
 
 __all__ = [
@@ -235,7 +235,11 @@ def _action_rows(
                 if isinstance(a, Play)
             ]
         )
-        rows += _offer_rows(table, sv, lang)
+        if offer_choices(sv):
+            if offers_open(table, sv.seat):  # the offers instead of the cards, until «back»
+                back = _btn(table, t(lang, "btn.offers_back"), "Ob")
+                return [*_offer_rows(table, sv, lang), [back]]
+            rows.append([_btn(table, t(lang, "btn.offers"), "Oo")])
     elif isinstance(first, Accept):
         sure = "✅ " if sv.public.offer in sure_offers(table, sv.seat) else ""
         yes, no = Accept(first.seat, True), Accept(first.seat, False)

@@ -40,6 +40,7 @@ PATTERNS = {
     "discard": _HEAD + r"k$",
     "move": _HEAD + r"[bcwdpoa]",
     "hint": _HEAD + r"H$",
+    "offers": _HEAD + r"O[ob]$",
 }
 """Callback data of each kind of button; anything else is answered as out of date."""
 
@@ -197,6 +198,12 @@ async def _move(press: _Press, table: Table, data: CallbackData) -> Effects:
     return await press.rt.service.act(table.id, press.user.id, data.move, code, choose)
 
 
+async def _offers(press: _Press, table: Table, data: CallbackData) -> Effects:
+    """Open (``Oo``) the offer buttons, checked by the solver, or go back (``Ob``) to the
+    cards."""
+    return await press.rt.service.open_offers(table.id, press.user.id, data.move, data.code == "Oo")
+
+
 ALERT_LIMIT = 200
 """Characters an alert holds (Bot API ``answerCallbackQuery``); a longer hint is posted."""
 
@@ -233,6 +240,7 @@ def add_handlers(application: Application[Any, Any, Any, Any, Any, Any]) -> None
         ("discard", _discard, False),
         ("move", _move, False),
         ("hint", _hint, False),
+        ("offers", _offers, False),
     ]
     for kind, handle, group_only in routes:
         callback = _pressed(handle, group_only=group_only)
