@@ -36,6 +36,7 @@ __all__ = [
     "take_keyboard",
     "take_back_keyboard",
     "offer_choices",
+    "analysis_keyboard",
     "SETTING_CODES",
 ]
 
@@ -141,6 +142,12 @@ def take_back_keyboard(table: Table, seat: Seat) -> InlineKeyboardMarkup:
     """Take a computer player's seat (back)."""
     lang = table.settings.lang
     return _markup([[_btn(table, t(lang, "btn.take_back", seat=seat + 1), f"R{seat}", 0)]])
+
+
+def analysis_keyboard(table: Table, deal_no: int, seat: Seat, lang: str) -> InlineKeyboardMarkup:
+    """The «🔍» button under ``seat``'s review of deal ``deal_no``: its analysis, on request
+    (the deal's number in place of the move: the review stays valid while play goes on)."""
+    return _markup([[_btn(table, t(lang, "btn.analysis"), f"A{int(seat)}", deal_no)]])
 
 
 def _rows_by_suit(

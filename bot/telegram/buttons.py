@@ -16,7 +16,7 @@ from telegram.ext import Application, CallbackQueryHandler, ContextTypes
 
 from bot.core import effects as fx
 from bot.core.effects import Effects
-from bot.core.model import Table
+from bot.core.model import Slot, Table
 from bot.core.service import Rejected
 from bot.preferans.actions import Action
 from bot.preferans.cards import Card, Seat, parse_card
@@ -41,6 +41,7 @@ PATTERNS = {
     "move": _HEAD + r"[bcwdpoa]",
     "hint": _HEAD + r"H$",
     "offers": _HEAD + r"O[ob]$",
+    "analysis": _HEAD + r"A\d$",
 }
 """Callback data of each kind of button; anything else is answered as out of date."""
 
@@ -225,6 +226,32 @@ async def _hint(press: _Press, table: Table, data: CallbackData) -> Effects:
     return ()
 
 
+async def _analysis(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """«🔍» under a player's review: its analysis, worked out and added to that review
+    (:mod:`.reviews`). The callback data holds the deal's number in place of the move, and
+    the table may be forgotten already (a finished game): not the other presses' route."""
+    query = update.callback_query
+    if query is None:
+        return
+    rt = runtime(context)
+    press = _Press(rt, query)
+    try:
+        data, message = decode(query.data), query.message
+        # only in the player's own chat, where the bot sent him his review
+        if data is None or message is None or message.chat.id != press.user.id:
+            raise Rejected("err.stale")
+        if not rt.presenter.analysis:  # switched off since the review was shown
+            raise Rejected("err.stale")
+        slot = Slot(message.chat.id, message.message_id)
+        seat, user = Seat(int(data.code[1:])), player_of(press.user)
+        key = await rt.presenter.reviews.ask(data.table_id, data.move, seat, slot, user)
+        await press.answer(t(press.lang, key))
+    except Rejected as exc:
+        await press.answer(t(press.lang, exc.key, **exc.values), alert=exc.alert)
+    finally:
+        await press.flush()
+
+
 async def _unknown(press: _Press, table: Table, data: CallbackData) -> Effects:
     raise Rejected("err.stale")
 
@@ -245,4 +272,5 @@ def add_handlers(application: Application[Any, Any, Any, Any, Any, Any]) -> None
     for kind, handle, group_only in routes:
         callback = _pressed(handle, group_only=group_only)
         application.add_handler(CallbackQueryHandler(callback, pattern=PATTERNS[kind]))
+    application.add_handler(CallbackQueryHandler(_analysis, pattern=PATTERNS["analysis"]))
     application.add_handler(CallbackQueryHandler(_pressed(_unknown)))
