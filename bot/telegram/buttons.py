@@ -80,8 +80,9 @@ Handle = Callable[[_Press, Table, CallbackData], Awaitable[Effects]]
 Callback = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 
 
-def _pressed(handle: Handle, *, group_only: bool = False) -> Callback:
-    """A PTB callback that runs ``handle`` for a press on a known table."""
+def _answered(run: Callable[[_Press], Awaitable[None]]) -> Callback:
+    """A PTB callback that runs ``run`` for a press and answers it once: a refused press
+    with the reason (an out-of-date private message also loses its buttons)."""
 
     async def callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
@@ -90,15 +91,7 @@ def _pressed(handle: Handle, *, group_only: bool = False) -> Callback:
         rt = runtime(context)
         press = _Press(rt, query)
         try:
-            data = decode(query.data)
-            table = rt.service.get(data.table_id) if data is not None else None
-            if data is None or table is None:
-                raise Rejected("err.stale")
-            where = query.message.chat.id if query.message is not None else None
-            if group_only and where != table.chat_id:
-                raise Rejected("err.stale")  # lobby and seat buttons live in the group only
-            effects = await handle(press, table, data)
-            rt.show(effects)  # queued before the press is answered: the table goes first
+            await run(press)
         except Rejected as exc:
             await press.answer(t(press.lang, exc.key, **exc.values), alert=exc.alert)
             if exc.key == "err.stale":
@@ -107,6 +100,24 @@ def _pressed(handle: Handle, *, group_only: bool = False) -> Callback:
             await press.flush()
 
     return callback
+
+
+def _pressed(handle: Handle, *, group_only: bool = False) -> Callback:
+    """A PTB callback that runs ``handle`` for a press on a known table."""
+
+    async def run(press: _Press) -> None:
+        rt, query = press.rt, press.query
+        data = decode(query.data)
+        table = rt.service.get(data.table_id) if data is not None else None
+        if data is None or table is None:
+            raise Rejected("err.stale")
+        where = query.message.chat.id if query.message is not None else None
+        if group_only and where != table.chat_id:
+            raise Rejected("err.stale")  # lobby and seat buttons live in the group only
+        effects = await handle(press, table, data)
+        rt.show(effects)  # queued before the press is answered: the table goes first
+
+    return _answered(run)
 
 
 async def _lobby(press: _Press, table: Table, data: CallbackData) -> Effects:
@@ -226,30 +237,20 @@ async def _hint(press: _Press, table: Table, data: CallbackData) -> Effects:
     return ()
 
 
-async def _analysis(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def _analysis(press: _Press) -> None:
     """«🔍» under a player's review: its analysis, worked out and added to that review
     (:mod:`.reviews`). The callback data holds the deal's number in place of the move, and
     the table may be forgotten already (a finished game): not the other presses' route."""
-    query = update.callback_query
-    if query is None:
-        return
-    rt = runtime(context)
-    press = _Press(rt, query)
-    try:
-        data, message = decode(query.data), query.message
-        # only in the player's own chat, where the bot sent him his review
-        if data is None or message is None or message.chat.id != press.user.id:
-            raise Rejected("err.stale")
-        if not rt.presenter.analysis:  # switched off since the review was shown
-            raise Rejected("err.stale")
-        slot = Slot(message.chat.id, message.message_id)
-        seat, user = Seat(int(data.code[1:])), player_of(press.user)
-        key = await rt.presenter.reviews.ask(data.table_id, data.move, seat, slot, user)
-        await press.answer(t(press.lang, key))
-    except Rejected as exc:
-        await press.answer(t(press.lang, exc.key, **exc.values), alert=exc.alert)
-    finally:
-        await press.flush()
+    rt, data, message = press.rt, decode(press.query.data), press.query.message
+    # only in the player's own chat, where the bot sent him his review
+    if data is None or message is None or message.chat.id != press.user.id:
+        raise Rejected("err.stale")
+    if not rt.presenter.analysis:  # switched off since the review was shown
+        raise Rejected("err.stale")
+    slot = Slot(message.chat.id, message.message_id)
+    seat, user = Seat(int(data.code[1:])), player_of(press.user)
+    key = await rt.presenter.reviews.ask(data.table_id, data.move, seat, slot, user)
+    await press.answer(t(press.lang, key))
 
 
 async def _unknown(press: _Press, table: Table, data: CallbackData) -> Effects:
@@ -272,5 +273,6 @@ def add_handlers(application: Application[Any, Any, Any, Any, Any, Any]) -> None
     for kind, handle, group_only in routes:
         callback = _pressed(handle, group_only=group_only)
         application.add_handler(CallbackQueryHandler(callback, pattern=PATTERNS[kind]))
-    application.add_handler(CallbackQueryHandler(_analysis, pattern=PATTERNS["analysis"]))
+    analysis = _answered(_analysis)
+    application.add_handler(CallbackQueryHandler(analysis, pattern=PATTERNS["analysis"]))
     application.add_handler(CallbackQueryHandler(_pressed(_unknown)))
