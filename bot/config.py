@@ -35,8 +35,8 @@ class Config:
     every table's deals follow from it and the table's id, so two runs deal the same cards),
     ``PREFERANS_DEFAULTS`` (JSON: the lobby's default settings, e.g. ``{"pulka": 2}``),
     ``PREFERANS_PACING=off`` (no pacing of outgoing messages: only against a fake Bot API)
-    and ``PREFERANS_ANALYSIS=off`` (no analysis of ended deals: no worker process is
-    started for it, as the in-process test harness runs the bot).
+    and ``PREFERANS_ANALYSIS=off`` (no «🔍» analysis button under deal reviews: no
+    worker process is started for it, as the in-process test harness runs the bot).
     """
 
     token: str

@@ -247,7 +247,8 @@ class TableUi:
     soon after needs no notification either."""
     offer_sure: tuple[int, dict[Seat, frozenset[Offer]]] = (-1, {})
     """At move N, the offers the solver proved guaranteed for each seat ("✅
-    гарантировано"; not stored: only for the move it was found at)."""
+    гарантировано"; not stored: only for the move it was found at). A leader's seat is
+    here, with no offer proved or some, while his hand shows its offer buttons."""
     offer_note: OfferNote | None = None
     """The offer refused by the last move, for the table message (not stored)."""
     offer_shown: dict[Seat, OfferNote] = field(default_factory=dict)

@@ -40,6 +40,7 @@ from .model import AutoMove, Holder, Press, Status, Table, is_robot_id
 from .viewcache import seat_view
 
 __all__ = [
+    "turn_of",
     "auto_action",
     "deal_rng",
     "new_seed",
@@ -144,7 +145,9 @@ def start_game(
 # ---------------------------------------------------------------------- moves
 
 
-def _turn(table: Table, user_id: int, move: int) -> tuple[Seat, SeatView]:
+def turn_of(table: Table, user_id: int, move: int) -> tuple[Seat, SeatView]:
+    """``user_id``'s seat and view when a press of his at ``move`` may act; else refused
+    (the deal moved on, he is not seated, or it is not his turn)."""
     if table.status != Status.PLAYING or table.game is None or table.game.current is None:
         raise Rejected("err.stale")
     seat = table.seat_of(user_id)
@@ -173,7 +176,7 @@ def act(
     repeated after a restart is :class:`AlreadyDone`."""
     if move != table.move and Press(move, user_id, press) in table.recent:
         raise AlreadyDone()
-    seat, view = _turn(table, user_id, move)
+    seat, view = turn_of(table, user_id, move)
     # the discard is marked card by card and confirmed apart (confirm_discard)
     if action is None or isinstance(action, Discard) or action not in (*view.legal, *view.offers):
         raise Rejected("err.illegal")
@@ -186,7 +189,7 @@ def confirm_discard(
     """Discard the two cards the declarer marked."""
     if move != table.move and Press(move, user_id, press) in table.recent:
         raise AlreadyDone()
-    seat, view = _turn(table, user_id, move)
+    seat, view = turn_of(table, user_id, move)
     picked = table.ui.discard_pick.get(seat, ())
     if len(picked) != 2:
         raise Rejected("err.pick_two")
@@ -214,7 +217,7 @@ def mark_discard(
     """Mark (or unmark) a card for the declarer's discard; no engine action yet. Marking a
     marked card changes nothing, so a press repeated after a restart is harmless. ``None``:
     a card that does not exist."""
-    seat, view = _turn(table, user_id, move)
+    seat, view = turn_of(table, user_id, move)
     pickable: set[Card] = set()
     for a in view.legal:
         if isinstance(a, Discard):

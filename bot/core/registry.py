@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.preferans.game import Game, public_record
+from bot.preferans.game import FinishedDeal, Game, public_record
 from bot.preferans.seats import Seat
 from storage import Storage, archive
 
-from .codec import settings_from_json
+from .codec import settings_from_json, table_from_row
 from .effects import Effects, HandShown, Remind
 from .errors import Rejected
 from .model import NOTIFY_MODES, RANK_STYLES, Player, Status, Table, TableSettings, is_robot_id
@@ -25,6 +26,8 @@ from .persist import Writer
 from .steady import DATA_ERRORS, Steady
 
 __all__ = ["Registry"]
+
+log = logging.getLogger(__name__)
 
 
 class Registry:
@@ -95,6 +98,23 @@ class Registry:
             return table, table.game
         old = await self.writer.load_last(chat_id, self.tables)
         return (old, old.game) if old is not None and old.game is not None else None
+
+    async def finished_deal(self, table_id: int, deal_no: int) -> tuple[Table, FinishedDeal]:
+        """Deal ``deal_no`` of table ``table_id``'s game, scored (its analysis asked for
+        later): from memory, or read from the database for a table already forgotten (not
+        kept). Raises :class:`Rejected` when there is no such deal any more."""
+        table = self.tables.get(table_id)
+        if table is None:
+            try:
+                row = await self.storage.table(table_id)
+                table = table_from_row(row) if row is not None and row.record else None
+            except Exception as exc:  # unreadable, or the database is away: no analysis now
+                log.warning("table %s: cannot be read for an analysis: %s", table_id, exc)
+                table = None
+        game = table.game if table is not None else None
+        if table is None or game is None or not 1 <= deal_no <= len(game.finished_deals):
+            raise Rejected("err.stale")
+        return table, game.finished_deals[deal_no - 1]
 
     async def chat_lang(self, chat_id: int) -> str | None:
         """The language of the chat's open or most recent table (``None``: never had one)."""

@@ -232,6 +232,13 @@ class TableService:
             table_id, lambda tb: play.act(tb, user_id, move, press, action, self.clock(), self.seed)
         )
 
+    async def open_offers(self, table_id: int, user_id: int, move: int, shown: bool) -> Effects:
+        """Show (``shown``) or hide the offer buttons of the person to act, checked by the
+        solver when shown (not saved: only for this move)."""
+        table = self.registry.pressed(table_id)
+        note = partial(self.change, table, save=False)
+        return await offers.open_offers(table, user_id, move, shown, note)
+
     async def confirm_discard(self, table_id: int, user_id: int, move: int, press: str) -> Effects:
         """Discard the two marked cards."""
         return await self.change(

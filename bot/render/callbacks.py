@@ -8,7 +8,9 @@ the core then checks against the seat's legal actions):
 per seat (record format, "Offers"), ``aY``/``aN`` accept/refuse the open offer.
 Lobby and table codes start with ``L`` (``Ls`` sit, ``Lu`` stand up, ``Lg`` start,
 ``Lo`` settings, ``Lb`` back, ``Lc`` cancel, ``Lx<key>`` change a setting), ``V`` (vote to
-stop), ``R<seat>`` (take over a seat) and ``H`` (a hint for the seat on turn).
+stop), ``R<seat>`` (take over a seat), ``H`` (a hint for the seat on turn) and ``Oo``/``Ob``
+(show the offer buttons, back to the cards); ``A<seat>`` asks for the analysis of a deal
+under its review, with the deal's number in place of the move.
 """
 
 from __future__ import annotations

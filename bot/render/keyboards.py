@@ -26,7 +26,7 @@ from bot.render.i18n import t
 
 from .callbacks import action_code, encode
 from .lobby import option_value
-from .table import answers_half_whist, sure_offers
+from .table import answers_half_whist, offers_open, sure_offers
 from .text import card, cards, contract
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "take_keyboard",
     "take_back_keyboard",
     "offer_choices",
+    "analysis_keyboard",
     "SETTING_CODES",
 ]
 
@@ -145,6 +146,12 @@ def take_back_keyboard(table: Table, seat: Seat) -> InlineKeyboardMarkup:
     return _markup([[_btn(table, t(lang, "btn.take_back", seat=seat + 1), f"R{seat}", 0)]])
 
 
+def analysis_keyboard(table: Table, deal_no: int, seat: Seat, lang: str) -> InlineKeyboardMarkup:
+    """The «🔍» button under ``seat``'s review of deal ``deal_no``: its analysis, on request
+    (the deal's number in place of the move: the review stays valid while play goes on)."""
+    return _markup([[_btn(table, t(lang, "btn.analysis"), f"A{int(seat)}", deal_no)]])
+
+
 def _rows_by_suit(
     buttons: list[tuple[Card, InlineKeyboardButton]],
 ) -> list[list[InlineKeyboardButton]]:
@@ -237,7 +244,11 @@ def _action_rows(
                 if isinstance(a, Play)
             ]
         )
-        rows += _offer_rows(table, sv, lang)
+        if offer_choices(sv):
+            if offers_open(table, sv.seat):  # the offers instead of the cards, until «back»
+                back = _btn(table, t(lang, "btn.offers_back"), "Ob")
+                return [*_offer_rows(table, sv, lang), [back]]
+            rows.append([_btn(table, t(lang, "btn.offers"), "Oo")])
     elif isinstance(first, Accept):
         sure = "✅ " if sv.public.offer in sure_offers(table, sv.seat) else ""
         yes, no = Accept(first.seat, True), Accept(first.seat, False)

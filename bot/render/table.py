@@ -34,6 +34,7 @@ __all__ = [
     "time_left",
     "review_text",
     "sure_offers",
+    "offers_open",
     "offer_split",
     "offer_end_line",
 ]
@@ -195,6 +196,13 @@ def sure_offers(table: Table, seat: Seat) -> frozenset[Offer]:
     """The offers the solver proved guaranteed for ``seat`` at the table's current move."""
     move, sure = table.ui.offer_sure
     return sure.get(seat, frozenset()) if move == table.move else frozenset()
+
+
+def offers_open(table: Table, seat: Seat) -> bool:
+    """Whether ``seat``'s hand shows his offer buttons (opened at the current move; see
+    :func:`bot.core.offers.open_offers`)."""
+    move, sure = table.ui.offer_sure
+    return move == table.move and seat in sure
 
 
 def offer_split(table: Table, pv: PublicView, offer: Offer) -> str:

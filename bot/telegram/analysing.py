@@ -1,4 +1,5 @@
-"""The worker process that analyses ended deals, apart from the bot's event loop.
+"""The worker process that analyses ended deals (a player's «🔍» press), apart from the
+bot's event loop.
 
 A deal's analysis is seconds of pure-Python CPU at worst: in a thread it would hold the
 GIL against the event loop, so it runs in one child process at a lower priority, and the
@@ -7,9 +8,10 @@ bot's threads and locks). It ends itself when the bot's process is gone, however
 
 A worker that died (the OOM killer) or gave no answer in :data:`LIMIT` seconds (hung, or
 stopped) is killed and left behind: that deal's review stays without its line (one
-WARNING), and the next deal starts a new worker. A ``ProcessPoolExecutor`` keeps a broken
-pool broken for good, and one with a hung call holds the interpreter's exit (it joins its
-threads), so :meth:`Analyst.close` kills the worker rather than wait for it.
+WARNING; the button may be pressed again), and the next analysis starts a new worker. A
+``ProcessPoolExecutor`` keeps a broken pool broken for good, and one with a hung call
+holds the interpreter's exit (it joins its threads), so :meth:`Analyst.close` kills the
+worker rather than wait for it.
 """
 
 from __future__ import annotations
@@ -98,9 +100,15 @@ class Analyst:
         self._turn: asyncio.Lock | None = None
         """One analysis at a time, so that its time limit counts its own work only."""
 
-    def start(self, deal: Deal, what: str, done: Callable[[Analysis], None]) -> None:
+    def start(
+        self,
+        deal: Deal,
+        what: str,
+        done: Callable[[Analysis], None],
+        failed: Callable[[], None] = lambda: None,
+    ) -> None:
         """Analyse ``deal`` (``what`` names it in the log), then call ``done`` with the
-        result; a failure leaves one log line and no call."""
+        result; a failure leaves one log line and calls ``failed``."""
         if self._turn is None:
             self._turn = asyncio.Lock()
         turn = self._turn
@@ -110,6 +118,8 @@ class Analyst:
                 found = await self._run(deal, what)
             if found is not None:
                 done(found)
+            else:
+                failed()
 
         task = asyncio.get_running_loop().create_task(run())
         self.tasks.add(task)

@@ -28,6 +28,7 @@ from bot.render.keyboards import SETTING_CODES, setting_label
 
 from .recovery import stale_buttons
 from .runtime import Context, Runtime, player_of, runtime
+from .shown import Slot
 
 __all__ = ["add_handlers", "PATTERNS"]
 
@@ -41,6 +42,8 @@ PATTERNS = {
     "discard": _HEAD + r"k$",
     "move": _HEAD + r"[bcwdpoa]",
     "hint": _HEAD + r"H$",
+    "offers": _HEAD + r"O[ob]$",
+    "analysis": _HEAD + r"A\d$",
 }
 """Callback data of each kind of button; anything else is answered as out of date."""
 
@@ -79,8 +82,9 @@ Handle = Callable[[_Press, Table, CallbackData], Awaitable[Effects]]
 Callback = Callable[[Update, Context], Coroutine[Any, Any, None]]
 
 
-def _pressed(handle: Handle, *, group_only: bool = False) -> Callback:
-    """A PTB callback that runs ``handle`` for a press on a known table."""
+def _answered(run: Callable[[_Press], Awaitable[None]]) -> Callback:
+    """A PTB callback that runs ``run`` for a press and answers it once: a refused press
+    with the reason (an out-of-date private message also loses its buttons)."""
 
     async def callback(update: Update, context: Context) -> None:
         query = update.callback_query
@@ -89,15 +93,7 @@ def _pressed(handle: Handle, *, group_only: bool = False) -> Callback:
         rt = runtime(context)
         press = _Press(rt, query)
         try:
-            data = decode(query.data)
-            table = rt.service.registry.get(data.table_id) if data is not None else None
-            if data is None or table is None:
-                raise Rejected("err.stale")
-            where = query.message.chat.id if query.message is not None else None
-            if group_only and where != table.chat_id:
-                raise Rejected("err.stale")  # lobby and seat buttons live in the group only
-            effects = await handle(press, table, data)
-            rt.show(effects)  # queued before the press is answered: the table goes first
+            await run(press)
         except Rejected as exc:
             await press.answer(t(press.lang, exc.key, **exc.values), alert=exc.alert)
             if exc.key == "err.stale":
@@ -106,6 +102,24 @@ def _pressed(handle: Handle, *, group_only: bool = False) -> Callback:
             await press.flush()
 
     return callback
+
+
+def _pressed(handle: Handle, *, group_only: bool = False) -> Callback:
+    """A PTB callback that runs ``handle`` for a press on a known table."""
+
+    async def run(press: _Press) -> None:
+        rt, query = press.rt, press.query
+        data = decode(query.data)
+        table = rt.service.registry.get(data.table_id) if data is not None else None
+        if data is None or table is None:
+            raise Rejected("err.stale")
+        where = query.message.chat.id if query.message is not None else None
+        if group_only and where != table.chat_id:
+            raise Rejected("err.stale")  # lobby and seat buttons live in the group only
+        effects = await handle(press, table, data)
+        rt.show(effects)  # queued before the press is answered: the table goes first
+
+    return _answered(run)
 
 
 async def _lobby(press: _Press, table: Table, data: CallbackData) -> Effects:
@@ -194,6 +208,12 @@ async def _move(press: _Press, table: Table, data: CallbackData) -> Effects:
     return await press.rt.service.act(table.id, press.user.id, data.move, data.code, action)
 
 
+async def _offers(press: _Press, table: Table, data: CallbackData) -> Effects:
+    """Open (``Oo``) the offer buttons, checked by the solver, or go back (``Ob``) to the
+    cards."""
+    return await press.rt.service.open_offers(table.id, press.user.id, data.move, data.code == "Oo")
+
+
 ALERT_LIMIT = 200
 """Characters an alert holds (Bot API ``answerCallbackQuery``); a longer hint is posted."""
 
@@ -215,6 +235,23 @@ async def _hint(press: _Press, table: Table, data: CallbackData) -> Effects:
     return ()
 
 
+async def _analysis(press: _Press) -> None:
+    """«🔍» under a player's review: its analysis, worked out and added to that review
+    (:mod:`.reviews`). The callback data holds the deal's number in place of the move, and
+    the table may be forgotten already (a finished game): not the other presses' route."""
+    rt, data, message = press.rt, decode(press.query.data), press.query.message
+    # only in the player's own chat, where the bot sent him his review
+    if data is None or message is None or message.chat.id != press.user.id:
+        raise Rejected("err.stale")
+    if not rt.presenter.analysis:  # switched off since the review was shown
+        raise Rejected("err.stale")
+    # the review is the deal's hand message (not kept in the store once the deal was shown)
+    slot = Slot(data.table_id, "hand", message.chat.id, data.move, message.message_id)
+    seat, user = Seat(int(data.code[1:])), player_of(press.user)
+    key = await rt.presenter.reviews.ask(data.table_id, data.move, seat, slot, user)
+    await press.answer(t(press.lang, key))
+
+
 async def _unknown(press: _Press, table: Table, data: CallbackData) -> Effects:
     raise Rejected("err.stale")
 
@@ -230,8 +267,11 @@ def add_handlers(application: Application[Any, Any, Any, Any, Any, Any]) -> None
         ("discard", _discard, False),
         ("move", _move, False),
         ("hint", _hint, False),
+        ("offers", _offers, False),
     ]
     for kind, handle, group_only in routes:
         callback = _pressed(handle, group_only=group_only)
         application.add_handler(CallbackQueryHandler(callback, pattern=PATTERNS[kind]))
+    analysis = _answered(_analysis)
+    application.add_handler(CallbackQueryHandler(analysis, pattern=PATTERNS["analysis"]))
     application.add_handler(CallbackQueryHandler(_pressed(_unknown)))

@@ -110,9 +110,12 @@ def review_content(
     player: Player,
     before: Sheet | None,
     found: Analysis | None,
+    *,
+    ask: bool = False,
 ) -> Content | None:
     """``player``'s hand message of an ended deal: the deal in full, its analysis
-    (``found``) once it is ready, the result."""
+    (``found``) once it is ready, the result; with ``ask`` (and no analysis yet) the
+    «🔍» button that asks for it."""
     table = e.table
     deal = e.finished.deal
     if deal is None:
@@ -132,4 +135,6 @@ def review_content(
     sv = seat_view(deal, seat)
     others = service.registry.tables_of(player.user_id)
     text = hand_text(table, sv, e.deal_no, player.lang, note=note, ranks=ranks, others=others)
+    if ask and found is None:
+        return text, keyboards.analysis_keyboard(table, e.deal_no, seat, player.lang)
     return text, None

@@ -11,7 +11,6 @@ messages), so a restart shows what was not confirmed.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 from collections.abc import Callable
@@ -27,7 +26,7 @@ from bot.core.play import stop_need
 from bot.core.robots import is_robot
 from bot.core.service import Shown, TableService
 from bot.core.viewcache import public_view, seat_view
-from bot.preferans.analysis import Analysis, reached_play
+from bot.preferans.analysis import reached_play
 from bot.preferans.deal import Deal
 from bot.preferans.scoring import Sheet
 from bot.preferans.seats import Seat
@@ -51,14 +50,11 @@ from .hands import HandEdits, epoch, hand_content, review_content
 from .outbox import Outbox, Sound
 from .pings import Pings
 from .queue import Content
+from .reviews import Reviews
 from .sheet import SheetMessages
 from .shown import MessageStore, Slot, hand_of, hand_slot, hands_of, renew_hand, table_slot
 
-__all__ = ["Presenter", "REVIEW_WAIT"]
-
-REVIEW_WAIT = 2.0
-"""Seconds an ended deal's reviews wait for its analysis line (usually ready in well under
-a second) before they are shown without it."""
+__all__ = ["Presenter"]
 
 log = logging.getLogger(__name__)
 
@@ -81,9 +77,11 @@ class Presenter:
         self.arm: Callable[[Table], None] = lambda table: None
         """Re-arms a table's timer (the scheduler's, set when the parts are wired)."""
         self.analysis = True
-        """Whether an ended deal's review gets its analysis line (tests switch it off)."""
+        """Whether an ended deal's review offers its analysis («🔍»; tests switch it off)."""
         self.analyst = Analyst()
         """Runs the analyses off the event loop."""
+        self.reviews = Reviews(service, outbox, self.analyst)
+        """The analyses players asked for."""
         self.autoplay = False
         """Whether forced cards play themselves (the scheduler's pause is set)."""
         self.pings = Pings(service, outbox, self.store)
@@ -264,47 +262,26 @@ class Presenter:
             # (the last trick's state before it is shown first)
             text = table_text(table, public_view(deal), e.deal_no, note=result)
             self.outbox.show_lazy(slot, (text, None), epoch=epoch(deal))
+            # the analysis only on request (:mod:`.reviews`): people seldom look at it
             hands = hands_of(self.store, table, e.deal_no)
-            if self.analysis and hands and reached_play(deal):
-                self._analyse(e, before, hands)  # the reviews wait a little for its line
-            else:
-                self._show_reviews(e, before, None, hands)
+            self._show_reviews(e, before, hands, ask=self.analysis and reached_play(deal))
         self.sheets.deal_ended(table, result, slot)
         self._confirm(table, Shown("end", e.deal_no))
 
     def _show_reviews(
-        self, e: fx.DealEnded, before: Sheet | None, found: Analysis | None, hands: dict[Seat, Slot]
+        self, e: fx.DealEnded, before: Sheet | None, hands: dict[Seat, Slot], *, ask: bool
     ) -> None:
-        """Every player's hand message of an ended deal becomes its review."""
+        """Every player's hand message of an ended deal becomes its review (``ask``: with
+        the «🔍» button for its analysis)."""
         for seat, slot in hands.items():
             if (player := e.table.player(seat)) is not None:
-                review = partial(review_content, self.service, e, seat, player, before, found)
+                review = partial(
+                    review_content, self.service, e, seat, player, before, None, ask=ask
+                )
                 self.outbox.show_lazy(slot, review)
 
-    def _analyse(self, e: fx.DealEnded, before: Sheet | None, hands: dict[Seat, Slot]) -> None:
-        """Analyse the ended deal off the event loop (:mod:`.analysing`); the reviews wait
-        for its line up to :data:`REVIEW_WAIT` s (one edit each, not two), a later line is
-        added to them (they stay the deal's review whatever the table did meanwhile)."""
-        deal = e.finished.deal
-        assert deal is not None
-        shown = False
-
-        def show(found: Analysis | None) -> None:
-            nonlocal shown
-            shown = True
-            self._show_reviews(e, before, found, hands)
-
-        def done(found: Analysis) -> None:
-            waiting.cancel()
-            show(found)
-
-        waiting = asyncio.get_running_loop().call_later(
-            REVIEW_WAIT, lambda: None if shown else show(None)
-        )
-        self.analyst.start(deal, f"table {e.table.id}: deal {e.deal_no}", done)
-
     def close(self) -> None:
-        """Stop the analyses (the bot stops): their reviews stay without the line."""
+        """Stop the analyses (the bot stops): their reviews keep their button."""
         self.analyst.close()
 
     def _show_abandoned(self, table: Table) -> None:

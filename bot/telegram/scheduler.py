@@ -3,7 +3,8 @@
 Each table has at most one set of jobs, armed from its saved deadline after every change
 (:class:`~bot.core.effects.TimerChanged`): a lobby's expiry, or the turn's reminder and
 timeout, and a forced card's pause; a closed table's eviction from memory. A job keyed to
-an old move does nothing.
+an old move does nothing, but a turn's half-time tick: a move keeps the earlier move's tick
+(due sooner) instead of replacing it, and that tick, once it runs, arms the current one.
 
 Every job runs, however late (:func:`configure_jobs`): APScheduler's default would drop a
 job whose time passed more than a second ago -- when the event loop was busy -- and a
@@ -138,6 +139,9 @@ class Scheduler:
         """Seconds before a forced card plays itself (``None``: never; tests)."""
         self.timers: dict[int, list[Job[Any]]] = {}
         """Table id -> its scheduled jobs (looking them up by name scans every job)."""
+        self.ticks: dict[int, tuple[Job[Any], float]] = {}
+        """Table id -> its half-time tick among them and when it is due (the service's
+        clock): a later move keeps it rather than replace it with a later one."""
 
     def arm(self, table: Table) -> None:
         """(Re)schedule the table's timer from its deadline and status."""
@@ -145,43 +149,55 @@ class Scheduler:
         if jq is None:
             return
         name = f"table:{table.id}"
-        for job in self.timers.pop(table.id, ()):
+        plan = self._plan(table)
+        old = self.timers.pop(table.id, [])
+        tick = self.ticks.pop(table.id, None)
+        if len(plan) == 1 and plan[0][1][0] == JobKind.TICK and tick is not None and tick[0] in old:
+            job, due = tick
+            if due <= self.service.clock() + plan[0][0] and jq.scheduler.get_job(job.job.id):
+                # the last move's tick is kept: it comes first, finds the move changed and
+                # arms this one then (a move at a person's pace costs no job)
+                self.timers[table.id], self.ticks[table.id] = [job], tick
+                old.remove(job)
+                plan = []
+        for job in old:
             if jq.scheduler.get_job(job.job.id) is not None:  # not run yet
                 job.schedule_removal()
+        jobs = self.timers.setdefault(table.id, [])
+        for when, data in plan:
+            job = jq.run_once(self._job, when, data=data, name=name)
+            jobs.append(job)
+            if data[0] == JobKind.TICK:
+                self.ticks[table.id] = (job, self.service.clock() + when)
+
+    def _plan(self, table: Table) -> list[tuple[float, tuple[JobKind, int, int]]]:
+        """The table's jobs now, as (seconds from now, (kind, table id, move))."""
         if not table.status.open:
             # a closed table leaves memory once everything of it was shown (its rows stay)
-            data = (JobKind.EVICT, table.id, 0)
-            self.timers[table.id] = [jq.run_once(self._job, EVICT_AFTER, data=data, name=name)]
-            return
+            return [(EVICT_AFTER, (JobKind.EVICT, table.id, 0))]
         robot = pause(table)
         if robot is not None:  # a computer player acts after a pause; it never times out
-            data = (JobKind.ROBOT, table.id, table.move)
             wait = robot * self.robot_scale
             if table.ui.retry_at is not None:  # its move was not saved: not before then
                 wait = max(wait, table.ui.retry_at - self.service.clock())
-            self.timers[table.id] = [jq.run_once(self._job, wait, data=data, name=name)]
-            return
-        jobs: list[Job[Any]] = []
-        self.timers[table.id] = jobs
+            return [(wait, (JobKind.ROBOT, table.id, table.move))]
+        plan = []
         if self.forced_pause is not None and not table.paused and forced_move(table) is not None:
             # the only legal card plays itself after a pause (if the player's setting allows)
-            data = (JobKind.FORCED, table.id, table.move)
-            jobs.append(jq.run_once(self._job, self.forced_pause, data=data, name=name))
+            plan.append((self.forced_pause, (JobKind.FORCED, table.id, table.move)))
         if table.paused or (table.deadline is None and table.status != Status.PLAYING):
-            return
+            return plan
         delay = max(0.0, table.deadline - self.service.clock()) if table.deadline else None
         if table.status == Status.LOBBY:
-            data = (JobKind.EXPIRE, table.id, 0)
-            jobs.append(jq.run_once(self._job, (delay or 0.0) + 0.05, data=data, name=name))
-            return
+            return [*plan, ((delay or 0.0) + 0.05, (JobKind.EXPIRE, table.id, 0))]
         kinds = turn_jobs(table.settings.turn_time, delay)
         # every move arms them anew and a job costs the scheduler (its add and removal
         # are a good part of the bot's CPU per move): the half-time tick alone, which arms
         # the reminder and the timeout when it runs (most turns end before it; a late job
         # still runs, so the timeout is never lost)
         for when, kind in kinds[:1] if kinds[0][1] == JobKind.TICK else kinds:
-            data = (kind, table.id, table.move)
-            jobs.append(jq.run_once(self._job, when, data=data, name=name))
+            plan.append((when, (kind, table.id, table.move)))
+        return plan
 
     async def _job(self, context: CallbackContext[Any, Any, Any, Any]) -> None:
         """A table's timer went off."""
@@ -207,12 +223,15 @@ class Scheduler:
             case JobKind.REMIND:
                 self.show(self.service.registry.remind(table_id, move))
             case JobKind.TICK:
-                try:
+                try:  # (nothing for an older move)
                     self.show(self.service.registry.tick(table_id, move))
                 finally:  # the timeout is armed only now: never lost to a failed edit
+                    self.ticks.pop(table_id, None)
                     table = self.service.registry.get(table_id)
-                    if table is not None and table.move == move:
-                        self.arm(table)  # the reminder and the timeout from now
+                    if table is not None and table.status.open:
+                        # the reminder and the timeout from now, or (a tick kept from an
+                        # earlier move) the current move's tick
+                        self.arm(table)
             case _:  # JobKind.TURN
                 table = self.service.registry.get(table_id)
                 late = table is not None and self.unseen(table)
@@ -225,5 +244,6 @@ class Scheduler:
                 self.arm(table)
             return False
         self.timers.pop(table.id, None)
+        self.ticks.pop(table.id, None)
         self.forgotten(table.id)
         return True

@@ -20,7 +20,7 @@ from bot.preferans.solver import Goal, Position, card_values, solve
 from bot.preferans.views import seat_view
 from bot.replay import load_game, replay_json
 from tests.bot_helpers import Harness, cards_in, code_of, is_alert, open_and_start, running_bot
-from tests.fakes import FakeUser
+from tests.fakes import FakeUser, MessageView
 
 SMALL = TableSettings(pulka=10, turn_time=0, lang="ru")
 JUDGED_DEALS = 3
@@ -52,6 +52,17 @@ async def _press(h: Harness, user: FakeUser, code: str) -> None:
     data = next(d for _, d in msg.buttons if d and code_of(d) == code)
     answer = await h.press(user, msg, data)
     assert not is_alert(answer), answer
+
+
+async def _open_offers(h: Harness, user: FakeUser) -> MessageView:
+    """The player on lead opens his offers: his hand message then shows them (checked by
+    the solver) and «назад» instead of his cards."""
+    await _press(h, user, "Oo")
+    msg = h.hand_message(user)
+    assert msg is not None
+    codes = [code_of(d) for _, d in msg.buttons]
+    assert codes[-1] == "Ob" and not any(c.startswith("p") for c in codes), codes
+    return msg
 
 
 async def _to_play(h: Harness) -> tuple[Deal, Seat]:
@@ -94,12 +105,15 @@ async def test_a_cold_declarer_offers_the_rest_the_whisters_accept_and_it_replay
             msg = h.hand_message(user)
             assert msg is not None
             if deal.actor == declarer:
-                mine = [d for label, d in msg.buttons if label == "✅ 🙌 Остальные мои"]
-                if mine:
-                    offered = code_of(mine[0])
-                    before = tuple(deal.tricks)
-                    await _press(h, user, offered)
-                    break
+                if not deal.current_trick:  # her lead: she opens her offers to look
+                    msg = await _open_offers(h, user)
+                    mine = [d for label, d in msg.buttons if label == "✅ 🙌 Остальные мои"]
+                    if mine:
+                        offered = code_of(mine[0])
+                        before = tuple(deal.tricks)
+                        await _press(h, user, offered)
+                        break
+                    await _press(h, user, "Ob")  # back to her cards
                 values = card_values(Position.from_deal(deal), Goal.TRICKS, declarer)
                 best = max(values, key=lambda c: (values[c], -int(c)))
                 await _press(h, user, f"p{best.code}")
@@ -199,9 +213,11 @@ async def test_a_declarer_at_her_lead_never_sees_a_mark_the_hidden_cards_decide(
                 msg = h.hand_message(user)
                 assert msg is not None
                 if deal.actor == declarer:
-                    if not deal.current_trick:  # her lead: the offer buttons
+                    if not deal.current_trick:  # her lead: she opens the offer buttons
+                        msg = await _open_offers(h, user)
                         withheld += _judge(deal, declarer, msg.buttons)
                         judged += 1
+                        await _press(h, user, "Ob")  # back to her cards
                     await _press(h, user, _best_card(deal, declarer))
                 else:
                     await _press(h, user, next(c for _, d in msg.buttons if (c := code_of(d))))

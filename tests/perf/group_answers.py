@@ -50,8 +50,9 @@ from tests.bot_helpers import running_bot  # noqa: E402
 from tests.fakes import FakeTelegram, FloodLimits  # noqa: E402
 
 COMMANDS = ("/rules", "/history", "/top", "/stats")
-GAME_CODE = re.compile(r"^[bcwdptukoa]")
-"""Codes of a hand message's buttons (bids, contract, whists, defence, play, discard, offers)."""
+GAME_CODE = re.compile(r"^[bcwdptukoaO]")
+"""Codes of a hand message's buttons (bids, contract, whists, defence, play, discard, offers,
+and opening the offers or going back from them)."""
 SETTINGS = ("Lxu", "Lxt", "Lxc", "Lxj", "Lxv", "Lxp")
 """The settings the lobby presser changes (pulka, turn time, convention, jumps, sheet, players)."""
 

@@ -16,7 +16,7 @@ from bot.preferans.game import Game
 from bot.preferans.outcome import Defence
 from bot.preferans.seats import Seat
 from bot.preferans.views import public_view, seat_view
-from bot.render.callbacks import decode
+from bot.render.callbacks import action_code, decode
 from bot.render.keyboards import actions_keyboard, offer_choices
 from bot.render.table import hand_text, offer_end_line, offer_split, table_text
 from bot.render.text import action_text
@@ -87,13 +87,29 @@ def test_a_declarer_gets_mine_one_down_and_yours_under_his_cards() -> None:
     assert "btn.offer_one_down" in keys  # he needs more than one trick still
     needs = 6 - deal.tricks[declarer]
     assert dict(choices)["btn.offer_one_down"].tricks[declarer] == needs - 1
-    rows = _codes(actions_keyboard(_table(game), sv, "ru"))
+    table = _table(game)
+    rows = _codes(actions_keyboard(table, sv, "ru"))
     cards = [c for row in rows for c in row if c.startswith("p")]
-    offers = [c for row in rows for c in row if c.startswith("o")]
-    assert len(cards) == len(sv.legal) and len(offers) == len(choices)
-    first_offer_row = next(i for i, row in enumerate(rows) if row[0].startswith("o"))
-    assert all(c.startswith("o") for row in rows[first_offer_row:] for c in row)  # below
-    assert all(len(row) <= 2 for row in rows[first_offer_row:])
+    # under the cards one button opens the offers: nothing is checked before it
+    assert len(cards) == len(sv.legal) and rows[-1] == ["Oo"]
+    assert not any(c.startswith("o") for row in rows for c in row)
+    # opened (the solver's check noted at this move, here nothing proved): the offers
+    # instead of the cards, two to a row, and «назад» back to the cards
+    table.ui.offer_sure = (table.move, {declarer: frozenset()})
+    kb = actions_keyboard(table, sv, "ru")
+    rows = _codes(kb)
+    offers = [c for row in rows[:-1] for c in row]
+    assert offers == [action_code(o) for _, o in choices] and rows[-1] == ["Ob"]
+    assert all(len(row) <= 2 for row in rows[:-1])
+    assert kb is not None and kb.inline_keyboard[-1][0].text == "↩️ Назад"
+    assert "гарантировано" not in hand_text(table, sv, 1, "ru")
+    # a mark the check proved: on its button, and the line under the hand
+    table.ui.offer_sure = (table.move, {declarer: frozenset({mine})})
+    kb = actions_keyboard(table, sv, "ru")
+    assert kb is not None and kb.inline_keyboard[0][0].text == "✅ 🙌 Остальные мои"
+    assert "гарантировано" in hand_text(table, sv, 1, "ru")
+    table.move += 1  # opened at an older move: the cards again
+    assert _codes(actions_keyboard(table, sv, "ru"))[-1] == ["Oo"]
 
 
 def test_a_defender_offers_mine_or_yours_and_all_pass_only_mine() -> None:

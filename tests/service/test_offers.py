@@ -18,7 +18,7 @@ from bot.preferans.contracts import parse_contract
 from bot.preferans.deal import Deal
 from bot.preferans.offer_marks import offer_check
 from bot.preferans.outcome import WhistAnswer
-from bot.preferans.seats import REPLACE_AFTER, Seat
+from bot.preferans.seats import Seat
 from bot.preferans.views import seat_view
 from bot.render.table import hand_text
 from tests.bot_helpers import cards_in
@@ -203,6 +203,11 @@ async def test_the_solver_marks_the_guaranteed_offers_of_a_person() -> None:
         table = await started(service)
         leader = await to_trick(service, table, 6)
         deal = _deal(table)
+        # nothing is checked at his lead until he opens his offers
+        assert table.ui.offer_sure[0] != table.move
+        _, person = actor(table)
+        shown = await service.open_offers(table.id, person.user_id, table.move, True)
+        assert [type(e) for e in shown] == [fx.HandShown] and shown[0].seat == leader
         move, sure = table.ui.offer_sure
         assert move == table.move
         # what the engine proves over every layout the leader cannot see (offer_marks.py)
@@ -210,6 +215,10 @@ async def test_the_solver_marks_the_guaranteed_offers_of_a_person() -> None:
         assert check is not None
         expected = check.run(OFFER_BUDGET)
         assert expected.get(leader) and sure == expected
+        # «назад»: his cards again, the move unchanged (nothing was done)
+        before = table.move
+        await service.open_offers(table.id, person.user_id, table.move, False)
+        assert table.move == before and leader not in table.ui.offer_sure[1]
         offers = seat_view(deal, leader).offers
         await offer(service, table, offers[0])
         answerer, _ = actor(table)
@@ -220,25 +229,24 @@ async def test_the_solver_marks_the_guaranteed_offers_of_a_person() -> None:
         assert {s: m for s, m in marked.items() if m} == check.run(OFFER_BUDGET)
 
 
-async def test_a_person_who_takes_his_seat_back_sees_his_guaranteed_offers_at_once() -> None:
-    """The offer check follows every change that passes the turn: a seat that changed
-    hands (given to a computer player, taken back) is marked as after any move."""
+async def test_opening_the_offers_is_refused_to_others_and_on_a_stale_button() -> None:
     async with service_on() as service:
         table = await started(service)
-        leader = await to_trick(service, table, 6)
-        move, sure = table.ui.offer_sure
-        assert move == table.move and sure.get(leader)
-        person = table.seats[leader]
-        other = next(p for s, p in table.seated() if s != leader)
-        assert person is not None
-        table.timeouts[leader] = REPLACE_AFTER  # he kept timing out (Кодекс 3.1.2)
-        await service.robots.replace_with_robot(table.id, leader, other.user_id)
-        assert table.ui.offer_sure[0] != table.move  # a computer player judges offers itself
-        effects = await service.take_seat(table.id, leader, person)
-        back = table.seats[leader]
-        assert back is not None and back.user_id == person.user_id
-        assert table.ui.offer_sure == (table.move, sure)
-        assert [e.seat for e in of(effects, fx.HandShown)] == [leader]
+        await to_trick(service, table, 6)
+        _, person = actor(table)
+        other = next(p for _, p in table.seated() if p.user_id != person.user_id)
+        with pytest.raises(Rejected) as refused:
+            await service.open_offers(table.id, other.user_id, table.move, True)
+        assert refused.value.key == "err.not_turn"
+        with pytest.raises(Rejected) as refused:
+            await service.open_offers(table.id, person.user_id, table.move - 1, True)
+        assert refused.value.key == "err.stale"
+        await press(service, table, lambda a: isinstance(a, Play))  # mid-trick: no offers
+        _, person = actor(table)
+        with pytest.raises(Rejected) as refused:
+            await service.open_offers(table.id, person.user_id, table.move, True)
+        assert refused.value.key == "err.stale"
+        assert table.ui.offer_sure[0] != table.move
 
 
 async def test_an_open_offer_survives_a_restart_and_a_repeated_press_is_already_done(

@@ -71,3 +71,31 @@ async def test_a_turn_arms_its_tick_alone_and_the_tick_the_reminder_and_timeout(
         assert [j.data[0] for j in jobs] == ["remind", "turn"]
         due = {j.data[0]: j.next_t.timestamp() - time.time() for j in jobs}
         assert due["remind"] == pytest.approx(15, abs=2) and due["turn"] == pytest.approx(30, abs=2)
+
+
+async def test_a_move_keeps_the_earlier_tick_and_that_tick_arms_the_current_one(
+    tmp_path: Path,
+) -> None:
+    """A move at a person's pace costs the scheduler no job: the previous move's tick,
+    due sooner, is kept; when it runs it finds the move changed and arms this move's tick
+    (so the current turn's tick, reminder and timeout still come, on time)."""
+    clock = FakeClock()
+    async with running_bot(tmp_path, clock=clock) as h:
+        await open_and_start(h)
+        table = h.table()
+        sched = h.rt.scheduler
+        [first] = sched.timers[table.id]
+        assert first.data == ("tick", table.id, table.move)
+        clock.advance(10)
+        await h.act(lambda buttons: next(d for _, d in buttons if d and ":bP" in d))
+        assert table.move == first.data[2] + 1
+        assert sched.timers[table.id] == [first]  # kept, not replaced
+        clock.advance(20)  # the first tick's time: 30 s after the first turn began
+        await sched.on_timer(*first.data)
+        [tick] = sched.timers[table.id]
+        assert tick is not first and tick.data == ("tick", table.id, table.move)
+        due = tick.next_t.timestamp() - time.time()
+        assert due == pytest.approx(10, abs=2)  # 30 s after this move, 20 s of it passed
+        clock.advance(10)
+        await sched.on_timer(*tick.data)
+        assert [j.data[0] for j in sched.timers[table.id]] == ["remind", "turn"]

@@ -1,7 +1,7 @@
-"""A deal's analysis in its review: the analysis runs in the worker process while the
-next deal goes on; every player's review message waits a little for its line and is shown
-with it (one edit), or without it when the analysis is late or fails, the line added
-later."""
+"""A deal's analysis on request: each player's review of an ended deal gets a «🔍» button;
+only a press runs the analysis (in the worker process) and edits that player's review
+with his line; a second press gets a toast, a failed analysis leaves the button to press
+again, and a finished game's review still gets its analysis."""
 
 from __future__ import annotations
 
@@ -10,52 +10,17 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-import bot.telegram.presenter
 from bot.preferans.actions import Action, Bid, Play
 from bot.preferans.analysis import analyse
-from tests.bot_helpers import open_and_start, running_bot
+from tests.bot_helpers import code_of, is_alert, open_and_start, running_bot
 from tests.service.helpers import pick
+
+LINE = "All-pass: playing their best, each takes at most this"
 
 
 def _pass_or_card(action: Action) -> bool:
     """Everybody passes and the first card offered is played: an all-pass to its end."""
     return isinstance(action, Play) or (isinstance(action, Bid) and action.is_pass)
-
-
-async def test_the_review_gets_its_analysis_line(tmp_path: Path) -> None:
-    async with running_bot(tmp_path, analysis=True) as h:
-        # the analysis from trick 8 on: the same code, a fraction of the CPU
-        h.rt.presenter.analyst.analyse = partial(analyse, from_trick=8)
-        await open_and_start(h)
-        table = h.table()
-        service = h.service
-        # everybody passes and the lowest cards are played: an all-pass to its end
-        while table.deal_no == 1:
-            user = h.actor()
-            assert user is not None
-            h.rt.show(
-                await service.act(table.id, user.id, table.move, "x", pick(table, _pass_or_card))
-            )
-        # the next deal is already on while the analysis runs
-        assert table.deal_no == 2 and h.rt.presenter.analyst.tasks
-        await asyncio.gather(*h.rt.presenter.analyst.tasks)
-        await h.idle()
-        game = table.game
-        assert game is not None
-        taken = game.finished_deals[0].outcome.tricks
-        assert taken is not None
-        for user in h.users:
-            [review] = [m for m in h.private(user) if "The deal in full" in m.content]
-            assert "All-pass: playing their best, each takes at most this" in review.content
-            # every player named with the tricks he took
-            for seat, name in enumerate(game.names):
-                assert f"{name} " in review.content and f"(took {taken[seat]})" in review.content
-            # the next deal's hand message is another message, untouched
-            hand = h.hand_message(user)
-            assert hand is not None and hand.message_id != review.message_id
-            assert "playing their best" not in hand.content
 
 
 async def _all_pass_deal(h: Any) -> None:
@@ -64,51 +29,107 @@ async def _all_pass_deal(h: Any) -> None:
     while table.deal_no == 1:
         user = h.actor()
         assert user is not None
-        h.rt.show(
-            await h.service.act(table.id, user.id, table.move, "x", pick(table, _pass_or_card))
-        )
+        action = pick(table, _pass_or_card)
+        h.rt.show(await h.service.act(table.id, user.id, table.move, "x", action))
+    await h.idle()
 
 
-def _reviews(h: Any, user: Any) -> list[str]:
-    """The texts of the user's deal 1 hand message that show the deal in full."""
+def _review(h: Any, user: Any) -> Any:
+    """The user's deal 1 hand message, which shows the deal in full."""
     [msg] = [m for m in h.private(user) if "The deal in full" in m.content]
-    texts = [str(v.get("text", "")) for v in msg.history] + [msg.content]
-    return [text for text in texts if "The deal in full" in text]
+    return msg
 
 
-async def test_the_review_waits_for_its_line_and_is_edited_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(bot.telegram.presenter, "REVIEW_WAIT", 600.0)  # the line comes first
+async def _ask(h: Any, user: Any, msg: Any, data: str) -> str:
+    """Press «🔍» on ``msg`` (as a client still showing it would: ``force``); the toast,
+    once the analyses asked for are done."""
+    qid = h.fake.press(user, msg, data, force=True)
+    await h.idle()
+    answer = h.fake.callback_answer(qid)
+    assert not is_alert(answer), answer
+    await asyncio.gather(*h.rt.presenter.analyst.tasks)
+    await h.idle()
+    return str(answer.get("text", ""))
+
+
+async def test_a_review_offers_its_analysis_and_only_a_press_runs_it(tmp_path: Path) -> None:
     async with running_bot(tmp_path, analysis=True) as h:
+        # the analysis from trick 8 on: the same code, a fraction of the CPU
         h.rt.presenter.analyst.analyse = partial(analyse, from_trick=8)
         await open_and_start(h)
         await _all_pass_deal(h)
-        await asyncio.gather(*h.rt.presenter.analyst.tasks)
-        await h.idle()
+        assert not h.rt.presenter.analyst.tasks  # nothing analysed unasked
+        table = h.table()
+        reviews = {}
         for user in h.users:
-            [review] = _reviews(h, user)  # one edit: the review with its line
-            assert "All-pass: playing their best, each takes at most this" in review
+            msg = _review(h, user)
+            assert LINE not in msg.content
+            [(label, data)] = msg.buttons
+            seat = table.seat_of(user.id)
+            assert label == "🔍 Analysis" and code_of(data) == f"A{seat}"
+            reviews[user.id] = (msg, data)
+        first, other = h.users[0], h.users[1]
+        msg, data = reviews[first.id]
+        toast = await _ask(h, first, msg, data)
+        assert toast.startswith("🔍 Analysing the deal")
+        game = table.game
+        assert game is not None
+        taken = game.finished_deals[0].outcome.tricks
+        assert taken is not None
+        review = _review(h, first)
+        assert LINE in review.content and not review.buttons  # his line, the button gone
+        for seat, name in enumerate(game.names):
+            assert f"{name} " in review.content and f"(took {taken[seat]})" in review.content
+        # the others' reviews are untouched, their button still there
+        assert LINE not in _review(h, other).content and _review(h, other).buttons
+        # the next deal's hand message is another message, untouched
+        hand = h.hand_message(first)
+        assert hand is not None and hand.message_id != review.message_id
+        assert "playing their best" not in hand.content
+        # the old button pressed again (a client that still shows it): a toast, no new work
+        toast = await _ask(h, first, msg, data)
+        assert toast == "🔍 The analysis is already in this message."
+        assert not h.rt.presenter.analyst.tasks
+        edits = len(_review(h, first).history)
+        await h.idle()
+        assert len(_review(h, first).history) == edits
 
 
 def _no_analysis(deal: Any) -> Any:
     raise RuntimeError("the worker failed")
 
 
-async def test_a_review_whose_analysis_fails_is_shown_after_its_wait(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(bot.telegram.presenter, "REVIEW_WAIT", 0.05)
+async def test_a_failed_analysis_leaves_the_button_to_press_again(tmp_path: Path) -> None:
     async with running_bot(tmp_path, analysis=True) as h:
         h.rt.presenter.analyst.analyse = _no_analysis
         await open_and_start(h)
         await _all_pass_deal(h)
-        await asyncio.gather(*h.rt.presenter.analyst.tasks)
-        for _ in range(2000):  # the wait's timer is not the bot's work the harness sees
-            await h.idle()
-            if all(any("The deal in full" in m.content for m in h.private(u)) for u in h.users):
-                break
-            await asyncio.sleep(0.01)
-        for user in h.users:
-            [review] = _reviews(h, user)
-            assert "playing their best" not in review
+        user = h.users[0]
+        msg = _review(h, user)
+        [(_, data)] = msg.buttons
+        assert (await _ask(h, user, msg, data)).startswith("🔍 Analysing the deal")
+        assert LINE not in _review(h, user).content and _review(h, user).buttons
+        h.rt.presenter.analyst.analyse = partial(analyse, from_trick=8)
+        assert (await _ask(h, user, msg, data)).startswith("🔍 Analysing the deal")
+        assert LINE in _review(h, user).content
+
+
+async def test_a_forgotten_tables_review_is_analysed_from_the_database(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, analysis=True) as h:
+        h.rt.presenter.analyst.analyse = partial(analyse, from_trick=8)
+        await open_and_start(h)
+        await _all_pass_deal(h)
+        table = h.table()
+        user = h.users[2]
+        msg = _review(h, user)
+        [(_, data)] = msg.buttons
+        del h.service.tables[table.id]  # as a finished game's table is, once fully shown
+        assert (await _ask(h, user, msg, data)).startswith("🔍 Analysing the deal")
+        assert LINE in _review(h, user).content
+        # a deal that never was: refused, nothing started
+        bad = data.replace(":1:A", ":7:A")
+        assert bad != data
+        qid = h.fake.press(user, msg, bad, force=True)
+        await h.idle()
+        assert h.fake.callback_answer(qid)["text"] == "This message is out of date."
+        assert not h.rt.presenter.analyst.tasks
