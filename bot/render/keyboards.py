@@ -26,7 +26,8 @@ from bot.render.i18n import t
 
 from .callbacks import action_code, encode
 from .lobby import option_value
-from .table import answers_half_whist, offers_open, sure_offers
+from .offers import offers_open, sure_offers
+from .table import answers_half_whist
 from .text import card, cards, contract
 
 __all__ = [

@@ -23,8 +23,9 @@ from bot.preferans.seats import Seat
 from bot.render import keyboards
 from bot.render.analysis import analysis_line
 from bot.render.i18n import t
+from bot.render.offers import offer_end_line
 from bot.render.results import result_text
-from bot.render.table import hand_text, offer_end_line, review_text
+from bot.render.table import hand_text, review_text
 from bot.render.text import action_text, forced_note
 
 from .queue import Content

@@ -33,8 +33,9 @@ from bot.preferans.seats import Seat
 from bot.render import keyboards
 from bot.render.i18n import t
 from bot.render.lobby import CLOSED_KEYS, lobby_text
+from bot.render.offers import offer_end_line
 from bot.render.results import result_text, settlement_text, sheet_before
-from bot.render.table import hand_text, offer_end_line, table_text
+from bot.render.table import hand_text, table_text
 from bot.render.text import (
     action_text,
     ended_text,

@@ -18,7 +18,8 @@ from bot.preferans.seats import Seat
 from bot.preferans.views import public_view, seat_view
 from bot.render.callbacks import action_code, decode
 from bot.render.keyboards import actions_keyboard, offer_choices
-from bot.render.table import hand_text, offer_end_line, offer_split, table_text
+from bot.render.offers import offer_end_line, offer_split
+from bot.render.table import hand_text, table_text
 from bot.render.text import action_text
 from tests.bot_helpers import cards_in
 from tests.engine.test_offers import play_to_trick

@@ -123,7 +123,7 @@ async def test_a_forgotten_tables_review_is_analysed_from_the_database(tmp_path:
         user = h.users[2]
         msg = _review(h, user)
         [(_, data)] = msg.buttons
-        del h.service.tables[table.id]  # as a finished game's table is, once fully shown
+        del h.service.registry.tables[table.id]  # as a finished game's table is, once fully shown
         assert (await _ask(h, user, msg, data)).startswith("🔍 Analysing the deal")
         assert LINE in _review(h, user).content
         # a deal that never was: refused, nothing started
