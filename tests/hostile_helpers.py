@@ -379,7 +379,12 @@ async def press(
 def quick_code(deal: Deal, codes: list[str]) -> str:
     """A short legal game: the first bidder bids a low contract, the others pass, the
     declarer names the lowest contract, defenders pass (closed), cards low to high; a
-    discard marks two cards ("t"), then confirms ("k")."""
+    discard marks two cards ("t"), then confirms ("k"); offers opened (by an earlier
+    random press) are closed ("Ob") for the cards; the hint ("H") is never pressed."""
+    moves = [c for c in codes if c[0] not in "HO"]
+    if not moves:
+        return "Ob" if "Ob" in codes else codes[0]
+    codes = moves
     kind = codes[0][0]
     if kind in "tu":
         return "k" if "k" in codes else next(c for c in codes if c.startswith("t"))
