@@ -325,3 +325,40 @@ def test_no_seven_on_a_lucky_few_layouts() -> None:
     contract = declare_by_robot(deal)
     assert contract == Contract(6, Suit.HEARTS)
     assert best_play(deal, Suit.HEARTS) == 6
+
+
+def test_the_ten_that_makes_the_six_among_several_judged() -> None:
+    """♠KQ987 ♣Q10 ♦A9 ♥A97 after 6♠ (the talon ♦9 ♥9). The count's best ten throws
+    ♦9 ♥7 and makes five; throwing ♣10 ♥7 makes six. Only the count's first ten was
+    judged by play."""
+    deal = make_deal(
+        {
+            0: "7S 8S 9S QS KS 10C QC AD 7H AH",
+            1: "10S AS 7C JC KC AC 8D QD 10H JH",
+            2: "JS 8C 9C 7D 10D JD KD 8H QH KH",
+        },
+        "9D 9H",
+        dealer=1,
+    )
+    bids(deal, (2, "pass"), (0, "6S"), (1, "pass"))
+    contract = declare_by_robot(deal)
+    assert contract == Contract(6, Suit.SPADES)
+    assert best_play(deal, Suit.SPADES) == 6
+
+
+def test_the_clubs_kept_with_a_short_heart() -> None:
+    """♣AK107 ♠AK9 ♦K9 ♥J98 after 6♠ (the talon ♦9 ♠9), six clubs named: throwing ♠9 ♥8
+    (the count's first ten) makes five; throwing ♥9 ♥8, the ♥J left alone, makes six."""
+    deal = make_deal(
+        {
+            0: "8S 10S JS 9C 8D JD AD 7H QH KH",
+            1: "7S QS 8C JC QC 7D 10D QD 10H AH",
+            2: "KS AS 7C 10C KC AC KD 8H 9H JH",
+        },
+        "9D 9S",
+        dealer=1,
+    )
+    bids(deal, (2, "6S"), (0, "pass"), (1, "pass"))
+    contract = declare_by_robot(deal)
+    assert contract == Contract(6, Suit.CLUBS)
+    assert best_play(deal, Suit.CLUBS) == 6

@@ -35,6 +35,7 @@ __all__ = [
     "judge_rng",
     "Candidate",
     "best_ten",
+    "good_tens",
     "Judgement",
     "misere_tricks",
 ]
@@ -84,15 +85,46 @@ def judge_rng(seat: Seat, cards: Iterable[Card]) -> random.Random:
 
 def best_ten(cards: Sequence[Card], trump: Suit | None) -> frozenset[Card]:
     """The ten of twelve cards that count the most tricks with ``trump``."""
+    return good_tens(cards, trump, 1)[0]
+
+
+def good_tens(
+    cards: Sequence[Card], trump: Suit | None, count: int, margin: float = 0.0
+) -> list[frozenset[Card]]:
+    """Up to ``count`` tens of the twelve cards that count the most tricks with
+    ``trump``, best first, none more than ``margin`` tricks below the best, and no two
+    alike in play (:func:`_shape`: a kept 7 or 8 of a suit whose other one is thrown)."""
     masks = hand_masks(cards)
-    best: tuple[float, tuple[Card, Card]] | None = None
+    scored: list[tuple[float, tuple[Card, Card]]] = []
     for pair in combinations(cards, 2):
         value = masks_declarer_tricks(without(masks, pair), trump)
         value -= 0.001 * (int(pair[0].rank) + int(pair[1].rank))  # ties: throw low cards
-        if best is None or value > best[0]:
-            best = (value, (pair[0], pair[1]))
-    assert best is not None
-    return frozenset(c for c in cards if c not in best[1])
+        scored.append((value, pair))
+    # Stable: among equal values the first pair in order, as a strict maximum finds.
+    scored.sort(key=lambda x: -x[0])
+    outside = [~m & 0xFF for m in masks]
+    out: list[frozenset[Card]] = []
+    seen: set[tuple[tuple[int, ...], ...]] = set()
+    for value, pair in scored:
+        if value < scored[0][0] - margin or len(out) >= count:
+            break
+        kept = frozenset(c for c in cards if c not in pair)
+        shape = _shape(kept, outside)
+        if shape not in seen:
+            seen.add(shape)
+            out.append(kept)
+    return out
+
+
+def _shape(kept: Iterable[Card], outside: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """What ten cards are worth in play: per suit, how many of the others' cards lie
+    below each kept card. Two tens of one twelve with the same shape play alike (a card
+    thrown between two kept ones of no other hand's rank changes nothing)."""
+    below: list[list[int]] = [[], [], [], []]
+    for card in kept:
+        c = int(card)
+        below[c >> 3].append(bin(outside[c >> 3] & ((1 << (c & 7)) - 1)).count("1"))
+    return tuple(tuple(sorted(b)) for b in below)
 
 
 class _Layouts:
@@ -168,6 +200,7 @@ class Judgement:
         self.me = me
         self.mine = tuple(mine)
         self.candidates = list(candidates)
+        self.strains = [strain for strain, _ in candidates]
         self.layouts = _Layouts(me, order, mine, out, 2 if talon else 0)
         self.rng = judge_rng(me, (*mine, *out))
         self.fits = fits
@@ -189,7 +222,7 @@ class Judgement:
         for _ in range(samples):
             extra, hands = self.layouts.deal(self.rng, self.fits)
             self.dealt += 1
-            alive = _promising(alive, self.tricks)
+            alive = _promising(alive, self.tricks, self.strains)
             top = -1
             for index in alive:
                 room = self.limit - self.spent
@@ -225,17 +258,26 @@ _PRUNE_AFTER = 4
 _PRUNE_GAP = 1.5
 """A candidate this many tricks a layout behind the best, over the same layouts, is not
 solved further: its contracts cannot be worth the best one's."""
+_PRUNE_SAME = 1.0
+"""The same for another ten of the same strain: a trick a layout behind the best ten of
+its strain it loses that strain's contracts to it."""
 
 
-def _promising(alive: list[int], tricks: list[list[int]]) -> list[int]:
-    counted = [tricks[i] for i in alive if len(tricks[i]) >= _PRUNE_AFTER]
-    if len(counted) < 2:
+def _promising(
+    alive: list[int], tricks: list[list[int]], strains: Sequence[Suit | None]
+) -> list[int]:
+    means = {i: sum(tricks[i]) / len(tricks[i]) for i in alive if len(tricks[i]) >= _PRUNE_AFTER}
+    if len(means) < 2:
         return alive
-    top = max(sum(v) / len(v) for v in counted)
+    top = max(means.values())
+    best: dict[Suit | None, float] = {}
+    for i, mean in means.items():
+        best[strains[i]] = max(best.get(strains[i], mean), mean)
     return [
         i
         for i in alive
-        if len(tricks[i]) < _PRUNE_AFTER or sum(tricks[i]) / len(tricks[i]) >= top - _PRUNE_GAP
+        if i not in means
+        or (means[i] >= top - _PRUNE_GAP and means[i] >= best[strains[i]] - _PRUNE_SAME)
     ]
 
 

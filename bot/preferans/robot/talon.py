@@ -26,7 +26,7 @@ from .evaluation import (
     masks_declarer_tricks,
     without,
 )
-from .judging import Candidate, Judgement, best_ten, game_value
+from .judging import Candidate, Judgement, game_value, good_tens
 from .knowledge import active_seats
 
 __all__ = ["choose_discard", "choose_contract", "contract_tricks"]
@@ -139,6 +139,14 @@ _HOPELESS = 3.0
 """Tricks short of a strain's cheapest contract, by the hand count, not worth solving."""
 _STRAINS = 4
 """Strains (each with its best discard) judged by play, the hand count's first ones."""
+_TENS = 3
+_TENS_MARGIN = 1.0
+"""Tens judged by play per strain: the hand count's best ones, no more than this many
+tricks below its first (the count misjudges which guard or void matters: over twenty
+robot-only pulkas nine contracts were lost that another ten of the same twelve made)."""
+_DISCARD_NODES = 1.5
+"""The discard's solver positions, as a share of ``judge``: it solves more tens than a
+bid does, and costs about what a card decision does (the card play's 180,000)."""
 _CAUTION = 1.0
 """Standard errors taken off a contract's mean worth over the layouts. Twelve layouts
 are few: a seven is named over a six when it makes in about 11 of them, and one lucky
@@ -160,16 +168,17 @@ def contract_by_play(
 def discard_by_play(
     view: SeatView, bid: Contract | None, judge: int, samples: int
 ) -> frozenset[Card] | None:
-    """The ten of the twelve cards to keep: for each strain the best ten by the hand
-    count, then the ten and contract worth the most over sampled layouts (the same
-    layouts :func:`contract_by_play` deals after the discard, so it names that
-    contract); ``None`` when too few layouts were solved in budget."""
+    """The ten of the twelve cards to keep: for each strain the best tens by the hand
+    count (:data:`_TENS`), then the ten and contract worth the most over sampled layouts
+    (the same layouts :func:`contract_by_play` deals after the discard); ``None`` when
+    too few layouts were solved in budget."""
     hand = tuple(view.hand)
-    candidates: list[Candidate] = []
-    for trump in TRUMP_CHOICES:
-        candidates.append((trump, best_ten(hand, trump)))
-    top = _strains_ranked(candidates, bid)
-    plan = _plan_by_play(view, bid, top, judge, samples)
+    tens = {t: good_tens(hand, t, _TENS, _TENS_MARGIN) for t in TRUMP_CHOICES}
+    top = _strains_ranked([(t, tens[t][0]) for t in TRUMP_CHOICES], bid)
+    # The strains' best tens first (an unsolved one stops the judging), then the others.
+    others: list[Candidate] = [(t, kept) for t, _ in top for kept in tens[t][1:]]
+    nodes = int(judge * _DISCARD_NODES)
+    plan = _plan_by_play(view, bid, top + others, nodes, samples, len(top))
     return None if plan is None else plan[0]
 
 
@@ -197,19 +206,22 @@ def _plan_by_play(
     candidates: list[Candidate],
     judge: int,
     samples: int,
+    firm: int | None = None,
 ) -> tuple[frozenset[Card], Contract] | None:
     """The kept ten and contract worth the most over sampled layouts; ties go to the
-    cheaper step."""
+    cheaper step. Of the candidates only the first ``firm`` (default all) stop the
+    judging when unsolved; a later one unsolved is left out."""
     judgement = Judgement(
         view.seat, active_seats(view), view.hand, view.discard, candidates, talon=False
     )
     judgement.more(samples, judge)
     best: tuple[float, frozenset[Card], Contract] | None = None
     unsolved = False
-    for (trump, kept), values in zip(candidates, judgement.tricks, strict=True):
+    firm = len(candidates) if firm is None else firm
+    for index, ((trump, kept), values) in enumerate(zip(candidates, judgement.tricks, strict=True)):
         assert kept is not None
         if len(values) < _MIN_LAYOUTS:
-            unsolved = True
+            unsolved = unsolved or index < firm
             continue
         # Between strains worth about the same, the longer trump suit: it keeps control
         # when the cards lie worse than in the layouts dealt (no trump has none).
