@@ -200,7 +200,6 @@ class Judgement:
         self.me = me
         self.mine = tuple(mine)
         self.candidates = list(candidates)
-        self.strains = [strain for strain, _ in candidates]
         self.layouts = _Layouts(me, order, mine, out, 2 if talon else 0)
         self.rng = judge_rng(me, (*mine, *out))
         self.fits = fits
@@ -213,6 +212,8 @@ class Judgement:
         self.spent = 0
         self.limit = 0
         self.dealt = 0
+        self.dealt_layouts: list[tuple[tuple[Card, ...], dict[Seat, frozenset[Card]]]] = []
+        """The layouts dealt, in order: the talon's cards and the other two hands."""
 
     def more(self, samples: int, nodes: int) -> None:
         """Deal ``samples`` more layouts, with ``nodes`` more solver positions for them; a
@@ -222,62 +223,91 @@ class Judgement:
         for _ in range(samples):
             extra, hands = self.layouts.deal(self.rng, self.fits)
             self.dealt += 1
-            alive = _promising(alive, self.tricks, self.strains)
+            self.dealt_layouts.append((extra, hands))
+            alive = _promising(alive, self.tricks)
             top = -1
             for index in alive:
                 room = self.limit - self.spent
                 if room <= 0:
                     return
-                strain, held = self.candidates[index]
-                if held is None:
-                    held = best_ten((*self.mine, *extra), strain) if extra else frozenset(self.mine)
-                solver = self.solvers[strain]
-                before = solver.nodes
-                # The questions walk from a guess: this candidate's mean so far, else
-                # the hand count (a guess two tricks out costs two more searches).
-                done = self.tricks[index]
-                guess = (
-                    sum(done) / len(done)
-                    if done
-                    else masks_declarer_tricks(hand_masks(held), strain)
-                )
-                pos = self.layouts.position({**hands, self.me: held}, strain)
-                try:
-                    value = _count(solver, pos, round(guess), min(room, _PER_LAYOUT))
-                except BudgetExceeded:
-                    value = -1
-                self.spent += solver.nodes - before
+                value = self._solve(index, extra, hands, room)
                 if value >= 0:
                     self.tricks[index].append(value)
                     top = max(top, value)
             if top >= 0:
                 self.best.append(top)
 
+    def add(self, candidates: Sequence[Candidate], nodes: int) -> None:
+        """Judge more candidates in the layouts already dealt, with ``nodes`` more solver
+        positions for them (their tricks follow the others' in :attr:`tricks`)."""
+        first = len(self.candidates)
+        self.candidates.extend(candidates)
+        for strain, _ in candidates:
+            self.solvers.setdefault(strain, Solver(Goal.TRICKS, self.me))
+        self.tricks.extend([] for _ in candidates)
+        self.limit += nodes
+        # The first guess: the mean of the first candidate of the same strain (another
+        # ten of the same twelve takes about as many tricks).
+        hints: dict[Suit | None, float] = {}
+        for (strain, _), done in zip(self.candidates[:first], self.tricks[:first], strict=True):
+            if done and strain not in hints:
+                hints[strain] = sum(done) / len(done)
+        for extra, hands in self.dealt_layouts:
+            for index in range(first, len(self.candidates)):
+                room = self.limit - self.spent
+                if room <= 0:
+                    return
+                hint = hints.get(self.candidates[index][0])
+                value = self._solve(index, extra, hands, room, hint)
+                if value >= 0:
+                    self.tricks[index].append(value)
+
+    def _solve(
+        self,
+        index: int,
+        extra: tuple[Card, ...],
+        hands: dict[Seat, frozenset[Card]],
+        room: int,
+        hint: float | None = None,
+    ) -> int:
+        """A candidate's tricks in one layout; -1 when over budget. ``hint``: the first
+        guess at them, else the hand count's."""
+        strain, held = self.candidates[index]
+        if held is None:
+            held = best_ten((*self.mine, *extra), strain) if extra else frozenset(self.mine)
+        solver = self.solvers[strain]
+        before = solver.nodes
+        # The questions walk from a guess: this candidate's mean so far, else
+        # the hand count (a guess two tricks out costs two more searches).
+        done = self.tricks[index]
+        if done:
+            guess = sum(done) / len(done)
+        else:
+            guess = masks_declarer_tricks(hand_masks(held), strain) if hint is None else hint
+        pos = self.layouts.position({**hands, self.me: held}, strain)
+        try:
+            value = _count(solver, pos, round(guess), min(room, _PER_LAYOUT))
+        except BudgetExceeded:
+            value = -1
+        self.spent += solver.nodes - before
+        return value
+
 
 _PRUNE_AFTER = 4
 _PRUNE_GAP = 1.5
 """A candidate this many tricks a layout behind the best, over the same layouts, is not
 solved further: its contracts cannot be worth the best one's."""
-_PRUNE_SAME = 1.0
-"""The same for another ten of the same strain: a trick a layout behind the best ten of
-its strain it loses that strain's contracts to it."""
 
 
-def _promising(
-    alive: list[int], tricks: list[list[int]], strains: Sequence[Suit | None]
-) -> list[int]:
-    means = {i: sum(tricks[i]) / len(tricks[i]) for i in alive if len(tricks[i]) >= _PRUNE_AFTER}
-    if len(means) < 2:
+def _promising(alive: list[int], tricks: list[list[int]]) -> list[int]:
+    counted = [tricks[i] for i in alive if len(tricks[i]) >= _PRUNE_AFTER]
+    if len(counted) < 2:
         return alive
-    top = max(means.values())
-    best: dict[Suit | None, float] = {}
-    for i, mean in means.items():
-        best[strains[i]] = max(best.get(strains[i], mean), mean)
+    top = max(sum(v) / len(v) for v in counted)
     return [
         i
         for i in alive
-        if i not in means
-        or (means[i] >= top - _PRUNE_GAP and means[i] >= best[strains[i]] - _PRUNE_SAME)
+        if len(tricks[i]) < _PRUNE_AFTER or sum(tricks[i]) / len(tricks[i]) >= top - _PRUNE_GAP
     ]
 
 
