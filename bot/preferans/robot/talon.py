@@ -1,10 +1,11 @@
 """After the auction: which two cards to discard and which contract to name (Кодекс 3.4).
 
 Every pair of the twelve cards is tried as the discard with every trump. With a judging
-budget the best ten by the hand count for each trump are candidates, and the declarer
-keeps the ten, and names the contract, worth the most over sampled layouts of the
-defenders' cards solved exactly (:func:`discard_by_play`, :func:`contract_by_play`: a
-strain the talon spoiled is dropped for one that makes). Without one he keeps the ten
+budget the best ten by the hand count for each trump are candidates, then the count's
+next tens of the strain worth the most (another guard kept, a suit voided), and the
+declarer keeps the ten, and names the contract, worth the most over sampled layouts of
+the defenders' cards solved exactly (:func:`discard_by_play`, :func:`contract_by_play`:
+a strain the talon spoiled is dropped for one that makes). Without one he keeps the ten
 that count the most tricks and names the highest contract they count with a little to
 spare. Never below his bid. A misère declarer discards the pair that leaves the fewest
 holes.
