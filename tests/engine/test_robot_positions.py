@@ -323,6 +323,28 @@ def test_no_seven_on_a_lucky_few_layouts() -> None:
         "10H 7C",
     )
     bids(deal, (1, "pass"), (2, "pass"), (0, "6S"))
-    contract = declare_by_robot(deal)
-    assert contract == Contract(6, Suit.HEARTS)
+    # That ten kept (the discard may now keep another, ♠Q thrown, that makes seven).
+    deal.apply(Discard(S0, (Card.C8, Card.C7)))
+    declare = robot(deal)
+    assert isinstance(declare, Declare)
+    deal.apply(declare)
+    assert declare.contract == Contract(6, Suit.HEARTS)
     assert best_play(deal, Suit.HEARTS) == 6
+
+
+def test_the_clubs_kept_with_a_short_heart() -> None:
+    """♣AK107 ♠AK9 ♦K9 ♥J98 after 6♠ (the talon ♦9 ♠9), six clubs named: throwing ♠9 ♥8
+    (the count's first ten) makes five; throwing ♥9 ♥8, the ♥J left alone, makes six."""
+    deal = make_deal(
+        {
+            0: "8S 10S JS 9C 8D JD AD 7H QH KH",
+            1: "7S QS 8C JC QC 7D 10D QD 10H AH",
+            2: "KS AS 7C 10C KC AC KD 8H 9H JH",
+        },
+        "9D 9S",
+        dealer=1,
+    )
+    bids(deal, (2, "6S"), (0, "pass"), (1, "pass"))
+    contract = declare_by_robot(deal)
+    assert contract == Contract(6, Suit.CLUBS)
+    assert best_play(deal, Suit.CLUBS) == 6

@@ -36,6 +36,7 @@ __all__ = [
     "judge_rng",
     "Candidate",
     "best_ten",
+    "good_tens",
     "Judgement",
     "misere_tricks",
 ]
@@ -85,15 +86,46 @@ def judge_rng(seat: Seat, cards: Iterable[Card]) -> random.Random:
 
 def best_ten(cards: Sequence[Card], trump: Suit | None) -> frozenset[Card]:
     """The ten of twelve cards that count the most tricks with ``trump``."""
+    return good_tens(cards, trump, 1)[0]
+
+
+def good_tens(
+    cards: Sequence[Card], trump: Suit | None, count: int, margin: float = 0.0
+) -> list[frozenset[Card]]:
+    """Up to ``count`` tens of the twelve cards that count the most tricks with
+    ``trump``, best first, none more than ``margin`` tricks below the best, and no two
+    alike in play (:func:`_shape`: a kept 7 or 8 of a suit whose other one is thrown)."""
     masks = hand_masks(cards)
-    best: tuple[float, tuple[Card, Card]] | None = None
+    scored: list[tuple[float, tuple[Card, Card]]] = []
     for pair in combinations(cards, 2):
         value = masks_declarer_tricks(without(masks, pair), trump)
         value -= 0.001 * (int(pair[0].rank) + int(pair[1].rank))  # ties: throw low cards
-        if best is None or value > best[0]:
-            best = (value, (pair[0], pair[1]))
-    assert best is not None
-    return frozenset(c for c in cards if c not in best[1])
+        scored.append((value, pair))
+    # Stable: among equal values the first pair in order, as a strict maximum finds.
+    scored.sort(key=lambda x: -x[0])
+    outside = [~m & 0xFF for m in masks]
+    out: list[frozenset[Card]] = []
+    seen: set[tuple[tuple[int, ...], ...]] = set()
+    for value, pair in scored:
+        if value < scored[0][0] - margin or len(out) >= count:
+            break
+        kept = frozenset(c for c in cards if c not in pair)
+        shape = _shape(kept, outside)
+        if shape not in seen:
+            seen.add(shape)
+            out.append(kept)
+    return out
+
+
+def _shape(kept: Iterable[Card], outside: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """What ten cards are worth in play: per suit, how many of the others' cards lie
+    below each kept card. Two tens of one twelve with the same shape play alike (a card
+    thrown between two kept ones of no other hand's rank changes nothing)."""
+    below: list[list[int]] = [[], [], [], []]
+    for card in kept:
+        c = int(card)
+        below[c >> 3].append(bin(outside[c >> 3] & ((1 << (c & 7)) - 1)).count("1"))
+    return tuple(tuple(sorted(b)) for b in below)
 
 
 class _Layouts:
@@ -181,6 +213,8 @@ class Judgement:
         self.spent = 0
         self.limit = 0
         self.dealt = 0
+        self.dealt_layouts: list[tuple[tuple[Card, ...], dict[Seat, frozenset[Card]]]] = []
+        """The layouts dealt, in order: the talon's cards and the other two hands."""
 
     def more(self, samples: int, nodes: int) -> None:
         """Deal ``samples`` more layouts, with ``nodes`` more solver positions for them; a
@@ -190,36 +224,74 @@ class Judgement:
         for _ in range(samples):
             extra, hands = self.layouts.deal(self.rng, self.fits)
             self.dealt += 1
+            self.dealt_layouts.append((extra, hands))
             alive = _promising(alive, self.tricks)
             top = -1
             for index in alive:
                 room = self.limit - self.spent
                 if room <= 0:
                     return
-                strain, held = self.candidates[index]
-                if held is None:
-                    held = best_ten((*self.mine, *extra), strain) if extra else frozenset(self.mine)
-                solver = self.solvers[strain]
-                before = solver.nodes
-                # The questions walk from a guess: this candidate's mean so far, else
-                # the hand count (a guess two tricks out costs two more searches).
-                done = self.tricks[index]
-                guess = (
-                    sum(done) / len(done)
-                    if done
-                    else masks_declarer_tricks(hand_masks(held), strain)
-                )
-                pos = self.layouts.position({**hands, self.me: held}, strain)
-                try:
-                    value = _count(solver, pos, round(guess), min(room, _PER_LAYOUT))
-                except BudgetExceeded:
-                    value = -1
-                self.spent += solver.nodes - before
+                value = self._solve(index, extra, hands, room)
                 if value >= 0:
                     self.tricks[index].append(value)
                     top = max(top, value)
             if top >= 0:
                 self.best.append(top)
+
+    def add(self, candidates: Sequence[Candidate], nodes: int) -> None:
+        """Judge more candidates in the layouts already dealt, with ``nodes`` more solver
+        positions for them (their tricks follow the others' in :attr:`tricks`)."""
+        first = len(self.candidates)
+        self.candidates.extend(candidates)
+        for strain, _ in candidates:
+            self.solvers.setdefault(strain, Solver(Goal.TRICKS, self.me))
+        self.tricks.extend([] for _ in candidates)
+        self.limit += nodes
+        # The first guess: the mean of the first candidate of the same strain (another
+        # ten of the same twelve takes about as many tricks).
+        hints: dict[Suit | None, float] = {}
+        for (strain, _), done in zip(self.candidates[:first], self.tricks[:first], strict=True):
+            if done and strain not in hints:
+                hints[strain] = sum(done) / len(done)
+        for extra, hands in self.dealt_layouts:
+            for index in range(first, len(self.candidates)):
+                room = self.limit - self.spent
+                if room <= 0:
+                    return
+                hint = hints.get(self.candidates[index][0])
+                value = self._solve(index, extra, hands, room, hint)
+                if value >= 0:
+                    self.tricks[index].append(value)
+
+    def _solve(
+        self,
+        index: int,
+        extra: tuple[Card, ...],
+        hands: dict[Seat, frozenset[Card]],
+        room: int,
+        hint: float | None = None,
+    ) -> int:
+        """A candidate's tricks in one layout; -1 when over budget. ``hint``: the first
+        guess at them, else the hand count's."""
+        strain, held = self.candidates[index]
+        if held is None:
+            held = best_ten((*self.mine, *extra), strain) if extra else frozenset(self.mine)
+        solver = self.solvers[strain]
+        before = solver.nodes
+        # The questions walk from a guess: this candidate's mean so far, else
+        # the hand count (a guess two tricks out costs two more searches).
+        done = self.tricks[index]
+        if done:
+            guess = sum(done) / len(done)
+        else:
+            guess = masks_declarer_tricks(hand_masks(held), strain) if hint is None else hint
+        pos = self.layouts.position({**hands, self.me: held}, strain)
+        try:
+            value = _count(solver, pos, round(guess), min(room, _PER_LAYOUT))
+        except BudgetExceeded:
+            value = -1
+        self.spent += solver.nodes - before
+        return value
 
 
 _PRUNE_AFTER = 4

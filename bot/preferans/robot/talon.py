@@ -1,10 +1,11 @@
 """After the auction: which two cards to discard and which contract to name (Кодекс 3.4).
 
 Every pair of the twelve cards is tried as the discard with every trump. With a judging
-budget the best ten by the hand count for each trump are candidates, and the declarer
-keeps the ten, and names the contract, worth the most over sampled layouts of the
-defenders' cards solved exactly (:func:`discard_by_play`, :func:`contract_by_play`: a
-strain the talon spoiled is dropped for one that makes). Without one he keeps the ten
+budget the best ten by the hand count for each trump are candidates, then the count's
+next tens of the strain worth the most (another guard kept, a suit voided), and the
+declarer keeps the ten, and names the contract, worth the most over sampled layouts of
+the defenders' cards solved exactly (:func:`discard_by_play`, :func:`contract_by_play`:
+a strain the talon spoiled is dropped for one that makes). Without one he keeps the ten
 that count the most tricks and names the highest contract they count with a little to
 spare. Never below his bid. A misère declarer discards the pair that leaves the fewest
 holes.
@@ -26,7 +27,7 @@ from .evaluation import (
     masks_declarer_tricks,
     without,
 )
-from .judging import Candidate, Judgement, best_ten, game_value
+from .judging import Candidate, Judgement, game_value, good_tens
 from .knowledge import active_seats
 
 __all__ = ["choose_discard", "choose_contract", "contract_tricks"]
@@ -139,6 +140,16 @@ _HOPELESS = 3.0
 """Tricks short of a strain's cheapest contract, by the hand count, not worth solving."""
 _STRAINS = 4
 """Strains (each with its best discard) judged by play, the hand count's first ones."""
+_TENS = 4
+_TENS_MARGIN = 1.0
+"""Tens judged by play per strain: the hand count's best ones, no more than this many
+tricks below its first (the count misjudges which guard or void matters: over twenty
+robot-only pulkas nine contracts were lost that another ten of the same twelve made)."""
+_TENS_STRAINS = 1
+"""Strains whose other tens are judged: the one worth the most with its first ten."""
+_OTHER_TENS = 0.5
+"""Solver positions for those other tens, as a share of ``judge``: the discard then
+costs about what a card decision does (the card play's 180,000 positions)."""
 _CAUTION = 1.0
 """Standard errors taken off a contract's mean worth over the layouts. Twelve layouts
 are few: a seven is named over a six when it makes in about 11 of them, and one lucky
@@ -161,15 +172,24 @@ def discard_by_play(
     view: SeatView, bid: Contract | None, judge: int, samples: int
 ) -> frozenset[Card] | None:
     """The ten of the twelve cards to keep: for each strain the best ten by the hand
-    count, then the ten and contract worth the most over sampled layouts (the same
-    layouts :func:`contract_by_play` deals after the discard, so it names that
-    contract); ``None`` when too few layouts were solved in budget."""
+    count, the ten and contract worth the most over sampled layouts; then the next tens
+    by the count (:data:`_TENS`) of the strains worth the most, in the same layouts, and
+    the best of all. ``None`` when too few layouts were solved in budget. The layouts
+    are those :func:`contract_by_play` deals after the discard."""
     hand = tuple(view.hand)
-    candidates: list[Candidate] = []
-    for trump in TRUMP_CHOICES:
-        candidates.append((trump, best_ten(hand, trump)))
-    top = _strains_ranked(candidates, bid)
-    plan = _plan_by_play(view, bid, top, judge, samples)
+    tens = {t: good_tens(hand, t, _TENS, _TENS_MARGIN) for t in TRUMP_CHOICES}
+    top = _strains_ranked([(t, tens[t][0]) for t in TRUMP_CHOICES], bid)
+    judgement = _judged(view, top, judge, samples)
+    plan, strains = _plan(judgement, bid)
+    if plan is None:
+        return None
+    ranked = sorted(strains, key=lambda t: -strains[t])[:_TENS_STRAINS]
+    others: list[Candidate] = [(t, kept) for t in ranked for kept in tens[t][1:]]
+    if others:
+        judgement.add(others, int(judge * _OTHER_TENS))
+        # Positions left (the layouts were easy): more layouts for all, fewer lucky ones.
+        judgement.more(samples, 0)
+        plan = _plan(judgement, bid, len(top))[0]
     return None if plan is None else plan[0]
 
 
@@ -200,16 +220,32 @@ def _plan_by_play(
 ) -> tuple[frozenset[Card], Contract] | None:
     """The kept ten and contract worth the most over sampled layouts; ties go to the
     cheaper step."""
+    return _plan(_judged(view, candidates, judge, samples), bid)[0]
+
+
+def _judged(view: SeatView, candidates: list[Candidate], judge: int, samples: int) -> Judgement:
     judgement = Judgement(
         view.seat, active_seats(view), view.hand, view.discard, candidates, talon=False
     )
     judgement.more(samples, judge)
+    return judgement
+
+
+def _plan(
+    judgement: Judgement, bid: Contract | None, firm: int | None = None
+) -> tuple[tuple[frozenset[Card], Contract] | None, dict[Suit | None, float]]:
+    """The kept ten and contract worth the most (ties to the cheaper step), and each
+    strain's best worth. Only the first ``firm`` candidates (default all) stop the
+    judging when unsolved; a later one unsolved is left out."""
     best: tuple[float, frozenset[Card], Contract] | None = None
+    strains: dict[Suit | None, float] = {}
     unsolved = False
-    for (trump, kept), values in zip(candidates, judgement.tricks, strict=True):
+    candidates = judgement.candidates
+    firm = len(candidates) if firm is None else firm
+    for index, ((trump, kept), values) in enumerate(zip(candidates, judgement.tricks, strict=True)):
         assert kept is not None
         if len(values) < _MIN_LAYOUTS:
-            unsolved = True
+            unsolved = unsolved or index < firm
             continue
         # Between strains worth about the same, the longer trump suit: it keeps control
         # when the cards lie worse than in the layouts dealt (no trump has none).
@@ -217,6 +253,7 @@ def _plan_by_play(
         for level in range(_lowest_level(trump, bid), 11):
             contract = Contract(level, trump)
             worth = _cautious_mean([game_value(level, t) for t in values]) + control
+            strains[trump] = max(strains.get(trump, worth), worth)
             if (
                 best is None
                 or worth > best[0] + 1e-9
@@ -226,8 +263,8 @@ def _plan_by_play(
                 # budget (long trump suits are the dearest to solve): the counts decide.
                 best = None if unsolved else (worth, kept, contract)
                 if best is None:
-                    return None
-    return None if best is None else (best[1], best[2])
+                    return None, strains
+    return (None if best is None else (best[1], best[2])), strains
 
 
 def _cautious_mean(values: list[float]) -> float:
