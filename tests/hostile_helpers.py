@@ -98,7 +98,7 @@ def _refused_offer_cards(deal: Deal, seat: Seat) -> set[Card]:
         (
             i
             for i in range(len(log) - 1, -1, -1)
-            if isinstance(log[i], Accept) and not log[i].accepted
+            if isinstance(a := log[i], Accept) and not a.accepted
         ),
         None,
     )
@@ -154,8 +154,8 @@ class PrivacyWatch:
             self.check(chat_id, text, markup)
             post(chat_id, text, markup, **kw)
 
-        outbox.show_lazy = watched_show
-        outbox.post = watched_post
+        outbox.show_lazy = watched_show  # type: ignore[method-assign]
+        outbox.post = watched_post  # type: ignore[method-assign]
         service = self.h.service
         hint = service.hint
 
@@ -343,9 +343,9 @@ class ActSpy:
                 self.violations.append(f"user {user_id} marked {a} for seat {actor}")
             return result
 
-        service.act = spied_act  # type: ignore[method-assign]
+        service.act = spied_act  # type: ignore[method-assign,assignment]
         service.confirm_discard = spied_confirm  # type: ignore[method-assign]
-        service.mark_discard = spied_mark  # type: ignore[method-assign]
+        service.mark_discard = spied_mark  # type: ignore[method-assign,assignment]
         return self
 
 
@@ -419,7 +419,7 @@ async def quick_turn(h: Harness, table: Table, choose: Any = None) -> str:
     assert deal.actor is not None
     player = table.seats[int(deal.actor)]
     assert player is not None
-    slot = table.messages.hand_slots[int(deal.actor)]
+    slot = table.messages.hand_slots[deal.actor]
     assert slot.message_id is not None, "the hand message was never sent"
     msg = h.fake.message(player.user_id, slot.message_id)
     datas = [d for _, d in msg.buttons if d]

@@ -31,7 +31,7 @@ def _on(url: str, name: str) -> str:
 
 
 async def _admin(sql: str) -> None:
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
 
     conn = await asyncpg.connect(need_server())
     try:
@@ -68,7 +68,7 @@ def query(url: str, sql: str) -> list[tuple]:
     """The rows of ``sql`` on the database ``url``, as tuples (a test's look inside)."""
     import asyncio
 
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
 
     async def run() -> list[tuple]:
         conn = await asyncpg.connect(url)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
@@ -76,7 +77,7 @@ async def test_the_two_probes_run_side_by_side() -> None:
     async def get_me() -> None:
         await both("telegram", "database")
 
-    app = SimpleNamespace(
+    app: Any = SimpleNamespace(
         bot_data={"storage": SimpleNamespace(schema_version=schema_version)},
         bot=SimpleNamespace(get_me=get_me),
     )
@@ -98,16 +99,17 @@ async def test_health_requests_that_come_together_share_one_check() -> None:
         await answer.wait()
 
     hook = Webhook(Config(token="1:x", webhook_url="https://example.org/hook"))
-    hook.app = SimpleNamespace(
+    app: Any = SimpleNamespace(
         bot_data={"storage": SimpleNamespace(schema_version=schema_version)},
         bot=SimpleNamespace(get_me=get_me),
     )
+    hook.app = app
 
     async def healthz() -> object:
         reader = asyncio.StreamReader()
         reader.feed_data(b"GET /healthz HTTP/1.1\r\nHost: bot\r\n\r\n")
         reader.feed_eof()
-        return await hook._request(reader, object())
+        return await hook._request(reader, cast(Any, object()))
 
     requests = [asyncio.create_task(healthz()) for _ in range(5)]
     await asked.wait()
@@ -115,4 +117,4 @@ async def test_health_requests_that_come_together_share_one_check() -> None:
     report = b'{"ok": true, "database": "ok", "telegram": "ok"}'
     assert await asyncio.gather(*requests) == [(200, report)] * 5
     assert len(calls) == 1
-    await hook.stop(hook.app)
+    await hook.stop(app)

@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 
 from bot.core.model import Status, Table, TableSettings
+from bot.preferans.cards import Seat
 from bot.preferans.robot import FAST
 from bot.render.callbacks import encode, to_base36
 from bot.render.i18n import t
@@ -134,7 +135,7 @@ class Driver:
         return next(u for u in self.everyone if u.id == user_id)
 
     def hand_message(self, table: Table, seat: int) -> MessageView | None:
-        slot = table.messages.hand_slots.get(seat)
+        slot = table.messages.hand_slots.get(Seat(seat))
         player = table.seats[seat] if seat < len(table.seats) else None
         if slot is None or slot.message_id is None or player is None:
             return None
@@ -211,7 +212,7 @@ class Driver:
         lobby = None
         if (slot := table.messages.table_slot) is not None and slot.message_id is not None:
             try:
-                lobby = self.fake.message(table.chat_id, table.messages.table_slot.message_id)
+                lobby = self.fake.message(table.chat_id, slot.message_id)
             except KeyError:
                 lobby = None
         if lobby is None:
@@ -423,7 +424,7 @@ class Driver:
             if table.status != Status.LOBBY:
                 return
             assert (slot := table.messages.table_slot) is not None and slot.message_id is not None
-            lobby = self.fake.message(table.chat_id, table.messages.table_slot.message_id)
+            lobby = self.fake.message(table.chat_id, slot.message_id)
             codes = [code_of(d) for _, d in lobby.buttons]
             if "Ls" not in codes:
                 self.press(owner, lobby, encode(table.id, 0, "Lb"))

@@ -8,6 +8,7 @@ end, every press is answered, nothing is logged at ERROR, and the record replays
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,11 @@ FAST_RETRIES = {"group_limit": 100_000, "group_fast_interval": 0.0, "retry_base"
 the failures are what is tested here, not how long the outbox waits after them."""
 
 
+def _edits_in(chat: int, method: str, params: dict[str, Any]) -> bool:
+    """Whether a call edits a message in ``chat``."""
+    return method == "editMessageText" and params.get("chat_id") == chat
+
+
 async def play_to_the_end(h: Harness, max_turns: int = 400) -> None:
     table = h.table()
     game = table.game
@@ -72,7 +78,7 @@ def assert_messages_current(h: Harness) -> None:
     game = table.game
     assert game is not None and game.current is not None
     assert (slot := table.messages.table_slot) is not None and slot.message_id is not None
-    tm = h.fake.message(table.messages.table_slot.chat_id, table.messages.table_slot.message_id)
+    tm = h.fake.message(slot.chat_id, slot.message_id)
     assert f"Deal {table.deal_no}" in tm.content and not tm.deleted
     actor = game.current.actor
     for seat, slot in table.messages.hand_slots.items():
@@ -98,7 +104,7 @@ async def test_flood_control_bursts_are_waited_out(
                 if turn in (0, 4):  # a burst on the group, then on a player's chat
                     chat = group if turn == 0 else h.users[1].id
                     fake.fail_when(
-                        lambda m, p, c=chat: m == "editMessageText" and p.get("chat_id") == c,
+                        functools.partial(_edits_in, chat),
                         error=(429, FLOOD_WAIT),
                         times=3 if turn == 0 else 2,
                     )
@@ -189,9 +195,11 @@ async def test_a_deleted_table_message_is_posted_again(tmp_path: Path) -> None:
             unthrottle(h)
             await open_and_start(h)
             table = h.table()
+            assert table.messages.table_slot is not None
             old_table_msg = table.messages.table_slot.message_id
             victim = h.users[0]
             seat = table.seat_of(victim.id)
+            assert seat is not None
             old_hand = table.messages.hand_slots[seat].message_id
             h.fake.handle("deleteMessage", {"chat_id": h.group.id, "message_id": old_table_msg})
             h.fake.handle("deleteMessage", {"chat_id": victim.id, "message_id": old_hand})
@@ -241,14 +249,15 @@ async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
             unthrottle(h)
             await open_and_start(h)
             table = h.table()
-            game = table.game
+            game = h.game()
             victim = h.actor()
             assert victim is not None
             seat = table.seat_of(victim.id)
+            assert seat is not None
             h.fake.block_bot(victim)  # my_chat_member: the group hears it at once
             await settle(h)
             assert sum("blocked the bot" in t for t in h.group_texts()) == 1
-            assert table.seats[seat].user_id == victim.id
+            assert (held := table.seats[seat]) is not None and held.user_id == victim.id
             jobs = h.app.job_queue.get_jobs_by_name(f"table:{table.id}")
             assert jobs, "the turn timer is armed"
 
@@ -269,16 +278,17 @@ async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
                     else:
                         await quick_turn(h, table, all_pass)
 
-            deal = game.current
+            deal = h.deal()
             while len(deal.hand(Seat(seat))) == 10 and game.current is deal:
                 await play(1)  # until one of his cards was played for him
             assert game.current is deal, "(another seed: the deal ended early)"
-            assert table.seats[seat].user_id == victim.id
+            assert (held := table.seats[seat]) is not None and held.user_id == victim.id
             # unblocking brings his hand message up to date (it missed the edits)
             h.fake.unblock_bot(victim)
             await settle(h)
-            deal = game.current
-            msg = h.fake.message(victim.id, table.messages.hand_slots[seat].message_id)
+            deal = h.deal()
+            assert (mid := table.messages.hand_slots[seat].message_id) is not None
+            msg = h.fake.message(victim.id, mid)
             mine = "\n".join(hand_lines(deal.hand(Seat(seat))))
             assert mine and mine in (msg.sent_text or ""), msg.content
             # blocked again: the next deals' hand messages cannot be sent at all
@@ -291,7 +301,8 @@ async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
             h.fake.unblock_bot(victim)
             await settle(h)
             if not game.over:
-                msg = h.fake.message(victim.id, table.messages.hand_slots[seat].message_id)
+                assert (mid := table.messages.hand_slots[seat].message_id) is not None
+                msg = h.fake.message(victim.id, mid)
                 assert f"Deal {table.deal_no}" in msg.content
             await play_to_the_end(h)
     assert errors.lines() == []
@@ -312,6 +323,7 @@ async def test_group_upgraded_to_a_supergroup_mid_game(tmp_path: Path) -> None:
             assert table.chat_id == new.id
             assert h.service.open_table(new.id) is table
             assert_messages_current(h)  # a new table message in the supergroup
+            assert table.messages.table_slot is not None
             assert table.messages.table_slot.chat_id == new.id
             row = await h.service.storage.table(table.id)
             assert row is not None and row.chat_id == new.id
@@ -333,7 +345,8 @@ async def test_group_upgraded_while_the_lobby_is_open(tmp_path: Path) -> None:
             await settle(h)
             h.group = new
             lobby = h.fake.last_bot_message(new)
-            assert lobby is not None and table.messages.table_slot.message_id == lobby.message_id
+            assert lobby is not None and table.messages.table_slot is not None
+            assert table.messages.table_slot.message_id == lobby.message_id
             for user in h.users:
                 data = next(d for _, d in lobby.buttons if code_of(d) == "Ls")
                 assert not is_alert(await press(h, user, lobby, data))
@@ -394,7 +407,7 @@ async def test_bot_removed_pauses_the_table_and_re_adding_resumes_it(tmp_path: P
             await open_and_start(h)
             table = h.table()
             await quick_turn(h, table)
-            record, move = table.game.to_record(), table.move
+            record, move = h.game().to_record(), table.move
             fake.remove_bot(group)
             await settle(h)
             assert table.paused
@@ -402,13 +415,14 @@ async def test_bot_removed_pauses_the_table_and_re_adding_resumes_it(tmp_path: P
                 assert "paused" in h.private(user)[-1].content
             # nothing moves: presses are refused, the timer does not act
             actor = h.actor()
-            msg = h.hand_message(actor)
+            assert actor is not None
+            msg = h.hand(actor)
             answer = await press(h, actor, msg, msg.buttons[0][1])
             assert is_alert(answer) and "paused" in answer["text"]
             clock.advance(1000)
             await h.rt.scheduler.on_timer("turn", table.id, table.move)
             await settle(h)
-            assert table.game.to_record() == record and table.move == move
+            assert h.game().to_record() == record and table.move == move
             assert not h.app.job_queue.get_jobs_by_name(f"table:{table.id}")
         # a restart while paused stays paused and silent in the group
         async with running_bot(tmp_path, fake=fake, people=people, group=group, clock=clock) as h:
@@ -436,6 +450,7 @@ async def test_bot_removed_from_a_lobby(tmp_path: Path) -> None:
             await h.say(h.users[0], "/newgame")
             table = h.table()
             lobby = h.fake.last_bot_message(h.group)
+            assert lobby is not None
             h.fake.remove_bot(h.group)
             await settle(h)
             assert table.paused

@@ -58,7 +58,7 @@ def _rows(path: Path, sql: str, args: tuple = ()) -> list[tuple]:
 
 def _six_spades(h: Harness) -> Policy:
     """6♠ by the first hand, both defenders pass: nine presses a deal."""
-    first = int(h.table().game.current.first_hand)
+    first = int(h.deal().first_hand)
     return simple_policy({first: ["b6S"]}, contract="c6S")
 
 
@@ -68,7 +68,7 @@ async def _play_short_deal(h: Harness) -> None:
 
 async def _play_to_the_end(h: Harness) -> Game:
     for _ in range(20):
-        game = h.table().game
+        game = h.game()
         if game.over:
             return game
         await _play_short_deal(h)
@@ -86,6 +86,7 @@ def _random_game(rules: Rules, players: int, seed: int, *, deals: int, stop: boo
     if stop and not game.over:
         game.start_deal(rng)
         for _ in range(5):
+            assert game.current is not None
             game.apply(rng.choice(game.current.legal_actions()))
         game.stop()
     return game
@@ -158,6 +159,7 @@ async def test_an_older_database_is_upgraded_in_place_and_its_games_go_on(tmp_pa
     rng = random.Random(9)
     playing.start_deal(rng)
     for _ in range(4):
+        assert playing.current is not None
         playing.apply(playing.current.legal_actions()[0])
     path = _db(tmp_path)
     _v1_database(
@@ -188,6 +190,8 @@ async def test_an_older_database_is_upgraded_in_place_and_its_games_go_on(tmp_pa
         assert await h.app.bot_data["storage"].schema_version() == SCHEMA_VERSION
         table = h.service.get(2)
         assert table is not None and table.status == "playing"
+        assert table.game is not None and table.game.current is not None
+        assert table.game.current.actor is not None
         assert table.game.to_record() == playing.to_record()  # rebuilt from its log
         assert h.hand_message(h.user_of_seat(int(table.game.current.actor))) is not None
         await take_turn(h, simple_policy())  # it goes on
@@ -200,6 +204,7 @@ async def test_an_older_database_is_upgraded_in_place_and_its_games_go_on(tmp_pa
         row = await h.app.bot_data["storage"].table(1)
         assert row.record == over.to_record()
     deals = _rows(path, "SELECT table_id, COUNT(*) FROM deals GROUP BY table_id ORDER BY 1")
+    assert table.game is not None
     assert deals == [(2, table.game.deal_count)]
     header = json.loads(_rows(path, "SELECT record FROM tables WHERE id = 1")[0][0])
     assert "deals" not in header and header["players"] == ["Anna", "Boris", "Vera"]
@@ -262,6 +267,7 @@ async def test_an_action_writes_only_its_deal_and_the_record_is_the_log(tmp_path
         assert any(w["record"] is not None for w in writes)
         table = h.table()
         row = await storage.table(table.id)
+        assert table.game is not None
         assert row.record == table.game.to_record()
     path = _db(tmp_path)
     assert _rows(path, "SELECT COUNT(*) FROM deals") == [(2,)]
@@ -310,7 +316,8 @@ async def test_turn_timers_resume_from_the_stored_deadline(tmp_path) -> None:
         table = h.table()
         await h.fake.wait_until(lambda: table.move == move + 1, timeout=30, what="timeout")
         await h.idle()
-        assert "ran out of time" in h.table_message().content
+        shown = h.table_message()
+        assert shown is not None and "ran out of time" in shown.content
         assert table.deadline == pytest.approx(clock.now + 60)
 
 
@@ -332,6 +339,7 @@ async def test_what_the_group_was_not_shown_is_shown_after_a_restart(tmp_path) -
         people, group = h.users, h.group
         await open_and_start(h)
         table = h.table()
+        assert table.messages.table_slot is not None
         deal1 = {
             "deal_no": 1,
             "table_slot": _slot(table.messages.table_slot),
@@ -355,7 +363,7 @@ async def test_what_the_group_was_not_shown_is_shown_after_a_restart(tmp_path) -
         assert "started" in h.fake.message(group.id, lobby.message_id).content
         table = h.table()
         assert table.unshown.ends == [] and table.unshown.lobby_message is None
-        while not h.table().game.over:
+        while not h.game().over:
             await _play_to_the_end(h)
         assert "Game over" in h.group_texts()[-1]
         assert not h.table().unshown.settlement
@@ -390,19 +398,20 @@ async def test_a_stopped_game_is_archived_and_its_settlement_survives_a_restart(
     async with running_bot(tmp_path, fake=fake, people=people, group=group, defaults=SMALL) as h:
         assert sum("Game stopped" in t for t in h.group_texts()) == 2
         for user in people:  # the unfinished deal's hands are frozen, without buttons
-            assert not h.hand_message(user).buttons
+            assert not h.hand(user).buttons
     assert _rows(path, "SELECT COUNT(*) FROM games") == [(1,)]
 
 
 async def test_a_repeated_press_is_already_done_and_discard_marks_are_idempotent(tmp_path) -> None:
     async with running_bot(tmp_path, defaults=SMALL) as h:
         await open_and_start(h)
-        first = int(h.table().game.current.first_hand)
+        first = Seat(h.deal().first_hand)
         bids = simple_policy({first: ["b6S"]})
         for _ in range(3):
             await take_turn(h, bids)
         declarer = h.actor()
-        msg = h.hand_message(declarer)
+        assert declarer is not None
+        msg = h.hand(declarer)
         marks = [d for _, d in msg.buttons if d and code_of(d).startswith("t")]
         for _ in range(2):  # pressed twice (an answer lost): still marked once
             qid = h.fake.press(declarer, msg, marks[0], force=True)
@@ -410,7 +419,7 @@ async def test_a_repeated_press_is_already_done_and_discard_marks_are_idempotent
             assert not is_alert(h.fake.callback_answers[qid])
         picked = h.table().ui.discard_pick[first]
         assert [c.code for c in picked] == [code_of(marks[0])[1:]]
-        msg = h.hand_message(declarer)
+        msg = h.hand(declarer)
         unmark = next(d for _, d in msg.buttons if d and code_of(d) == "u" + code_of(marks[0])[1:])
         for _ in range(2):
             h.fake.press(declarer, msg, unmark, force=True)
@@ -434,7 +443,8 @@ async def test_old_buttons_of_a_message_no_table_keeps_go_away_when_pressed(tmp_
     async with running_bot(tmp_path, defaults=SMALL) as h:
         await open_and_start(h)
         user = h.actor()
-        msg = h.hand_message(user)
+        assert user is not None
+        msg = h.hand(user)
         rows = [[InlineKeyboardButton(text, callback_data=d) for text, d in msg.buttons if d]]
         orphan = await h.app.bot.send_message(
             user.id, "🃏 Deal 1", reply_markup=InlineKeyboardMarkup(rows)
@@ -461,7 +471,7 @@ async def test_history_stats_top_and_export_of_a_finished_game(tmp_path) -> None
         # the record of a game in progress never holds the current deal's hands
         await h.say(anna, "/export")
         doc = h.fake.last_bot_message(h.group)
-        assert doc.media is not None and doc.media.kind == "document"
+        assert doc is not None and doc.media is not None and doc.media.kind == "document"
         assert json.loads(doc.media.data)["deals"] == []
         game = await _play_to_the_end(h)
         table = h.table()
@@ -471,6 +481,7 @@ async def test_history_stats_top_and_export_of_a_finished_game(tmp_path) -> None
         ]
         await h.say(anna, "/export")
         doc = h.fake.last_bot_message(h.group)
+        assert doc is not None and doc.media is not None
         assert doc.media.file_name == f"pulka-{table.id}.json"
         record = json.loads(doc.media.data)
         assert record == game.to_record()
@@ -480,6 +491,7 @@ async def test_history_stats_top_and_export_of_a_finished_game(tmp_path) -> None
         await h.say(anna, "/history")
         text = h.group_texts()[-1]
         settlement = game.settlement()
+        assert settlement is not None
         assert "finished" in text and f"deals: {len(game.finished_deals)}" in text
         for seat, name in enumerate(game.names):
             v = float(settlement[seat])
@@ -522,7 +534,8 @@ async def test_history_stats_top_and_export_of_a_finished_game(tmp_path) -> None
         # in a private chat: the player's last game, and his overall statistics
         h.fake.send_text(vera, vera.id, "/export")
         await h.idle()
-        assert json.loads(h.private(vera)[-1].media.data) == record
+        exported = h.private(vera)[-1].media
+        assert exported is not None and json.loads(exported.data) == record
         h.fake.send_text(vera, vera.id, "/stats")
         await h.idle()
         assert "games 1" in h.private(vera)[-1].content
@@ -550,6 +563,7 @@ def test_statistics_follow_the_seat_holders() -> None:
     assert rows[101].deals == held_by_b
     assert rows[101].net_whists == 0 and rows[200].seat == 1
     settlement = game.settlement()
+    assert settlement is not None
     assert rows[200].net_whists == pytest.approx(float(settlement[1]))
     assert sum(r.net_whists for r in rows.values()) == pytest.approx(0)
     declared = sum(
@@ -619,16 +633,25 @@ async def test_one_table_at_a_time_in_order_other_tables_do_not_wait(tmp_path) -
 
         storage.save_table = slow
         # table A: the player on turn presses three buttons in a row; B: one press
-        actor_a = next(u for u in h.users if a.seat_of(u.id) == int(a.game.current.actor))
+        assert a.game is not None and a.game.current is not None
+        assert b.game is not None and b.game.current is not None
+        actor_a = next(u for u in h.users if a.seat_of(u.id) == a.game.current.actor)
         seat_a = a.seat_of(actor_a.id)
-        msg_a = h.fake.message(actor_a.id, a.messages.hand_slots[seat_a].message_id)
+        assert seat_a is not None
+        mid_a = a.messages.hand_slots[seat_a].message_id
+        assert mid_a is not None
+        msg_a = h.fake.message(actor_a.id, mid_a)
         datas = [d for _, d in msg_a.buttons if d and code_of(d).startswith("b")][:3]
         codes = [code_of(d) for d in datas]
         qids = [h.fake.press(actor_a, msg_a, d) for d in datas]
         move_b = b.move
         await h.fake.wait_until(lambda: a.move > 0 and not h.fake.pending_updates(), timeout=30)
-        actor_b = next(u for u in h.users if b.seat_of(u.id) == int(b.game.current.actor))
-        msg_b = h.fake.message(actor_b.id, b.messages.hand_slots[b.seat_of(actor_b.id)].message_id)
+        actor_b = next(u for u in h.users if b.seat_of(u.id) == b.game.current.actor)
+        seat_b = b.seat_of(actor_b.id)
+        assert seat_b is not None
+        mid_b = b.messages.hand_slots[seat_b].message_id
+        assert mid_b is not None
+        msg_b = h.fake.message(actor_b.id, mid_b)
         qid_b = h.fake.press(actor_b, msg_b, next(d for _, d in msg_b.buttons if d))
         await h.fake.wait_until(lambda: qid_b in h.fake.callback_answers, timeout=30)
         assert b.move == move_b + 1  # B went on while A's first press still waits
@@ -639,8 +662,10 @@ async def test_one_table_at_a_time_in_order_other_tables_do_not_wait(tmp_path) -
         assert not is_alert(answers[0])  # the first press wins...
         assert all(is_alert(x) for x in answers[1:])  # ...the later ones are out of date
         deal = a.game.current
+        assert deal is not None
         assert len(deal.auction) == 1 and action_code(deal.auction[0]) == codes[0]
-        assert a.move == decode(datas[0]).move + 1
+        pressed = decode(datas[0])
+        assert pressed is not None and a.move == pressed.move + 1
 
 
 def _slot(slot: Slot) -> dict[str, int | None]:

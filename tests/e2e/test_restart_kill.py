@@ -300,8 +300,8 @@ class Screens:
         if key not in self.hands:
             found = []
             for m in self.bot_messages(chat):
-                moves = [_decode(d) for _, d in m.buttons if d]
-                moves = [p for p in moves if p is not None and p.code[0] in GAME_CODES]
+                decoded = [_decode(d) for _, d in m.buttons if d]
+                moves = [p for p in decoded if p is not None and p.code[0] in GAME_CODES]
                 if moves:
                     found.append(((moves[0].move, m.message_id), m))
             self.hands[key] = found
@@ -464,7 +464,7 @@ def play(
         last_key = key
         if sure:
             fake.wait_until_sync(
-                lambda n=answers: any(
+                lambda n=answers: any(  # type: ignore[misc]
                     c.method == "answerCallbackQuery" and c.status == "timeout"
                     for c in fake.calls[n:]
                 ),

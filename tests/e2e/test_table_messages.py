@@ -291,10 +291,10 @@ async def test_seat_messages_still_queued_when_the_game_stops_never_go_out(
         table = h.table()
         gate = await _hold(h)
         h.rt.presenter.show(
-            [
+            (
                 fx.SeatReplaceable(table, Seat(2)),
                 fx.RobotReplaced(table, Seat(2), "Vera", h.users[2].id),
-            ]
+            )
         )
         h.fake.send_text(anna, h.group, "/stop")
         h.fake.send_text(boris, h.group, "/stop")

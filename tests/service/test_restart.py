@@ -30,7 +30,7 @@ async def _all_pass(service: TableService, table: Table) -> None:
         actions = legal(table)
         passes = [a for a in actions if isinstance(a, Bid) and a.contract is None]
         target = passes[0] if passes else actions[0]
-        await press(service, table, lambda a, want=target: a == want)
+        await press(service, table, target.__eq__)
 
 
 async def test_a_game_resumes_where_it_stopped(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from bot.core import effects as fx
 from bot.core.model import Status
 from bot.render.sheet_text import short_name
-from tests.service.helpers import GROUP, PEOPLE, Clock, of, service_on, started
+from tests.service.helpers import GROUP, PEOPLE, Clock, of, open_table, service_on, started
 
 
 async def test_votes_and_auto_notes_do_not_outlive_their_deal() -> None:
@@ -51,7 +51,7 @@ async def test_a_deals_vote_is_one_message_that_is_told_when_it_lapses(tmp_path:
         await service.message_sent(vote)
     async with service_on(path, clock=clock) as service:
         await service.resume()
-        table = service.open_table(GROUP)
+        table = open_table(service, GROUP)
         assert table is not None and table.messages.vote is not None
         assert table.messages.vote.message_id == 77
         lapsed = []

@@ -57,13 +57,14 @@ async def test_computer_moves_do_not_push_a_persons_press_out_of_memory() -> Non
             if found is not None:  # the safe move stands in for the computer's decision
                 action = _safe(table)
                 await service._change(
-                    table, lambda tb, a=action: robots.apply_robot(tb, tb.move, a, 0.0, None)
+                    table,
+                    lambda tb, a=action: robots.apply_robot(tb, tb.move, a, 0.0, None),  # type: ignore[misc]
                 )
                 robot_moves += 1
                 continue
             move, key = table.move, f"press{presses}"
             action = _safe(table)
-            await service.act(table.id, OWNER.user_id, move, key, lambda legal, a=action: a)
+            await service.act(table.id, OWNER.user_id, move, key, lambda legal, a=action: a)  # type: ignore[misc]
             presses += 1
             first = first or (move, key)
         assert first is not None and presses < 12

@@ -26,6 +26,7 @@ def _game(seed: int, deals: int) -> dict[str, Any]:
     if seed % 2:
         game.start_deal(rng)
         for _ in range(6):
+            assert game.current is not None
             game.apply(rng.choice(game.current.legal_actions()))
     return game.to_record()
 

@@ -14,7 +14,7 @@ import pytest
 
 from bot.config import Config, ConfigError
 from bot.core.model import Player, Table, TableSettings
-from bot.preferans.actions import Bid, ChooseDefence, Declare, Discard, Play, Whist
+from bot.preferans.actions import Action, Bid, ChooseDefence, Declare, Discard, Play, Whist
 from bot.preferans.cards import Card, Seat, Suit
 from bot.preferans.contracts import LADDER, MISERE, Contract
 from bot.preferans.conventions import Rules
@@ -57,7 +57,7 @@ def test_callback_data_is_compact_and_decodes() -> None:
 
 def test_action_codes_are_unique_and_short() -> None:
     seat = Seat.S0
-    actions = [Bid(seat, None), Bid(seat, MISERE)]
+    actions: list[Action] = [Bid(seat, None), Bid(seat, MISERE)]
     actions += [Bid(seat, c) for c in LADDER if not c.misere]
     actions += [Declare(seat, c) for c in LADDER]
     actions += [Whist(seat, a) for a in WhistAnswer]
@@ -177,7 +177,7 @@ def test_keyboards_offer_exactly_the_legal_actions() -> None:
         for row in markup.inline_keyboard:
             assert len(row) <= 8
             for b in row:
-                assert len(b.callback_data.encode()) <= 64  # type: ignore[union-attr]
+                assert isinstance(b.callback_data, str) and len(b.callback_data.encode()) <= 64
 
 
 async def test_storage_migrates_and_refuses_newer(tmp_path) -> None:

@@ -112,8 +112,8 @@ def test_get_me_and_tokens(fake: FakeTelegram) -> None:
     assert me["id"] == 123456789 and me["is_bot"] is True and me["username"] == "fake_test_bot"
     assert me["can_read_all_group_messages"] is False  # privacy mode on by default
     assert fake.check_token(fake.token) is None
-    assert fake.check_token("123:wrong")[0] == 401
-    assert fake.check_token("garbage")[0] == 404
+    assert (fake.check_token("123:wrong") or (0,))[0] == 401
+    assert (fake.check_token("garbage") or (0,))[0] == 404
     assert fake.handle("noSuchMethod", {})[0] == 404
     assert fake.handle("SENDMESSAGE", {"chat_id": 1, "text": "x"})[0] == 400  # case-insensitive
 
@@ -691,7 +691,7 @@ def test_photos_documents_and_files(fake: FakeTelegram) -> None:
     ]
     assert sizes[-1]["file_size"] == len(image) and len({s["file_id"] for s in sizes}) == 4
     assert msg["caption"] == "Pulka" and msg["caption_entities"][0]["type"] == "bold"
-    assert fake.messages(ann)[-1].media.data == image
+    assert (media := fake.messages(ann)[-1].media) is not None and media.data == image
     again = ok(fake, "sendPhoto", chat_id=ann.id, photo=sizes[-1]["file_id"])
     assert again["photo"][-1]["file_unique_id"] == sizes[-1]["file_unique_id"]
     assert err(fake, "sendPhoto", chat_id=ann.id, photo=UploadedFile("x.png", b"not an image"))[
@@ -1006,7 +1006,7 @@ async def test_ptb_rate_limiter_waits_out_flood(transport: str) -> None:
         sent = await asyncio.gather(*(app.bot.send_message(ann.id, f"m{i}") for i in range(3)))
         elapsed = time.monotonic() - started
     assert len({m.message_id for m in sent}) == 3
-    assert sorted(m.text for m in fake.messages(ann)) == ["m0", "m1", "m2"]
+    assert sorted(m.text or "" for m in fake.messages(ann)) == ["m0", "m1", "m2"]
     assert [e.retry_after for e in fake.flood_errors] == [1]
     assert elapsed >= 1.0  # PTB honoured retry_after
 
@@ -1045,4 +1045,4 @@ async def test_ptb_photo_upload_and_download(real_clock_fake: FakeTelegram, tran
         assert bytes(await file.download_as_bytearray()) == image
         doc = await app.bot.send_document(ann.id, b"a,b\n", filename="score.csv")
         assert doc.document is not None and doc.document.file_name == "score.csv"
-    assert fake.messages(ann)[0].media is not None and fake.messages(ann)[0].media.data == image
+    assert (media := fake.messages(ann)[0].media) is not None and media.data == image
