@@ -586,7 +586,7 @@ def test_sync_long_poll_blocks_the_calling_thread(fake: FakeTelegram) -> None:
     ann = fake.add_user(started=True)
     started = time.monotonic()
     assert ok(fake, "getUpdates", timeout=0.2) == []
-    assert 0.18 <= time.monotonic() - started < 1.5
+    assert 0.18 <= time.monotonic() - started < 10  # (the bound only tells a hang)
     original = fake.send_text(ann, ann, "typo")
     edited = fake.user_edits(ann, original, "fixed")
     assert edited.text == "fixed" and edited.edit_count == 1
@@ -625,14 +625,13 @@ async def test_long_polling_waits_and_wakes(fake: FakeTelegram) -> None:
     ann = fake.add_user(started=True)
     started = time.monotonic()
     status, body = await fake.handle_async("getUpdates", {"timeout": "0.2"})
-    assert body["result"] == [] and 0.18 <= time.monotonic() - started < 1.5
-    poll = asyncio.create_task(fake.handle_async("getUpdates", {"timeout": 5}))
+    assert body["result"] == [] and 0.18 <= time.monotonic() - started < 10  # (a hang)
+    poll = asyncio.create_task(fake.handle_async("getUpdates", {"timeout": 60}))
     await asyncio.sleep(0.05)
     assert not poll.done()
-    started = time.monotonic()
     fake.send_text(ann, ann, "wake up")
-    status, body = await asyncio.wait_for(poll, 2)
-    assert body["result"][0]["message"]["text"] == "wake up" and time.monotonic() - started < 1
+    status, body = await asyncio.wait_for(poll, 30)  # woken: long before its 60 s
+    assert body["result"][0]["message"]["text"] == "wake up"
 
 
 async def test_long_polling_conflict_between_two_pollers(fake: FakeTelegram) -> None:
@@ -830,13 +829,12 @@ async def test_http_long_poll_does_not_block_other_requests(fake: FakeTelegram) 
     ann = fake.add_user(started=True)
     async with FakeBotApiServer(fake) as srv, httpx.AsyncClient(timeout=5) as client:
         api = f"{srv.base_url}{fake.token}"
-        poll = asyncio.create_task(client.post(f"{api}/getUpdates", data={"timeout": "3"}))
+        poll = asyncio.create_task(client.post(f"{api}/getUpdates", data={"timeout": "60"}))
         await asyncio.sleep(0.05)
-        started = time.monotonic()
         r = await client.post(f"{api}/sendMessage", data={"chat_id": str(ann.id), "text": "hi"})
-        assert r.status_code == 200 and time.monotonic() - started < 1
+        assert r.status_code == 200 and not poll.done()  # answered while the poll waits
         fake.send_text(ann, ann, "/start")
-        r = await asyncio.wait_for(poll, 2)
+        r = await asyncio.wait_for(poll, 30)
         assert r.json()["result"][0]["message"]["text"] == "/start"
 
 
