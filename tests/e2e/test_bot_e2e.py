@@ -208,7 +208,8 @@ async def test_turn_timer_acts_for_a_slow_declarer(tmp_path: Path) -> None:
             msg = h.hand(user)
             await h.press(user, msg, next(d for _, d in msg.buttons if code_of(d) == "bP"))
         # the declarer does nothing: after ~1 s he discards his two lowest, then names 6♠
-        await h.fake.wait_until(lambda: deal.contract is not None, timeout=8, what="contract")
+        # (the timeouts only bound a hang: the timer acts when the busy machine lets it)
+        await h.fake.wait_until(lambda: deal.contract is not None, timeout=60, what="contract")
         discard = next(a for a in deal.log if isinstance(a, Discard))
         assert deal.declarer is not None
         hand12 = set(deal.initial_hand(deal.declarer)) | set(deal.talon)
@@ -217,11 +218,11 @@ async def test_turn_timer_acts_for_a_slow_declarer(tmp_path: Path) -> None:
         assert next(a for a in deal.log if isinstance(a, Declare)).contract.code == "6S"
         await h.idle()
         await h.fake.wait_until(
-            lambda: "Time is up" in (h.hand(first).content), timeout=5, what="private note"
+            lambda: "Time is up" in (h.hand(first).content), timeout=60, what="private note"
         )
         await h.fake.wait_until(
             lambda: (m := h.table_message()) is not None and "ran out of time" in m.content,
-            timeout=5,
+            timeout=60,
             what="group note",
         )
         # the group is told a discard happened, not which cards
