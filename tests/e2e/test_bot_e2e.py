@@ -195,17 +195,22 @@ async def test_four_player_game_misere_open_defence_and_stop(tmp_path: Path) -> 
 
 @pytest.mark.waits
 async def test_turn_timer_acts_for_a_slow_declarer(tmp_path: Path) -> None:
-    settings = TableSettings(turn_time=1)
+    # The bids have a minute: with 1 s a busy machine could let the first hand's timer
+    # pass for him before his press came. The declarer's turns have 1 s (set before the
+    # last pass: a deadline is set by the change that gives the turn).
+    settings = TableSettings(turn_time=60)
     async with running_bot(tmp_path, http=True, defaults=settings) as h:
         await open_and_start(h)
         deal = h.deal()
         first = h.user_of_seat(int(deal.first_hand))
         msg = h.hand(first)
         await h.press(first, msg, next(d for _, d in msg.buttons if code_of(d) == "b6S"))
-        for _ in range(2):
+        for i in range(2):
             user = h.actor()
             assert user is not None
             msg = h.hand(user)
+            if i == 1:
+                h.table().settings.turn_time = 1
             await h.press(user, msg, next(d for _, d in msg.buttons if code_of(d) == "bP"))
         # the declarer does nothing: after ~1 s he discards his two lowest, then names 6♠
         # (the timeouts only bound a hang: the timer acts when the busy machine lets it)
