@@ -9,11 +9,13 @@ import re
 import signal
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.core.model import Slot, TableSettings
 from bot.preferans.actions import Declare, Discard, Play
+from bot.preferans.cards import Card
 from bot.preferans.deal import Deal
 from tests.bot_helpers import (
     Harness,
@@ -28,12 +30,12 @@ from tests.bot_helpers import (
     start_bot_process,
     waits_after_429,
 )
-from tests.fakes import FakeBotApiServer, FakeTelegram, FloodLimits, MessageView
+from tests.fakes import FakeBotApiServer, FakeTelegram, FakeUser, FloodLimits, MessageView
 
 _DEAL = re.compile(r"(?:Deal|Сдача) (\d+)\b")
 
 
-def _public_cards(deal: Deal) -> set:
+def _public_cards(deal: Deal) -> set[Card]:
     shown = {a.card for a in deal.log if isinstance(a, Play)}
     shown |= set(deal.talon_shown)
     for seat in deal.open_hands:
@@ -51,7 +53,7 @@ def _deals(h: Harness) -> dict[int, Deal]:
     return out
 
 
-def _versions(m: MessageView | None) -> list[tuple[str, list]]:
+def _versions(m: MessageView | None) -> list[tuple[str, list[Any]]]:
     assert m is not None
     out = [(v.get("text") or "", v.get("reply_markup") or []) for v in m.history]
     out.append((m.content, m.reply_markup or []))
@@ -164,7 +166,7 @@ async def test_four_player_game_misere_open_defence_and_stop(tmp_path: Path) -> 
             **{f"whist{second}": "wW", f"whist{third}": "wP"},
         )
 
-        def recording(hh, user, codes):
+        def recording(hh: Harness, user: FakeUser, codes: list[str]) -> str:
             code = policy(hh, user, codes)
             presses.append((hh.table().seat_of(user.id), code, codes))
             return code

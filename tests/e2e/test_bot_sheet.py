@@ -16,6 +16,7 @@ from PIL import Image
 
 from bot.core.codec import load_state, settings_from_json, settings_json, state_json
 from bot.core.model import Table, TableSettings
+from bot.preferans.game import Game
 from bot.render.keyboards import settings_keyboard
 from bot.render.picture.layout import sheet_layout
 from bot.render.results import result_text, sheet_before
@@ -85,7 +86,7 @@ async def test_after_each_deal_one_sheet_picture_replaces_the_previous(tmp_path:
         threads: list[str] = []
         draw = h.rt.sheets.render_picture
 
-        def recording(game, lang):  # the picture is drawn off the event loop
+        def recording(game: Game, lang: str) -> bytes:  # drawn off the event loop
             threads.append(threading.current_thread().name)
             return draw(game, lang)
 
@@ -148,7 +149,7 @@ async def test_an_unchanged_sheet_is_not_drawn_again(tmp_path: Path) -> None:
         drawn: list[int] = []
         draw = h.rt.sheets.render_picture
 
-        def counting(game, lang):
+        def counting(game: Game, lang: str) -> bytes:
             drawn.append(len(game.finished_deals))
             return draw(game, lang)
 
@@ -163,7 +164,7 @@ async def test_an_unchanged_sheet_is_not_drawn_again(tmp_path: Path) -> None:
         assert drawn == [0, 1]
 
 
-async def test_sheet_setting_text_and_both(tmp_path: Path, monkeypatch) -> None:
+async def test_sheet_setting_text_and_both(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with running_bot(tmp_path) as h:
         await open_and_start(h, settings_presses=["Lo", "Lxv", "Lb"])
         table = h.table()
@@ -269,7 +270,7 @@ async def test_a_refused_photo_falls_back_to_the_text_sheet(tmp_path: Path) -> N
         assert sheet_texts(h) == [] and h.fake.message(h.group.id, text.message_id).deleted
 
         # a picture that cannot be drawn: the text sheet too
-        def broken(game, lang):
+        def broken(game: Game, lang: str) -> bytes:
             raise RuntimeError("no picture today")
 
         h.rt.sheets.render_picture = broken

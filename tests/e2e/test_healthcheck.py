@@ -19,7 +19,9 @@ from tests.bot_helpers import bot_env
 from tests.fakes import FakeBotApiServer, FakeTelegram
 
 
-def test_the_polling_health_check(tmp_path: Path, monkeypatch, capsys) -> None:
+def test_the_polling_health_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     fake = FakeTelegram()
     server = FakeBotApiServer(fake)
     server.start_in_thread()
@@ -47,14 +49,16 @@ def test_the_polling_health_check(tmp_path: Path, monkeypatch, capsys) -> None:
         server.stop()
 
 
-def test_a_bad_setting_is_unhealthy(monkeypatch, capsys) -> None:
+def test_a_bad_setting_is_unhealthy(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.delenv("BOT_TOKEN", raising=False)
     assert main() == 1
     assert capsys.readouterr().err.startswith("unhealthy: BOT_TOKEN is not set")
 
 
 @pytest.fixture(autouse=True)
-def _no_proxy(monkeypatch) -> None:
+def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
     """urllib would go through a proxy the environment names, even to 127.0.0.1."""
     for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"):
         monkeypatch.delenv(name, raising=False)

@@ -13,7 +13,7 @@ from bot.core.model import TableSettings
 from bot.render.callbacks import encode, to_base36
 from bot.render.text import NAME_WIDTH
 from tests.bot_helpers import FakeClock, code_of, is_alert, open_and_start, running_bot
-from tests.fakes import FakeTelegram, FloodLimits
+from tests.fakes import FakeTelegram, FloodLimits, MessageView
 from tests.hostile_helpers import ErrorLog, PrivacyWatch, press, quick_turn, settle, unthrottle
 
 QUICK = TableSettings(pulka=2, turn_time=60, sheet="text")
@@ -22,7 +22,7 @@ NAMES = [("<b>Anna</b>", "&amp; <i>"), (LONG, None), ('Vera "<script>"', "</pre>
 TITLE = '<Club> & "Friends" </b>'
 
 
-def _button(msg, code: str) -> str:
+def _button(msg: MessageView, code: str) -> str:
     return next(d for _, d in msg.buttons if d and code_of(d) == code)
 
 

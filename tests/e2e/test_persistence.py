@@ -48,7 +48,7 @@ def _db(tmp_path: Path) -> Path:
     return tmp_path / "bot.sqlite3"
 
 
-def _rows(path: Path, sql: str, args: tuple = ()) -> list[tuple]:
+def _rows(path: Path, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     con = sqlite3.connect(path)
     try:
         return con.execute(sql, args).fetchall()
@@ -145,7 +145,7 @@ def _state(chat_id: int, deal_no: int) -> dict[str, Any]:
     }
 
 
-async def test_an_older_database_is_upgraded_in_place_and_its_games_go_on(tmp_path) -> None:
+async def test_an_older_database_is_upgraded_in_place_and_its_games_go_on(tmp_path: Path) -> None:
     fake = FakeTelegram(flood=NO_FLOOD)
     people = [
         fake.add_user(n, language_code="en", started=True, user_id=501 + i)
@@ -211,7 +211,9 @@ async def test_an_older_database_is_upgraded_in_place_and_its_games_go_on(tmp_pa
     assert _rows(path, "SELECT COUNT(*) FROM game_players WHERE table_id = 1") == [(3,)]
 
 
-def test_a_newer_database_is_refused_at_start_up_in_one_line(tmp_path, monkeypatch, capsys) -> None:
+def test_a_newer_database_is_refused_at_start_up_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """``python -m bot``'s ``main`` in-process: the refusal comes before anything starts
     (tests/e2e/test_startup.py runs the real process for a refused database path)."""
     path = _db(tmp_path)
@@ -232,7 +234,9 @@ def test_a_newer_database_is_refused_at_start_up_in_one_line(tmp_path, monkeypat
     lock_database(str(path)).release()  # and the lock was let go
 
 
-async def test_migrations_run_in_one_transaction(tmp_path, monkeypatch) -> None:
+async def test_migrations_run_in_one_transaction(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = str(_db(tmp_path))
     good = migrations()
     broken = [*good[:1], (2, "002_broken.sql", "CREATE TABLE x (a INTEGER); SELECT nope FROM y")]
@@ -247,7 +251,7 @@ async def test_migrations_run_in_one_transaction(tmp_path, monkeypatch) -> None:
 # ---------------------------------------------------------------------- the game log
 
 
-async def test_an_action_writes_only_its_deal_and_the_record_is_the_log(tmp_path) -> None:
+async def test_an_action_writes_only_its_deal_and_the_record_is_the_log(tmp_path: Path) -> None:
     async with running_bot(tmp_path, defaults=SMALL) as h:
         await open_and_start(h)
         storage = h.app.bot_data["storage"]
@@ -277,7 +281,7 @@ async def test_an_action_writes_only_its_deal_and_the_record_is_the_log(tmp_path
 # ---------------------------------------------------------------------- resume
 
 
-async def test_turn_timers_resume_from_the_stored_deadline(tmp_path) -> None:
+async def test_turn_timers_resume_from_the_stored_deadline(tmp_path: Path) -> None:
     clock = FakeClock()
     fake = FakeTelegram(flood=NO_FLOOD)
     settings = TableSettings(turn_time=60, sheet="text")
@@ -333,7 +337,7 @@ def _sheets_of_deal_1(fake: FakeTelegram, chat_id: int) -> int:
     )
 
 
-async def test_what_the_group_was_not_shown_is_shown_after_a_restart(tmp_path) -> None:
+async def test_what_the_group_was_not_shown_is_shown_after_a_restart(tmp_path: Path) -> None:
     fake = FakeTelegram(flood=NO_FLOOD)
     async with running_bot(tmp_path, fake=fake, defaults=SMALL) as h:
         people, group = h.users, h.group
@@ -378,7 +382,7 @@ async def test_what_the_group_was_not_shown_is_shown_after_a_restart(tmp_path) -
 
 
 async def test_a_stopped_game_is_archived_and_its_settlement_survives_a_restart(
-    tmp_path,
+    tmp_path: Path,
 ) -> None:
     fake = FakeTelegram(flood=NO_FLOOD)
     async with running_bot(tmp_path, fake=fake, defaults=SMALL) as h:
@@ -402,7 +406,9 @@ async def test_a_stopped_game_is_archived_and_its_settlement_survives_a_restart(
     assert _rows(path, "SELECT COUNT(*) FROM games") == [(1,)]
 
 
-async def test_a_repeated_press_is_already_done_and_discard_marks_are_idempotent(tmp_path) -> None:
+async def test_a_repeated_press_is_already_done_and_discard_marks_are_idempotent(
+    tmp_path: Path
+) -> None:
     async with running_bot(tmp_path, defaults=SMALL) as h:
         await open_and_start(h)
         first = Seat(h.deal().first_hand)
@@ -436,7 +442,7 @@ async def test_a_repeated_press_is_already_done_and_discard_marks_are_idempotent
         assert not is_alert(answer) and "Already done" in answer["text"]
 
 
-async def test_old_buttons_of_a_message_no_table_keeps_go_away_when_pressed(tmp_path) -> None:
+async def test_old_buttons_of_a_message_no_table_keeps_go_away_when_pressed(tmp_path: Path) -> None:
     """A hand message sent just before a crash (its id never saved) keeps its buttons."""
     from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -461,7 +467,7 @@ async def test_old_buttons_of_a_message_no_table_keeps_go_away_when_pressed(tmp_
 # ---------------------------------------------------------------------- archive, commands
 
 
-async def test_history_stats_top_and_export_of_a_finished_game(tmp_path) -> None:
+async def test_history_stats_top_and_export_of_a_finished_game(tmp_path: Path) -> None:
     async with running_bot(tmp_path, defaults=SMALL) as h:
         anna, boris, vera = h.users
         await h.say(anna, "/history")
@@ -576,7 +582,9 @@ def test_statistics_follow_the_seat_holders() -> None:
 # ---------------------------------------------------------------------- backups
 
 
-async def test_backup_while_the_bot_writes_is_complete(tmp_path, capsys) -> None:
+async def test_backup_while_the_bot_writes_is_complete(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = str(_db(tmp_path))
     store = await Storage.open(path)
     try:
@@ -612,7 +620,7 @@ async def test_backup_while_the_bot_writes_is_complete(tmp_path, capsys) -> None
 # ---------------------------------------------------------------------- concurrency
 
 
-async def test_one_table_at_a_time_in_order_other_tables_do_not_wait(tmp_path) -> None:
+async def test_one_table_at_a_time_in_order_other_tables_do_not_wait(tmp_path: Path) -> None:
     async with running_bot(tmp_path, defaults=SMALL) as h:
         await open_and_start(h)
         a = h.table()

@@ -320,15 +320,17 @@ def _turn(screens: Screens, users: list[FakeUser]) -> tuple[FakeUser, MessageVie
     return best[1], best[2], best[0][0]
 
 
-def _lobby_press(screens: Screens, users: list[FakeUser], group: Any) -> tuple | None:
+def _lobby_press(
+    screens: Screens, users: list[FakeUser], group: Any
+) -> tuple[FakeUser, MessageView, str] | None:
     lobby = next((m for m in screens.bot_messages(group) if "New pulka" in m.content), None)
     if lobby is None or not lobby.buttons:
         return None
     seats = lobby.content.split("Seats:")[-1]
     for user in users:
         if user.first_name not in seats:
-            return user, lobby, next(d for _, d in lobby.buttons if _code(d) == "Ls")
-    return users[0], lobby, next(d for _, d in lobby.buttons if _code(d) == "Lg")
+            return user, lobby, next(d for _, d in lobby.buttons if d and _code(d) == "Ls")
+    return users[0], lobby, next(d for _, d in lobby.buttons if d and _code(d) == "Lg")
 
 
 def _over(screens: Screens, group: Any) -> bool:
@@ -358,7 +360,7 @@ def play(
     """Also once at the press that ends a deal (the second defender's pass), so the group
     has not been shown its result when the bot dies."""
     end = time.monotonic() + limit
-    last_key: tuple | None = None
+    last_key: tuple[Any, ...] | None = None
     last_time = 0.0
     seen_moves: set[tuple[int, str]] = set()
     newest = 0
@@ -485,7 +487,9 @@ _PLAYERS = (
 )
 
 
-def _archived(db: Path, url: str | None = None) -> tuple[dict[str, Any], list[tuple]]:
+def _archived(
+    db: Path, url: str | None = None
+) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
     if url is not None:
         games, rows = query(url, "SELECT record FROM games"), query(url, _PLAYERS)
     else:
@@ -509,7 +513,7 @@ def _game(
     killed: bool,
     max_kills: int = 16,
     url: str | None = None,
-) -> tuple:
+) -> tuple[Any, ...]:
     """Play the game with a bot process killed at random points (on the PostgreSQL
     database ``url`` if given), or (not ``killed``) with the uninterrupted
     in-process bot."""

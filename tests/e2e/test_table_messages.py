@@ -17,6 +17,7 @@ from bot.preferans.cards import Seat
 from bot.preferans.policy import replaceable
 from bot.render.callbacks import to_base36
 from tests.bot_helpers import FakeClock, Harness, code_of, is_alert, open_and_start, running_bot
+from tests.fakes import MessageView
 
 
 def _rows(call: Any) -> list[list[Any]]:
@@ -92,7 +93,7 @@ async def _time_out_until(h: Harness, clock: FakeClock, done: Any) -> None:
     raise AssertionError("it never came")
 
 
-def _button(msg: Any, code: str) -> str:
+def _button(msg: MessageView, code: str) -> str:
     return next(d for _, d in msg.buttons if d and code_of(d) == code)
 
 

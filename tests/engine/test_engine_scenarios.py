@@ -27,7 +27,7 @@ from bot.preferans.actions import (
 from bot.preferans.cards import Card, Seat, Suit, sort_hand
 from bot.preferans.contracts import MISERE, Contract
 from bot.preferans.deal import Deal, DealSettings, MoveError, Phase, TrickCard
-from bot.preferans.outcome import DealKind
+from bot.preferans.outcome import DealKind, WhistAnswer
 from bot.preferans.views import public_view, seat_view
 from tests.engine_helpers import (
     CLOSED,
@@ -515,7 +515,9 @@ def test_whist_whist_plays_closed_without_a_choice() -> None:
 
 
 @pytest.mark.parametrize(("first", "second", "whister"), [(W, P, S2), (P, W, S0)])
-def test_one_whister_chooses_open_or_closed(first, second, whister) -> None:
+def test_one_whister_chooses_open_or_closed(
+    first: WhistAnswer, second: WhistAnswer, whister: Seat
+) -> None:
     for defence in (OPEN, CLOSED):
         deal = table_game()
         whist(deal, 2, first)

@@ -3,6 +3,10 @@ layer into the fake Telegram (no network)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from bot.core.model import Status, TableSettings
 from bot.preferans.policy import replaceable
 from bot.render.callbacks import encode
@@ -21,11 +25,11 @@ from tests.bot_helpers import (
 from tests.fakes import FakeTelegram, MessageView
 
 
-def _button(msg, code):
+def _button(msg: MessageView, code: str) -> str:
     return next(d for _, d in msg.buttons if d and code_of(d) == code)
 
 
-async def test_commands_menu_registered_in_ru_and_en(tmp_path) -> None:
+async def test_commands_menu_registered_in_ru_and_en(tmp_path: Path) -> None:
     async with running_bot(tmp_path) as h:
         ru = h.fake.commands(language_code="ru")
         default = h.fake.commands()
@@ -34,7 +38,9 @@ async def test_commands_menu_registered_in_ru_and_en(tmp_path) -> None:
         assert ("newgame", "open a table (in a group)") in default
 
 
-async def test_failing_set_my_commands_does_not_stop_the_bot(tmp_path, caplog) -> None:
+async def test_failing_set_my_commands_does_not_stop_the_bot(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     fake = FakeTelegram()
     fake.fail_next("setMyCommands", times=5, error=(500, "Internal Server Error"))
     async with running_bot(tmp_path, fake=fake) as h:
@@ -43,7 +49,7 @@ async def test_failing_set_my_commands_does_not_stop_the_bot(tmp_path, caplog) -
         assert "New pulka" in h.group_texts()[-1]
 
 
-async def test_lobby_settings_seats_and_start_rules(tmp_path) -> None:
+async def test_lobby_settings_seats_and_start_rules(tmp_path: Path) -> None:
     async with running_bot(tmp_path, users=5) as h:
         anna, boris, vera, gleb, dasha = h.users
         await h.say(anna, "/newgame")
@@ -92,7 +98,7 @@ async def test_lobby_settings_seats_and_start_rules(tmp_path) -> None:
         assert h.fake.unanswered_callbacks() == []
 
 
-async def test_sitting_down_without_a_private_chat_takes_one_tap(tmp_path) -> None:
+async def test_sitting_down_without_a_private_chat_takes_one_tap(tmp_path: Path) -> None:
     async with running_bot(tmp_path, started=False) as h:
         anna = h.users[0]
         await h.say(anna, "/newgame")
@@ -110,7 +116,7 @@ async def test_sitting_down_without_a_private_chat_takes_one_tap(tmp_path) -> No
 
 
 async def test_presses_by_strangers_on_old_messages_and_out_of_turn_change_nothing(
-    tmp_path,
+    tmp_path: Path,
 ) -> None:
     async with running_bot(tmp_path, users=4) as h:
         await open_and_start(h)
@@ -160,7 +166,7 @@ async def test_presses_by_strangers_on_old_messages_and_out_of_turn_change_nothi
         assert h.fake.unanswered_callbacks() == []
 
 
-async def test_timeouts_auto_act_and_a_stranger_takes_the_seat(tmp_path) -> None:
+async def test_timeouts_auto_act_and_a_stranger_takes_the_seat(tmp_path: Path) -> None:
     clock = FakeClock()
     async with running_bot(
         tmp_path, users=4, clock=clock, defaults=TableSettings(turn_time=30)
@@ -214,7 +220,7 @@ async def test_timeouts_auto_act_and_a_stranger_takes_the_seat(tmp_path) -> None
         assert actor is not None and "your turn" in h.private(actor)[-1].content
 
 
-async def test_stop_by_vote_settles_the_game(tmp_path) -> None:
+async def test_stop_by_vote_settles_the_game(tmp_path: Path) -> None:
     async with running_bot(tmp_path, users=4) as h:
         await open_and_start(h)
         await h.say(h.users[3], "/stop")
@@ -244,7 +250,7 @@ async def test_stop_by_vote_settles_the_game(tmp_path) -> None:
 
 
 async def test_a_closed_table_leaves_memory_once_shown_and_late_presses_are_stale(
-    tmp_path,
+    tmp_path: Path,
 ) -> None:
     async with running_bot(tmp_path) as h:
         await open_and_start(h)
@@ -278,7 +284,7 @@ async def test_a_closed_table_leaves_memory_once_shown_and_late_presses_are_stal
         assert h.table().id != table.id and h.table().status == "playing"
 
 
-async def test_a_table_is_not_forgotten_before_its_settlement_is_shown(tmp_path) -> None:
+async def test_a_table_is_not_forgotten_before_its_settlement_is_shown(tmp_path: Path) -> None:
     async with running_bot(tmp_path) as h:
         await open_and_start(h)
         table = h.table()
@@ -290,7 +296,7 @@ async def test_a_table_is_not_forgotten_before_its_settlement_is_shown(tmp_path)
         assert h.rt.scheduler.evict(table) and h.service.get(table.id) is None
 
 
-async def test_help_rules_pulka(tmp_path) -> None:
+async def test_help_rules_pulka(tmp_path: Path) -> None:
     async with running_bot(tmp_path, lang="ru") as h:
         await h.say(h.users[0], "/pulka")
         assert "нет игры" in h.group_texts()[-1]
@@ -307,7 +313,7 @@ async def test_help_rules_pulka(tmp_path) -> None:
         assert sheet is not None and sheet.media is not None and "пуля до 20" in sheet.content
 
 
-async def test_blocked_player_is_explained_in_the_group(tmp_path) -> None:
+async def test_blocked_player_is_explained_in_the_group(tmp_path: Path) -> None:
     async with running_bot(tmp_path) as h:
         await open_and_start(h)
         deal = h.deal()
@@ -321,7 +327,7 @@ async def test_blocked_player_is_explained_in_the_group(tmp_path) -> None:
         assert h.table().blocked_noted == set()
 
 
-async def test_restart_resumes_the_game_in_the_same_messages(tmp_path) -> None:
+async def test_restart_resumes_the_game_in_the_same_messages(tmp_path: Path) -> None:
     fake = FakeTelegram(flood=NO_FLOOD)
     async with running_bot(tmp_path, fake=fake) as h:
         people, group = h.users, h.group
@@ -343,7 +349,7 @@ async def test_restart_resumes_the_game_in_the_same_messages(tmp_path) -> None:
         assert h2.table().move == move + 1
 
 
-async def test_unstarted_lobby_expires_and_owner_can_close_it(tmp_path) -> None:
+async def test_unstarted_lobby_expires_and_owner_can_close_it(tmp_path: Path) -> None:
     clock = FakeClock()
     async with running_bot(tmp_path, clock=clock, lobby_ttl=600) as h:
         await h.say(h.users[0], "/newgame")
