@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bot.__main__ import main as bot_main
-from bot.core.model import Holder, Slot, TableSettings
+from bot.core.model import Holder, Slot, Table, TableSettings
 from bot.preferans.cards import Seat
 from bot.preferans.conventions import Rules
 from bot.preferans.game import Game
@@ -39,7 +39,7 @@ from tests.bot_helpers import (
     simple_policy,
     take_turn,
 )
-from tests.fakes import FakeTelegram
+from tests.fakes import FakeTelegram, FakeUser, MessageView
 
 SMALL = TableSettings(pulka=2, turn_time=0, sheet="text")
 
@@ -641,25 +641,13 @@ async def test_one_table_at_a_time_in_order_other_tables_do_not_wait(tmp_path: P
 
         storage.save_table = slow
         # table A: the player on turn presses three buttons in a row; B: one press
-        assert a.game is not None and a.game.current is not None
-        assert b.game is not None and b.game.current is not None
-        actor_a = next(u for u in h.users if a.seat_of(u.id) == a.game.current.actor)
-        seat_a = a.seat_of(actor_a.id)
-        assert seat_a is not None
-        mid_a = a.messages.hand_slots[seat_a].message_id
-        assert mid_a is not None
-        msg_a = h.fake.message(actor_a.id, mid_a)
+        actor_a, msg_a = _on_turn(h, a)
         datas = [d for _, d in msg_a.buttons if d and code_of(d).startswith("b")][:3]
         codes = [code_of(d) for d in datas]
         qids = [h.fake.press(actor_a, msg_a, d) for d in datas]
         move_b = b.move
         await h.fake.wait_until(lambda: a.move > 0 and not h.fake.pending_updates(), timeout=30)
-        actor_b = next(u for u in h.users if b.seat_of(u.id) == b.game.current.actor)
-        seat_b = b.seat_of(actor_b.id)
-        assert seat_b is not None
-        mid_b = b.messages.hand_slots[seat_b].message_id
-        assert mid_b is not None
-        msg_b = h.fake.message(actor_b.id, mid_b)
+        actor_b, msg_b = _on_turn(h, b)
         qid_b = h.fake.press(actor_b, msg_b, next(d for _, d in msg_b.buttons if d))
         await h.fake.wait_until(lambda: qid_b in h.fake.callback_answers, timeout=30)
         assert b.move == move_b + 1  # B went on while A's first press still waits
@@ -669,11 +657,21 @@ async def test_one_table_at_a_time_in_order_other_tables_do_not_wait(tmp_path: P
         answers = [h.fake.callback_answers[q] for q in qids]
         assert not is_alert(answers[0])  # the first press wins...
         assert all(is_alert(x) for x in answers[1:])  # ...the later ones are out of date
-        deal = a.game.current
-        assert deal is not None
+        assert a.game is not None and (deal := a.game.current) is not None
         assert len(deal.auction) == 1 and action_code(deal.auction[0]) == codes[0]
         pressed = decode(datas[0])
         assert pressed is not None and a.move == pressed.move + 1
+
+
+def _on_turn(h: Harness, table: Table) -> tuple[FakeUser, MessageView]:
+    """The player on turn at ``table`` and his hand message."""
+    assert table.game is not None and table.game.current is not None
+    seat = table.game.current.actor
+    assert seat is not None
+    user = next(u for u in h.users if table.seat_of(u.id) == seat)
+    mid = table.messages.hand_slots[seat].message_id
+    assert mid is not None
+    return user, h.fake.message(user.id, mid)
 
 
 def _slot(slot: Slot) -> dict[str, int | None]:
