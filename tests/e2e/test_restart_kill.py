@@ -347,13 +347,14 @@ def play(
     kill_rng: random.Random | None,
     kill_rate: float = 0.0,
     max_kills: int = 16,
-    limit: float = 90.0,
+    limit: float = 300.0,
 ) -> Run:
     """Play the scripted game to its settlement, killing the bot at random points.
 
     Besides the random kills, at a few presses the bot is killed for sure after it
     committed the press and before its answer reached Telegram: the fake holds the
     answer (an injected timeout) and the kill comes once the bot tried to send it.
+    ``limit`` (seconds for the whole game) and the waits' timeouts only bound a hang.
     """
     run = Run()
     commit_kills = sorted(kill_rng.sample(range(10, 110), 3)) if kill_rng is not None else []
@@ -402,7 +403,7 @@ def play(
         if run.presses and run.presses[-1].generation == bot.starts:
             qid = run.presses[-1].qid
             fake.wait_until_sync(
-                lambda: qid in fake.callback_answers, timeout=30, what=f"an answer; {bot.log}"
+                lambda: qid in fake.callback_answers, timeout=60, what=f"an answer; {bot.log}"
             )
 
     screens = Screens(fake)
@@ -471,7 +472,7 @@ def play(
                     c.method == "answerCallbackQuery" and c.status == "timeout"
                     for c in fake.calls[n:]
                 ),
-                timeout=10,
+                timeout=60,
                 what="the answer after the commit",
             )
             run.lost_after_commit += 1
@@ -536,18 +537,18 @@ def _game(
         bot = BotProcess(fake, server.root_url, db, log, SEED, table, url)
     bot.start()
     try:
-        fake.wait_until_sync(bot.ready, timeout=30, what="the bot polls")
+        fake.wait_until_sync(bot.ready, timeout=60, what="the bot polls")
         for user in users:
             fake.user_starts_bot(user)
         fake.wait_until_sync(
-            lambda: all(fake.bot_messages(u.id) for u in users), timeout=20, what="/start"
+            lambda: all(fake.bot_messages(u.id) for u in users), timeout=60, what="/start"
         )
         for user in users:
             _press_it_myself(fake, user)
         fake.send_text(users[0], group, "/newgame")
         fake.wait_until_sync(
             lambda: any("New pulka" in m.content for m in fake.bot_messages(group)),
-            timeout=20,
+            timeout=60,
             what="the lobby",
         )
         kill_rng = random.Random(kill_seed) if kill_seed is not None else None
@@ -555,7 +556,7 @@ def _game(
             fake, bot, users, group, kill_rng=kill_rng, kill_rate=kill_rate, max_kills=max_kills
         )
         fake.wait_until_sync(
-            lambda: not fake.pending_updates(), timeout=10, what="every update handled"
+            lambda: not fake.pending_updates(), timeout=60, what="every update handled"
         )
     finally:
         bot.stop()
