@@ -14,7 +14,7 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +25,8 @@ from bot.config import Config
 from bot.core.model import Table, TableSettings
 from bot.core.service import TableService
 from bot.preferans.cards import Card, Suit, parse_card
+from bot.preferans.deal import Deal
+from bot.preferans.game import Game
 from bot.preferans.seats import Seat
 from bot.render.text import SUITS
 from bot.telegram.running import start_polling
@@ -137,6 +139,18 @@ class Harness:
             table = max(self.service.registry.tables.values(), key=lambda tb: tb.id)
         return table
 
+    def game(self) -> Game:
+        """The table's game (it has started)."""
+        game = self.table().game
+        assert game is not None, "no game at the table"
+        return game
+
+    def deal(self) -> Deal:
+        """The deal being played."""
+        deal = self.game().current
+        assert deal is not None, "no deal in play"
+        return deal
+
     # ------------------------------------------------------------------ acting
 
     async def say(self, user: FakeUser, text: str, chat: Any = None) -> None:
@@ -240,13 +254,14 @@ class Harness:
             return None
         return self.user_of_seat(int(game.current.actor))
 
-    async def act(self, choose: Callable[[list[tuple[str, str | None]]], str]) -> str:
+    async def act(self, choose: Callable[[list[tuple[str, str | None]]], str | None]) -> str:
         """The player on turn presses the button ``choose`` picks from his hand message."""
         user = self.actor()
         assert user is not None, "nobody is to act"
         msg = self.hand_message(user)
         assert msg is not None and msg.buttons, f"{user.first_name} has no buttons"
         data = choose(msg.buttons)
+        assert data is not None, f"no button for {user.first_name}"
         answer = await self.press(user, msg, data)
         assert not is_alert(answer), answer
         return data
@@ -337,6 +352,8 @@ async def running_bot(
     harness = Harness(fake, app, group, people, server)
     # run_polling() would call the post_* hooks; a test drives the lifecycle itself.
     await app.initialize()
+    assert app.post_init is not None and app.post_stop is not None
+    assert app.post_shutdown is not None
     await app.post_init(app)
     await app.start()
     assert app.updater is not None
@@ -418,7 +435,7 @@ def simple_policy(bids: dict[int, list[str]] | None = None, **choices: str) -> P
                     return want
             return "bP"
         if kind == "c":
-            want = choices.get("contract")
+            want = choices.get("contract", "")
             return want if want in codes else codes[0]
         if kind == "w":
             seq = choices.get(f"whist{seat}") or choices.get("whist") or "wP"
@@ -449,7 +466,9 @@ async def play_deal(h: Harness, policy: Policy, max_steps: int = 200) -> list[tu
     raise AssertionError("the deal did not end")
 
 
-async def open_and_start(h: Harness, *, owner: int = 0, settings_presses: list[str] = ()) -> None:
+async def open_and_start(
+    h: Harness, *, owner: int = 0, settings_presses: Sequence[str] = ()
+) -> None:
     """``/newgame``, optional settings presses by the owner, everyone sits down, start."""
     await h.say(h.users[owner], "/newgame")
     lobby = h.fake.last_bot_message(h.group)

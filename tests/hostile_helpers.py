@@ -85,7 +85,7 @@ def _refused_offer_cards(deal: Deal, seat: Seat) -> set[Card]:
         (
             i
             for i in range(len(log) - 1, -1, -1)
-            if isinstance(log[i], Accept) and not log[i].accepted
+            if isinstance(a := log[i], Accept) and not a.accepted
         ),
         None,
     )
@@ -141,8 +141,8 @@ class PrivacyWatch:
             self.check(chat_id, text, markup)
             post(chat_id, text, markup, **kw)
 
-        outbox.show_lazy = watched_show
-        outbox.post = watched_post
+        outbox.show_lazy = watched_show  # type: ignore[method-assign]
+        outbox.post = watched_post  # type: ignore[method-assign]
         service = self.h.service
         hint = service.robots.hint
 
@@ -329,9 +329,9 @@ class ActSpy:
                 self.violations.append(f"user {user_id} marked {a} for seat {actor}")
             return result
 
-        service.act = spied_act  # type: ignore[method-assign]
+        service.act = spied_act  # type: ignore[method-assign,assignment]
         service.confirm_discard = spied_confirm  # type: ignore[method-assign]
-        service.mark_discard = spied_mark  # type: ignore[method-assign]
+        service.mark_discard = spied_mark  # type: ignore[method-assign,assignment]
         return self
 
 

@@ -7,6 +7,7 @@ import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -31,7 +32,7 @@ def _on(url: str, name: str) -> str:
 
 
 async def _admin(sql: str) -> None:
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
 
     conn = await asyncpg.connect(need_server())
     try:
@@ -64,13 +65,13 @@ def fresh_database_sync() -> Iterator[str]:
         asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
-def query(url: str, sql: str) -> list[tuple]:
+def query(url: str, sql: str) -> list[tuple[Any, ...]]:
     """The rows of ``sql`` on the database ``url``, as tuples (a test's look inside)."""
     import asyncio
 
     import asyncpg
 
-    async def run() -> list[tuple]:
+    async def run() -> list[tuple[Any, ...]]:
         conn = await asyncpg.connect(url)
         try:
             return [tuple(r) for r in await conn.fetch(sql)]

@@ -88,5 +88,5 @@ def _end_leftovers() -> None:
     otherwise wait for it: multiprocessing joins its children at exit)."""
     for pid, bot in list(_bots.items()):
         if bot.is_alive():
-            os.kill(pid, signal.SIGKILL)
+            send(pid, signal.SIGKILL)  # (it may end meanwhile)
             bot.join(10)

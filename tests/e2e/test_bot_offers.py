@@ -121,7 +121,8 @@ async def test_a_cold_declarer_offers_the_rest_the_whisters_accept_and_it_replay
                 await _press(h, user, next(c for _, d in msg.buttons if (c := code_of(d))))
         left = 11 - deal.trick_number
         hand = set(deal.hand(declarer))
-        assert "предлагает закончить сдачу" in h.table_message().content
+        shown_table = h.table_message()
+        assert shown_table is not None and "предлагает закончить сдачу" in shown_table.content
         # each whister in turn sees the declarer's cards and accepts
         for _ in range(2):
             user = h.actor()
@@ -154,8 +155,8 @@ async def test_a_cold_declarer_offers_the_rest_the_whisters_accept_and_it_replay
         text = data.decode() if isinstance(data, bytes) else data
         replayed = load_game(text)
         moves = json.loads(text)["deals"][0]["moves"]
-        claim = [left if s == declarer else 0 for s in range(3)]
-        assert {"seat": int(declarer), "offer": claim} in moves
+        offer = [left if s == declarer else 0 for s in range(3)]
+        assert {"seat": int(declarer), "offer": offer} in moves
         assert replayed.sheet == game.sheet
         assert replay_json(replayed)["deals"][0]["tricks"] == expected
 

@@ -26,8 +26,9 @@ async def _press_lobby(h: Harness, code: str) -> dict[str, object]:
     return await h.press(h.users[0], lobby, data)
 
 
-async def _until_my_turn_or_over(h: Harness, seconds: float = 20.0) -> bool:
-    """Let the computer players act (on the job queue); ``True`` when the person is to act."""
+async def _until_my_turn_or_over(h: Harness, seconds: float = 120.0) -> bool:
+    """Let the computer players act (on the job queue); ``True`` when the person is to act.
+    ``seconds`` only bounds a hang: their searches take as long as a busy machine lets them."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         table = h.table()

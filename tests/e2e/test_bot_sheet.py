@@ -16,6 +16,7 @@ from PIL import Image
 
 from bot.core.codec import settings_from_json, settings_json
 from bot.core.model import Table, TableSettings
+from bot.preferans.game import Game
 from bot.render.keyboards import settings_keyboard
 from bot.render.picture.layout import sheet_layout
 from bot.render.results import result_text, sheet_before
@@ -40,7 +41,7 @@ def _plain(text_html: str) -> str:
 
 async def quick_deal(h: Harness) -> None:
     """6♠ by the first hand, both defenders pass: the deal ends without play."""
-    first = int(h.table().game.current.first_hand)
+    first = int(h.deal().first_hand)
     await play_deal(h, simple_policy({first: ["b6S"]}, contract="c6S"))
 
 
@@ -66,12 +67,14 @@ def png_size(m: MessageView) -> tuple[int, int]:
 
 
 def expected_size(table: Table) -> tuple[int, int]:
+    assert table.game is not None
     layout = sheet_layout(table.game, table.settings.lang)
     return layout.width, layout.height
 
 
 def last_result(table: Table) -> str:
     game = table.game
+    assert game is not None
     n = len(game.finished_deals)
     finished = game.finished_deals[-1]
     before = sheet_before(game, finished)
@@ -83,7 +86,7 @@ async def test_after_each_deal_one_sheet_picture_replaces_the_previous(tmp_path:
         threads: list[str] = []
         draw = h.rt.sheets.render_picture
 
-        def recording(game, lang):  # the picture is drawn off the event loop
+        def recording(game: Game, lang: str) -> bytes:  # drawn off the event loop
             threads.append(threading.current_thread().name)
             return draw(game, lang)
 
@@ -93,6 +96,7 @@ async def test_after_each_deal_one_sheet_picture_replaces_the_previous(tmp_path:
         first_table_msg = h.table_slot().message_id
         await quick_deal(h)
         [sheet] = photos(h)
+        assert sheet.caption is not None and sheet.media is not None
         assert sheet.caption == last_result(table) and sheet.caption.startswith("Deal 1:")
         assert png_size(sheet) == expected_size(table)
         assert (sheet.media.width, sheet.media.height) == expected_size(table)
@@ -106,6 +110,7 @@ async def test_after_each_deal_one_sheet_picture_replaces_the_previous(tmp_path:
         # deal 2: a new picture at the bottom, the old one deleted
         await quick_deal(h)
         [second] = photos(h)
+        assert second.caption is not None
         assert second.message_id > sheet.message_id and second.caption.startswith("Deal 2:")
         assert h.fake.message(h.group.id, sheet.message_id).deleted
         assert second.caption == last_result(table)
@@ -120,14 +125,15 @@ async def test_pulka_resends_the_sheet_or_edits_it_in_place(tmp_path: Path) -> N
         table = h.table()
         await h.say(h.users[1], "/pulka")
         [sheet] = photos(h)
-        assert "pulka to 20, deals: 0" in sheet.caption
-        assert h.fake.last_bot_message(h.group).message_id == sheet.message_id
+        assert sheet.caption is not None and "pulka to 20, deals: 0" in sheet.caption
+        last = h.fake.last_bot_message(h.group)
+        assert last is not None and last.message_id == sheet.message_id
         await h.say(h.users[2], "/pulka")  # the command is newer: a new sheet at the bottom
         [again] = photos(h)
         assert again.message_id > sheet.message_id
         assert h.fake.message(h.group.id, sheet.message_id).deleted
         # nothing newer than the sheet: it is edited in place
-        h.rt.sheets.pulka(table, table.game)
+        h.rt.sheets.pulka(table, h.game())
         await h.idle()
         [same] = photos(h)
         assert same.message_id == again.message_id and same.edit_count == 1
@@ -140,7 +146,7 @@ async def test_an_unchanged_sheet_is_not_drawn_again(tmp_path: Path) -> None:
         drawn: list[int] = []
         draw = h.rt.sheets.render_picture
 
-        def counting(game, lang):
+        def counting(game: Game, lang: str) -> bytes:
             drawn.append(len(game.finished_deals))
             return draw(game, lang)
 
@@ -155,7 +161,7 @@ async def test_an_unchanged_sheet_is_not_drawn_again(tmp_path: Path) -> None:
         assert drawn == [0, 1]
 
 
-async def test_sheet_setting_text_and_both(tmp_path: Path, monkeypatch) -> None:
+async def test_sheet_setting_text_and_both(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with running_bot(tmp_path) as h:
         await open_and_start(h, settings_presses=["Lo", "Lxv", "Lb"])
         table = h.table()
@@ -178,6 +184,7 @@ async def test_sheet_setting_text_and_both(tmp_path: Path, monkeypatch) -> None:
         assert table.settings.sheet == "both"
         await quick_deal(h)
         [sheet] = photos(h)
+        assert sheet.caption is not None
         assert sheet.caption.startswith(last_result(table)) and "Player" in sheet.caption
         assert any(e["type"] == "pre" for e in sheet.caption_entities)
         assert sheet_texts(h) == []
@@ -215,6 +222,7 @@ async def test_end_of_game_sends_the_final_sheet(tmp_path: Path) -> None:
         # /pulka after the end: the final sheet again, the settlement as its caption
         await h.say(h.users[0], "/pulka")
         [final] = photos(h)
+        assert final.caption is not None
         assert final.message_id > sheet.message_id and "Game over" in final.caption
 
 
@@ -226,6 +234,7 @@ async def test_stop_sends_the_final_sheet_then_the_settlement(tmp_path: Path) ->
         [before] = photos(h)
         for user in h.users[:2]:
             await h.say(user, "/stop")
+        assert table.game is not None
         assert table.game.stopped and table.status == "over"
         [sheet] = photos(h)
         assert sheet.message_id > before.message_id
@@ -253,7 +262,7 @@ async def test_a_refused_photo_falls_back_to_the_text_sheet(tmp_path: Path) -> N
         assert sheet_texts(h) == [] and h.fake.message(h.group.id, text.message_id).deleted
 
         # a picture that cannot be drawn: the text sheet too
-        def broken(game, lang):
+        def broken(game: Game, lang: str) -> bytes:
             raise RuntimeError("no picture today")
 
         h.rt.sheets.render_picture = broken
@@ -273,7 +282,7 @@ async def test_flood_control_on_the_photo_is_waited_out(
         h.fake.fail_next("sendPhoto", error=(429, 0.2))  # (time scaled down)
         await quick_deal(h)
         [sheet] = photos(h)
-        assert sheet.caption.startswith("Deal 1:")
+        assert sheet.caption is not None and sheet.caption.startswith("Deal 1:")
         assert [e.method for e in h.fake.flood_errors] == ["sendPhoto"]
         [(wait, waited)] = waits_after_429(h.fake)
         assert waited >= wait

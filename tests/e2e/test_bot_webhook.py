@@ -17,6 +17,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,7 +35,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _post(url: str, update: dict, secret: str | None) -> int:
+def _post(url: str, update: dict[str, Any], secret: str | None) -> int:
     headers = {"Content-Type": "application/json"}
     if secret is not None:
         headers["X-Telegram-Bot-Api-Secret-Token"] = secret
@@ -46,7 +47,7 @@ def _post(url: str, update: dict, secret: str | None) -> int:
         return int(exc.code)
 
 
-def _get(url: str) -> tuple[int, dict]:
+def _get(url: str) -> tuple[int, dict[str, Any]]:
     try:
         with urllib.request.urlopen(url, timeout=30) as response:
             return int(response.status), json.loads(response.read())

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
@@ -18,7 +19,9 @@ from tests.bot_helpers import bot_env
 from tests.fakes import FakeBotApiServer, FakeTelegram
 
 
-def test_the_polling_health_check(tmp_path: Path, monkeypatch, capsys) -> None:
+def test_the_polling_health_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     fake = FakeTelegram()
     server = FakeBotApiServer(fake)
     server.start_in_thread()
@@ -46,14 +49,16 @@ def test_the_polling_health_check(tmp_path: Path, monkeypatch, capsys) -> None:
         server.stop()
 
 
-def test_a_bad_setting_is_unhealthy(monkeypatch, capsys) -> None:
+def test_a_bad_setting_is_unhealthy(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.delenv("BOT_TOKEN", raising=False)
     assert main() == 1
     assert capsys.readouterr().err.startswith("unhealthy: BOT_TOKEN is not set")
 
 
 @pytest.fixture(autouse=True)
-def _no_proxy(monkeypatch) -> None:
+def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
     """urllib would go through a proxy the environment names, even to 127.0.0.1."""
     for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"):
         monkeypatch.delenv(name, raising=False)
@@ -98,16 +103,17 @@ async def test_health_requests_that_come_together_share_one_check() -> None:
         await answer.wait()
 
     hook = Webhook(Config(token="1:x", webhook_url="https://example.org/hook"))
-    hook.app = SimpleNamespace(
+    app: Any = SimpleNamespace(
         bot_data=SimpleNamespace(storage=SimpleNamespace(schema_version=schema_version)),
         bot=SimpleNamespace(get_me=get_me),
     )
+    hook.app = app
 
     async def healthz() -> object:
         reader = asyncio.StreamReader()
         reader.feed_data(b"GET /healthz HTTP/1.1\r\nHost: bot\r\n\r\n")
         reader.feed_eof()
-        return await hook._request(reader, object())
+        return await hook._request(reader, cast(Any, object()))
 
     requests = [asyncio.create_task(healthz()) for _ in range(5)]
     await asked.wait()
@@ -115,4 +121,4 @@ async def test_health_requests_that_come_together_share_one_check() -> None:
     report = b'{"ok": true, "database": "ok", "telegram": "ok"}'
     assert await asyncio.gather(*requests) == [(200, report)] * 5
     assert len(calls) == 1
-    await hook.stop(hook.app)
+    await hook.stop(app)

@@ -107,7 +107,9 @@ class Driver:
     """Random updates against two groups; knows who is where, never peeks into the bot
     except to find the current table, its actor and messages (as a player would see)."""
 
-    def __init__(self, h: Harness, rng: random.Random, clock: FakeClock, people: dict) -> None:
+    def __init__(
+        self, h: Harness, rng: random.Random, clock: FakeClock, people: dict[str, Any]
+    ) -> None:
         self.h = h
         self.fake = h.fake
         self.rng = rng
@@ -163,7 +165,9 @@ class Driver:
 
     # ------------------------------------------------------------------ sending
 
-    def press(self, user: FakeUser, msg: MessageView, data: str | None, *, refuse: str = ""):
+    def press(
+        self, user: FakeUser, msg: MessageView, data: str | None, *, refuse: str = ""
+    ) -> str | None:
         try:
             qid = self.fake.press(user, msg, data, force=True)
         except ValueError:
@@ -439,6 +443,7 @@ class Driver:
                 free = [u for u in self.members[g] if table.seat_of(u.id) is None]
                 user = free[0]
                 qid = self.press(user, lobby, encode(table.id, 0, "Ls"))
+                assert qid is not None
                 await settle(self.h)
                 url = self.fake.callback_answer(qid).get("url") or ""
                 if "start=" in url:  # not started yet: the link opens the bot
@@ -482,7 +487,7 @@ class Driver:
         return next(c for c in self.groups.values() if c.id == table.chat_id)
 
 
-def _people(fake: FakeTelegram) -> dict:
+def _people(fake: FakeTelegram) -> dict[str, Any]:
     users = [
         fake.add_user(first, last, username=f"user{i}", language_code=("ru" if i % 3 else "en"))
         for i, (first, last) in enumerate(NAMES)

@@ -13,7 +13,7 @@ from bot.core.model import TableSettings
 from bot.render.callbacks import encode, to_base36
 from bot.render.text import NAME_WIDTH
 from tests.bot_helpers import FakeClock, code_of, is_alert, open_and_start, running_bot
-from tests.fakes import FakeTelegram, FloodLimits
+from tests.fakes import FakeTelegram, FloodLimits, MessageView
 from tests.hostile_helpers import ErrorLog, PrivacyWatch, press, quick_turn, settle, unthrottle
 
 QUICK = TableSettings(pulka=2, turn_time=60, sheet="text")
@@ -22,7 +22,7 @@ NAMES = [("<b>Anna</b>", "&amp; <i>"), (LONG, None), ('Vera "<script>"', "</pre>
 TITLE = '<Club> & "Friends" </b>'
 
 
-def _button(msg, code: str) -> str:
+def _button(msg: MessageView, code: str) -> str:
     return next(d for _, d in msg.buttons if d and code_of(d) == code)
 
 
@@ -56,6 +56,7 @@ async def test_names_and_titles_with_markup_are_escaped_everywhere(tmp_path: Pat
                 await h.rt.scheduler.on_timer("turn", table.id, table.move)
                 await settle(h)
             take = fake.last_bot_message(group)
+            assert take is not None and slow is not None and table.game is not None
             seat = table.seat_of(slow.id)
             assert not is_alert(await press(h, people[3], take, _button(take, f"R{seat}")))
             for text in ("/pulka", "/rules", "/help", "/history", "/stats", "/top", "/export"):
@@ -95,6 +96,7 @@ async def test_only_the_opener_changes_settings_and_only_seated_players_start(
             await h.say(anna, "/newgame")
             table = h.table()
             lobby = fake.last_bot_message(h.group)
+            assert lobby is not None
             settings = settings_json(table.settings)
             # not the opener: no settings panel, no setting changes, no cancel
             for code in ("Lo", "Lxp", "Lxc", "Lxu", "Lc"):
@@ -164,7 +166,7 @@ async def test_a_vote_counts_once(tmp_path: Path) -> None:
             assert is_alert(answer) and table.status == "playing"
             await quick_turn(h, table)  # the game goes on meanwhile
             await h.say(vera, "/stop")
-            assert table.status == "over" and table.game.stopped
+            assert table.status == "over" and h.game().stopped
     assert errors.lines() == []
 
 
@@ -176,19 +178,20 @@ async def test_double_and_triple_presses_act_once(tmp_path: Path) -> None:
             table = h.table()
             for _ in range(12):
                 actor = h.actor()
-                msg = h.hand_message(actor)
+                assert actor is not None
+                msg = h.hand(actor)
                 data = next(d for _, d in msg.buttons if d and code_of(d)[0] in "btkcwdp")
-                move, log, deal_no = table.move, len(table.game.current.log), table.deal_no
+                move, log, deal_no = table.move, len(h.deal().log), table.deal_no
                 qids = [h.fake.press(actor, msg, data) for _ in range(3)]
                 # and another seated player presses the same button in his own chat
                 other = next(u for u in h.users if u is not actor)
-                qids.append(h.fake.press(other, h.hand_message(other), data, force=True))
+                qids.append(h.fake.press(other, h.hand(other), data, force=True))
                 await settle(h)
                 await asyncio.sleep(0)
                 if code_of(data)[0] not in "tu":
                     assert table.move == move + 1
                     # one move of the first deal (12 moves do not end it)
-                    assert (table.deal_no, len(table.game.current.log)) == (deal_no, log + 1)
+                    assert (table.deal_no, len(h.deal().log)) == (deal_no, log + 1)
                 answers = [h.fake.callback_answers[q] for q in qids]
                 assert is_alert(answers[-1])
                 assert answers[-1]["text"] == "This message is out of date."

@@ -132,14 +132,13 @@ async def test_privacy_covers_the_rules(tmp_path: Path) -> None:
             unthrottle(h)
             watch = PrivacyWatch(h).install()
             await open_and_start(h)
-            game = h.table().game
             # misère by the first hand: the defenders' cards open
-            first = int(game.current.first_hand)
-            deal = game.current
+            first = int(h.deal().first_hand)
+            deal = h.deal()
             await play_deal(h, simple_policy({first: ["bM"]}))
             assert deal.kind is DealKind.MISERE and deal.open_hands
             # 6♠, one whister in the open, the passer's cards move from his chat
-            deal = game.current
+            deal = h.deal()
             first = int(deal.first_hand)
             second, third = (int(s) for s in deal.active[1:])
             await play_deal(
@@ -155,7 +154,7 @@ async def test_privacy_covers_the_rules(tmp_path: Path) -> None:
             await settle(h)
             assert watch.violations == []
             # the watch is not blind: the current hand of a player in the group is a leak
-            deal = game.current
+            deal = h.deal()
             secret = sorted(deal.hand(deal.first_hand), key=lambda c: c.code)[0]
             from bot.render.text import card
 

@@ -8,6 +8,7 @@ end, every press is answered, nothing is logged at ERROR, and the record replays
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,11 @@ still waited out, see :func:`waits_after_429`)."""
 FAST_RETRIES = {"group_limit": 100_000, "group_fast_interval": 0.0, "retry_base": 0.05}
 """The outbox's pauses between attempts scaled by 1/20 (0.5 s, 1 s...: 25 ms, 50 ms...):
 the failures are what is tested here, not how long the outbox waits after them."""
+
+
+def _edits_in(chat: int, method: str, params: dict[str, Any]) -> bool:
+    """Whether a call edits a message in ``chat``."""
+    return method == "editMessageText" and params.get("chat_id") == chat
 
 
 async def play_to_the_end(h: Harness, max_turns: int = 400) -> None:
@@ -98,7 +104,7 @@ async def test_flood_control_bursts_are_waited_out(
                 if turn in (0, 4):  # a burst on the group, then on a player's chat
                     chat = group if turn == 0 else h.users[1].id
                     fake.fail_when(
-                        lambda m, p, c=chat: m == "editMessageText" and p.get("chat_id") == c,
+                        functools.partial(_edits_in, chat),
                         error=(429, FLOOD_WAIT),
                         times=3 if turn == 0 else 2,
                     )
@@ -240,14 +246,15 @@ async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
             unthrottle(h)
             await open_and_start(h)
             table = h.table()
-            game = table.game
+            game = h.game()
             victim = h.actor()
             assert victim is not None
             seat = table.seat_of(victim.id)
+            assert seat is not None
             h.fake.block_bot(victim)  # my_chat_member: the group hears it at once
             await settle(h)
             assert sum("blocked the bot" in t for t in h.group_texts()) == 1
-            assert table.seats[seat].user_id == victim.id
+            assert (held := table.seats[seat]) is not None and held.user_id == victim.id
             jobs = h.app.job_queue.get_jobs_by_name(f"table:{table.id}")
             assert jobs, "the turn timer is armed"
 
@@ -268,11 +275,11 @@ async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
                     else:
                         await quick_turn(h, table, all_pass)
 
-            deal = game.current
+            deal = h.deal()
             while len(deal.hand(Seat(seat))) == 10 and game.current is deal:
                 await play(1)  # until one of his cards was played for him
             assert game.current is deal, "(another seed: the deal ended early)"
-            assert table.seats[seat].user_id == victim.id
+            assert (held := table.seats[seat]) is not None and held.user_id == victim.id
             # unblocking brings his hand message up to date (it missed the edits)
             h.fake.unblock_bot(victim)
             await settle(h)
@@ -393,7 +400,7 @@ async def test_bot_removed_pauses_the_table_and_re_adding_resumes_it(tmp_path: P
             await open_and_start(h)
             table = h.table()
             await quick_turn(h, table)
-            record, move = table.game.to_record(), table.move
+            record, move = h.game().to_record(), table.move
             fake.remove_bot(group)
             await settle(h)
             assert table.paused
@@ -401,13 +408,14 @@ async def test_bot_removed_pauses_the_table_and_re_adding_resumes_it(tmp_path: P
                 assert "paused" in h.private(user)[-1].content
             # nothing moves: presses are refused, the timer does not act
             actor = h.actor()
-            msg = h.hand_message(actor)
+            assert actor is not None
+            msg = h.hand(actor)
             answer = await press(h, actor, msg, msg.buttons[0][1])
             assert is_alert(answer) and "paused" in answer["text"]
             clock.advance(1000)
             await h.rt.scheduler.on_timer("turn", table.id, table.move)
             await settle(h)
-            assert table.game.to_record() == record and table.move == move
+            assert h.game().to_record() == record and table.move == move
             assert not h.app.job_queue.get_jobs_by_name(f"table:{table.id}")
         # a restart while paused stays paused and silent in the group
         async with running_bot(tmp_path, fake=fake, people=people, group=group, clock=clock) as h:
@@ -435,6 +443,7 @@ async def test_bot_removed_from_a_lobby(tmp_path: Path) -> None:
             await h.say(h.users[0], "/newgame")
             table = h.table()
             lobby = h.fake.last_bot_message(h.group)
+            assert lobby is not None
             h.fake.remove_bot(h.group)
             await settle(h)
             assert table.paused

@@ -50,7 +50,7 @@ def _db(tmp_path: Path) -> Path:
     return tmp_path / "bot.sqlite3"
 
 
-def _rows(path: Path, sql: str, args: tuple = ()) -> list[tuple]:
+def _rows(path: Path, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     con = sqlite3.connect(path)
     try:
         return con.execute(sql, args).fetchall()
@@ -60,7 +60,7 @@ def _rows(path: Path, sql: str, args: tuple = ()) -> list[tuple]:
 
 def _six_spades(h: Harness) -> Policy:
     """6♠ by the first hand, both defenders pass: nine presses a deal."""
-    first = int(h.table().game.current.first_hand)
+    first = int(h.deal().first_hand)
     return simple_policy({first: ["b6S"]}, contract="c6S")
 
 
@@ -70,7 +70,7 @@ async def _play_short_deal(h: Harness) -> None:
 
 async def _play_to_the_end(h: Harness) -> Game:
     for _ in range(20):
-        game = h.table().game
+        game = h.game()
         if game.over:
             return game
         await _play_short_deal(h)
@@ -88,6 +88,7 @@ def _random_game(rules: Rules, players: int, seed: int, *, deals: int, stop: boo
     if stop and not game.over:
         game.start_deal(rng)
         for _ in range(5):
+            assert game.current is not None
             game.apply(rng.choice(game.current.legal_actions()))
         game.stop()
     return game
@@ -146,7 +147,7 @@ def _state(chat_id: int, deal_no: int) -> dict[str, Any]:
     }
 
 
-async def test_an_older_database_is_upgraded_in_place_and_its_games_go_on(tmp_path) -> None:
+async def test_an_older_database_is_upgraded_in_place_and_its_games_go_on(tmp_path: Path) -> None:
     fake = FakeTelegram(flood=NO_FLOOD)
     people = [
         fake.add_user(n, language_code="en", started=True, user_id=501 + i)
@@ -160,6 +161,7 @@ async def test_an_older_database_is_upgraded_in_place_and_its_games_go_on(tmp_pa
     rng = random.Random(9)
     playing.start_deal(rng)
     for _ in range(4):
+        assert playing.current is not None
         playing.apply(playing.current.legal_actions()[0])
     path = _db(tmp_path)
     _v1_database(
@@ -190,6 +192,8 @@ async def test_an_older_database_is_upgraded_in_place_and_its_games_go_on(tmp_pa
         assert await h.app.bot_data.storage.schema_version() == SCHEMA_VERSION
         table = h.service.registry.get(2)
         assert table is not None and table.status == "playing"
+        assert table.game is not None and table.game.current is not None
+        assert table.game.current.actor is not None
         assert table.game.to_record() == playing.to_record()  # rebuilt from its log
         assert h.hand_message(h.user_of_seat(int(table.game.current.actor))) is not None
         await take_turn(h, simple_policy())  # it goes on
@@ -202,13 +206,16 @@ async def test_an_older_database_is_upgraded_in_place_and_its_games_go_on(tmp_pa
         row = await h.app.bot_data.storage.table(1)
         assert row.record == over.to_record()
     deals = _rows(path, "SELECT table_id, COUNT(*) FROM deals GROUP BY table_id ORDER BY 1")
+    assert table.game is not None
     assert deals == [(2, table.game.deal_count)]
     header = json.loads(_rows(path, "SELECT record FROM tables WHERE id = 1")[0][0])
     assert "deals" not in header and header["players"] == ["Anna", "Boris", "Vera"]
     assert _rows(path, "SELECT COUNT(*) FROM game_players WHERE table_id = 1") == [(3,)]
 
 
-def test_a_newer_database_is_refused_at_start_up_in_one_line(tmp_path, monkeypatch, capsys) -> None:
+def test_a_newer_database_is_refused_at_start_up_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """``python -m bot``'s ``main`` in-process: the refusal comes before anything starts
     (tests/e2e/test_startup.py runs the real process for a refused database path)."""
     path = _db(tmp_path)
@@ -229,7 +236,9 @@ def test_a_newer_database_is_refused_at_start_up_in_one_line(tmp_path, monkeypat
     lock_database(str(path)).release()  # and the lock was let go
 
 
-async def test_migrations_run_in_one_transaction(tmp_path, monkeypatch) -> None:
+async def test_migrations_run_in_one_transaction(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = str(_db(tmp_path))
     good = migrations()
     broken = [*good[:1], (2, "002_broken.sql", "CREATE TABLE x (a INTEGER); SELECT nope FROM y")]
@@ -244,7 +253,7 @@ async def test_migrations_run_in_one_transaction(tmp_path, monkeypatch) -> None:
 # ---------------------------------------------------------------------- the game log
 
 
-async def test_an_action_writes_only_its_deal_and_the_record_is_the_log(tmp_path) -> None:
+async def test_an_action_writes_only_its_deal_and_the_record_is_the_log(tmp_path: Path) -> None:
     async with running_bot(tmp_path, defaults=SMALL) as h:
         await open_and_start(h)
         storage = h.app.bot_data.storage
@@ -264,6 +273,7 @@ async def test_an_action_writes_only_its_deal_and_the_record_is_the_log(tmp_path
         assert any(w["record"] is not None for w in writes)
         table = h.table()
         row = await storage.table(table.id)
+        assert table.game is not None
         assert row.record == table.game.to_record()
     path = _db(tmp_path)
     assert _rows(path, "SELECT COUNT(*) FROM deals") == [(2,)]
@@ -273,7 +283,7 @@ async def test_an_action_writes_only_its_deal_and_the_record_is_the_log(tmp_path
 # ---------------------------------------------------------------------- resume
 
 
-async def test_turn_timers_resume_from_the_stored_deadline(tmp_path) -> None:
+async def test_turn_timers_resume_from_the_stored_deadline(tmp_path: Path) -> None:
     clock = FakeClock()
     fake = FakeTelegram(flood=NO_FLOOD)
     settings = TableSettings(turn_time=60, sheet="text")
@@ -312,7 +322,8 @@ async def test_turn_timers_resume_from_the_stored_deadline(tmp_path) -> None:
         table = h.table()
         await h.fake.wait_until(lambda: table.move == move + 1, timeout=30, what="timeout")
         await h.idle()
-        assert "ran out of time" in h.table_message().content
+        shown = h.table_message()
+        assert shown is not None and "ran out of time" in shown.content
         assert table.deadline == pytest.approx(clock.now + 60)
 
 
@@ -328,7 +339,7 @@ def _sheets_of_deal_1(fake: FakeTelegram, chat_id: int) -> int:
     )
 
 
-async def test_what_the_group_was_not_shown_is_shown_after_a_restart(tmp_path) -> None:
+async def test_what_the_group_was_not_shown_is_shown_after_a_restart(tmp_path: Path) -> None:
     fake = FakeTelegram(flood=NO_FLOOD)
     async with running_bot(tmp_path, fake=fake, defaults=SMALL) as h:
         people, group = h.users, h.group
@@ -373,7 +384,7 @@ async def test_what_the_group_was_not_shown_is_shown_after_a_restart(tmp_path) -
 
 
 async def test_a_stopped_game_is_archived_and_its_settlement_survives_a_restart(
-    tmp_path,
+    tmp_path: Path,
 ) -> None:
     fake = FakeTelegram(flood=NO_FLOOD)
     async with running_bot(tmp_path, fake=fake, defaults=SMALL) as h:
@@ -393,19 +404,22 @@ async def test_a_stopped_game_is_archived_and_its_settlement_survives_a_restart(
     async with running_bot(tmp_path, fake=fake, people=people, group=group, defaults=SMALL) as h:
         assert sum("Game stopped" in t for t in h.group_texts()) == 2
         for user in people:  # the unfinished deal's hands are frozen, without buttons
-            assert not h.hand_message(user).buttons
+            assert not h.hand(user).buttons
     assert _rows(path, "SELECT COUNT(*) FROM games") == [(1,)]
 
 
-async def test_a_repeated_press_is_already_done_and_discard_marks_are_idempotent(tmp_path) -> None:
+async def test_a_repeated_press_is_already_done_and_discard_marks_are_idempotent(
+    tmp_path: Path
+) -> None:
     async with running_bot(tmp_path, defaults=SMALL) as h:
         await open_and_start(h)
-        first = int(h.table().game.current.first_hand)
+        first = Seat(h.deal().first_hand)
         bids = simple_policy({first: ["b6S"]})
         for _ in range(3):
             await take_turn(h, bids)
         declarer = h.actor()
-        msg = h.hand_message(declarer)
+        assert declarer is not None
+        msg = h.hand(declarer)
         marks = [d for _, d in msg.buttons if d and code_of(d).startswith("t")]
         for _ in range(2):  # pressed twice (an answer lost): still marked once
             qid = h.fake.press(declarer, msg, marks[0], force=True)
@@ -413,7 +427,7 @@ async def test_a_repeated_press_is_already_done_and_discard_marks_are_idempotent
             assert not is_alert(h.fake.callback_answers[qid])
         picked = h.table().ui.discard_pick[first]
         assert [c.code for c in picked] == [code_of(marks[0])[1:]]
-        msg = h.hand_message(declarer)
+        msg = h.hand(declarer)
         unmark = next(d for _, d in msg.buttons if d and code_of(d) == "u" + code_of(marks[0])[1:])
         for _ in range(2):
             h.fake.press(declarer, msg, unmark, force=True)
@@ -430,14 +444,15 @@ async def test_a_repeated_press_is_already_done_and_discard_marks_are_idempotent
         assert not is_alert(answer) and "Already done" in answer["text"]
 
 
-async def test_old_buttons_of_a_message_no_table_keeps_go_away_when_pressed(tmp_path) -> None:
+async def test_old_buttons_of_a_message_no_table_keeps_go_away_when_pressed(tmp_path: Path) -> None:
     """A hand message sent just before a crash (its id never saved) keeps its buttons."""
     from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
     async with running_bot(tmp_path, defaults=SMALL) as h:
         await open_and_start(h)
         user = h.actor()
-        msg = h.hand_message(user)
+        assert user is not None
+        msg = h.hand(user)
         rows = [[InlineKeyboardButton(text, callback_data=d) for text, d in msg.buttons if d]]
         orphan = await h.app.bot.send_message(
             user.id, "🃏 Deal 1", reply_markup=InlineKeyboardMarkup(rows)
@@ -454,7 +469,7 @@ async def test_old_buttons_of_a_message_no_table_keeps_go_away_when_pressed(tmp_
 # ---------------------------------------------------------------------- archive, commands
 
 
-async def test_history_stats_top_and_export_of_a_finished_game(tmp_path) -> None:
+async def test_history_stats_top_and_export_of_a_finished_game(tmp_path: Path) -> None:
     async with running_bot(tmp_path, defaults=SMALL) as h:
         anna, boris, vera = h.users
         await h.say(anna, "/history")
@@ -464,7 +479,7 @@ async def test_history_stats_top_and_export_of_a_finished_game(tmp_path) -> None
         # the record of a game in progress never holds the current deal's hands
         await h.say(anna, "/export")
         doc = h.fake.last_bot_message(h.group)
-        assert doc.media is not None and doc.media.kind == "document"
+        assert doc is not None and doc.media is not None and doc.media.kind == "document"
         assert json.loads(doc.media.data)["deals"] == []
         game = await _play_to_the_end(h)
         table = h.table()
@@ -474,6 +489,7 @@ async def test_history_stats_top_and_export_of_a_finished_game(tmp_path) -> None
         ]
         await h.say(anna, "/export")
         doc = h.fake.last_bot_message(h.group)
+        assert doc is not None and doc.media is not None
         assert doc.media.file_name == f"pulka-{table.id}.json"
         record = json.loads(doc.media.data)
         assert record == game.to_record()
@@ -483,6 +499,7 @@ async def test_history_stats_top_and_export_of_a_finished_game(tmp_path) -> None
         await h.say(anna, "/history")
         text = h.group_texts()[-1]
         settlement = game.settlement()
+        assert settlement is not None
         assert "finished" in text and f"deals: {len(game.finished_deals)}" in text
         for seat, name in enumerate(game.names):
             v = float(settlement[seat])
@@ -525,7 +542,8 @@ async def test_history_stats_top_and_export_of_a_finished_game(tmp_path) -> None
         # in a private chat: the player's last game, and his overall statistics
         h.fake.send_text(vera, vera.id, "/export")
         await h.idle()
-        assert json.loads(h.private(vera)[-1].media.data) == record
+        exported = h.private(vera)[-1].media
+        assert exported is not None and json.loads(exported.data) == record
         h.fake.send_text(vera, vera.id, "/stats")
         await h.idle()
         assert "games 1" in h.private(vera)[-1].content
@@ -553,6 +571,7 @@ def test_statistics_follow_the_seat_holders() -> None:
     assert rows[101].deals == held_by_b
     assert rows[101].net_whists == 0 and rows[200].seat == 1
     settlement = game.settlement()
+    assert settlement is not None
     assert rows[200].net_whists == pytest.approx(float(settlement[1]))
     assert sum(r.net_whists for r in rows.values()) == pytest.approx(0)
     declared = sum(
@@ -565,7 +584,9 @@ def test_statistics_follow_the_seat_holders() -> None:
 # ---------------------------------------------------------------------- backups
 
 
-async def test_backup_while_the_bot_writes_is_complete(tmp_path, capsys) -> None:
+async def test_backup_while_the_bot_writes_is_complete(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = str(_db(tmp_path))
     store = await Storage.open(path)
     try:
@@ -601,7 +622,7 @@ async def test_backup_while_the_bot_writes_is_complete(tmp_path, capsys) -> None
 # ---------------------------------------------------------------------- concurrency
 
 
-async def test_one_table_at_a_time_in_order_other_tables_do_not_wait(tmp_path) -> None:
+async def test_one_table_at_a_time_in_order_other_tables_do_not_wait(tmp_path: Path) -> None:
     async with running_bot(tmp_path, defaults=SMALL) as h:
         await open_and_start(h)
         a = h.table()
@@ -640,6 +661,6 @@ async def test_one_table_at_a_time_in_order_other_tables_do_not_wait(tmp_path) -
         answers = [h.fake.callback_answers[q] for q in qids]
         assert not is_alert(answers[0])  # the first press wins...
         assert all(is_alert(x) for x in answers[1:])  # ...the later ones are out of date
-        deal = a.game.current
+        assert a.game is not None and (deal := a.game.current) is not None
         assert len(deal.auction) == 1 and action_code(deal.auction[0]) == codes[0]
         assert a.move == decode(datas[0]).move + 1

@@ -18,7 +18,7 @@ SCALED = {"group_limit": 100_000, "group_fast_interval": 0.0, "retry_base": 0.01
 
 async def quick_deal(h: Harness) -> None:
     """6♠ by the first hand, both defenders pass: the deal ends without play."""
-    first = int(h.table().game.current.first_hand)
+    first = int(h.deal().first_hand)
     await play_deal(h, simple_policy({first: ["b6S"]}, contract="c6S"))
 
 
@@ -53,6 +53,7 @@ async def test_only_the_lobby_the_start_and_the_end_ring_the_group(tmp_path: Pat
         await open_and_start(h)
         await h.say(h.users[1], "/rules")
         table = h.table()
+        assert table.game is not None
         for _ in range(12):
             if table.game.over:
                 break

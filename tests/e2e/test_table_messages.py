@@ -16,6 +16,7 @@ from bot.core.model import TableSettings
 from bot.preferans.seats import Seat, replaceable
 from bot.render.callbacks import to_base36
 from tests.bot_helpers import FakeClock, Harness, code_of, is_alert, open_and_start, running_bot
+from tests.fakes import MessageView
 
 
 def _rows(call: Any) -> list[list[Any]]:
@@ -91,7 +92,7 @@ async def _time_out_until(h: Harness, clock: FakeClock, done: Any) -> None:
     raise AssertionError("it never came")
 
 
-def _button(msg: Any, code: str) -> str:
+def _button(msg: MessageView, code: str) -> str:
     return next(d for _, d in msg.buttons if d and code_of(d) == code)
 
 
@@ -290,10 +291,10 @@ async def test_seat_messages_still_queued_when_the_game_stops_never_go_out(
         table = h.table()
         gate = await _hold(h)
         h.rt.presenter.show(
-            [
+            (
                 fx.SeatReplaceable(table, Seat(2)),
                 fx.RobotReplaced(table, Seat(2), "Vera", h.users[2].id),
-            ]
+            )
         )
         h.fake.send_text(anna, h.group, "/stop")
         h.fake.send_text(boris, h.group, "/stop")

@@ -217,7 +217,8 @@ def test_a_change_is_a_loss_for_the_side_that_played_it(seed: int, kind: str, pl
     if result.declarer is None:
         # All-pass: the others can only lower a player's limit, so what he took is at most
         # his limit with best play plus what his own cards cost him.
-        for seat, limit in enumerate(result.best):
+        for i, limit in enumerate(result.best):
+            seat = Seat(i)
             if limit is not None:
                 own = sum(c.delta for c in result.changes if c.seat == seat)
                 assert result.taken[seat] <= limit + own

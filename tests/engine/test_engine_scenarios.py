@@ -27,7 +27,7 @@ from bot.preferans.actions import (
 from bot.preferans.cards import Card, Suit, sort_hand
 from bot.preferans.contracts import MISERE, Contract
 from bot.preferans.deal import Deal, DealSettings, MoveError, Phase, TrickCard
-from bot.preferans.outcome import DealKind
+from bot.preferans.outcome import DealKind, WhistAnswer
 from bot.preferans.seats import Seat
 from bot.preferans.views import public_view, seat_view
 from tests.engine_helpers import (
@@ -517,7 +517,9 @@ def test_whist_whist_plays_closed_without_a_choice() -> None:
 
 
 @pytest.mark.parametrize(("first", "second", "whister"), [(W, P, S2), (P, W, S0)])
-def test_one_whister_chooses_open_or_closed(first, second, whister) -> None:
+def test_one_whister_chooses_open_or_closed(
+    first: WhistAnswer, second: WhistAnswer, whister: Seat
+) -> None:
     for defence in (OPEN, CLOSED):
         deal = table_game()
         whist(deal, 2, first)
@@ -1092,7 +1094,9 @@ def test_misere_is_a_valid_first_call_whatever_raspasy_exit_says(level: int) -> 
     bid(deal, 1, "misere")
     # after the misère only trick bids at the exit level and at 9 or higher remain
     lowest = max(level, 9)
-    assert [b.contract for b in deal.legal_actions()] == [c(f"{lowest}S"), None]
+    legal = deal.legal_actions()
+    assert all(isinstance(b, Bid) for b in legal)
+    assert [b.contract for b in legal if isinstance(b, Bid)] == [c(f"{lowest}S"), None]
     bids(deal, (2, "pass"), (0, "pass"))
     assert deal.declarer == S1 and deal.kind is DealKind.MISERE
 

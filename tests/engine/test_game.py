@@ -24,6 +24,7 @@ def _to_whisting(seed: int = 3) -> Deal:
     from bot.preferans.actions import Declare
     from bot.preferans.contracts import parse_contract
 
+    assert deal.declarer is not None
     deal.apply(Declare(deal.declarer, parse_contract("6S")))
     return deal
 

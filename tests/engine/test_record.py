@@ -114,7 +114,8 @@ def test_readme_example_file_is_accepted() -> None:
 
 def _played_record() -> dict[str, Any]:
     game = play_game("sochi", 3, seed=11, max_deals=3)
-    return json.loads(json.dumps(game.to_record()))
+    record: dict[str, Any] = json.loads(json.dumps(game.to_record()))
+    return record
 
 
 def _first_play_index(deal: dict[str, Any]) -> int:

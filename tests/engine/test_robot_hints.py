@@ -83,6 +83,7 @@ def test_a_card_says_whether_the_layouts_or_the_rules_of_thumb_chose_it(
     monkeypatch.setattr(player, "search_card", lambda *_: None)
     second = hint(seat_view(deal, Seat(2)))
     assert second == Hint(Play(Seat(2), simple_card(seat_view(deal, Seat(2)))), "card.rules")
+    assert second is not None and isinstance(second.action, Play)
     assert hint_text(second, "en") == (
         f"💡 The computer in your seat: {card_text(second.action.card)}\n"
         "No layout was solved in time: the card by the rules of thumb."

@@ -9,8 +9,9 @@ Dealer seat 0 in every deal: seat 1 is the first hand (bids and leads first), th
 from __future__ import annotations
 
 import random
+from typing import cast
 
-from bot.preferans.actions import Bid, Declare, Discard
+from bot.preferans.actions import Action, Bid, Declare, Discard
 from bot.preferans.cards import Card, Suit
 from bot.preferans.contracts import MISERE, Contract, parse_contract
 from bot.preferans.deal import Deal, Phase
@@ -28,7 +29,7 @@ from tests.engine_helpers import bids, cards, make_deal, play, whist
 S0, S1, S2 = Seat.S0, Seat.S1, Seat.S2
 
 
-def robot(deal: Deal, seed: int = 1) -> object:
+def robot(deal: Deal, seed: int = 1) -> Action:
     """The computer player's action for the seat on turn (not applied)."""
     actor = deal.actor
     assert actor is not None
@@ -59,7 +60,7 @@ def best_play(deal: Deal, trump: Suit | None) -> int:
     assert declarer is not None
     pos = Position(
         hands={s: frozenset(deal.hand(s)) for s in deal.active},
-        order=deal.active,
+        order=cast(tuple[Seat, Seat, Seat], deal.active),
         leader=deal.active[0],
         trick=(),
         trump=trump,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from typing import Any, cast
 
 import pytest
 from hypothesis import example, given, settings
@@ -108,10 +109,10 @@ class _Brute:
         mover = (leader + len(trick)) % 3
         if not hands[mover]:
             return 0
-        lead = (talon[0] >> 3) if talon else (trick[0] >> 3 if trick else None)
+        led = (talon[0] >> 3) if talon else (trick[0] >> 3 if trick else None)
         values = []
         hand = hands[mover]
-        for card in _bits(_legal(hand, lead, self.trump)):
+        for card in _bits(_legal(hand, led, self.trump)):
             hands[mover] = hand & ~(1 << card)
             values.append(self.value(hands, leader, [*trick, card], talon))
         hands[mover] = hand
@@ -168,7 +169,7 @@ def positions(draw: st.DrawFn, least: int = 1, most: int = 4) -> tuple[Position,
     or not, trumps or none, on all-pass up to two talon cards still to open tricks."""
     players = draw(st.sampled_from((3, 4)))
     dealer = draw(st.integers(0, players - 1))
-    order = tuple(Seat((dealer + 1 + i) % players) for i in range(3))
+    order = cast(tuple[Seat, Seat, Seat], tuple(Seat((dealer + 1 + i) % players) for i in range(3)))
     goal = draw(st.sampled_from(list(Goal)))
     tricks = draw(st.integers(least, most))
     deck = list(draw(st.permutations(DECK)))
@@ -292,7 +293,7 @@ _KINDS = ("game", "misere", "all-pass", "all-pass-closed")
 
 def _deal_in_play(rng: random.Random, kind: str, players: int) -> Deal:
     """A random engine deal driven to the first card of the play of ``kind``."""
-    options = {"raspasy_talon": "closed"} if kind == "all-pass-closed" else {}
+    options: dict[str, Any] = {"raspasy_talon": "closed"} if kind == "all-pass-closed" else {}
     while True:
         dealer = Seat(rng.randrange(players))
         deal = Deal.new(DealSettings(players=players, **options), dealer, rng)

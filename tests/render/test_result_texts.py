@@ -122,7 +122,7 @@ def test_every_trick_count_and_undertrick_in_natural_words() -> None:
 def test_the_result_says_what_was_written_in_seat_order() -> None:
     table = _table(3)
     before = Sheet.empty(3)
-    after = Sheet((4, 0, 0), (0, 0, Fraction(1, 3)), ((0, 0, 0), (12, 0, 0), (0, 0, 0)))
+    after = Sheet((4, 0, 0), (0, 0, Fraction(1, 3)), ((0, 0, 0), (12, 0, 0), (0, 0, 0)))  # type: ignore[arg-type]  # ints: Sheet makes them Fractions
     assert (
         sheet_entries(table, before, after, "ru")
         == "Борис — пуля +4; Вера — висты → Борис +12; Гена — гора +0,33"
@@ -141,7 +141,7 @@ def test_the_result_says_what_was_written_in_seat_order() -> None:
 
 
 def test_sheet_numbers_use_the_languages_decimal_separator() -> None:
-    sheet = Sheet((Fraction(1, 3), 0, 0), (0, 0, 0), ((0, 0, 0), (0, 0, 0), (0, 0, 0)))
+    sheet = Sheet((Fraction(1, 3), 0, 0), (0, 0, 0), ((0, 0, 0), (0, 0, 0), (0, 0, 0)))  # type: ignore[arg-type]  # ints: Sheet makes them Fractions
     settlement = (Fraction(95333, 300), Fraction(-1), Fraction(-95033, 300))
     ru = sheet_table(NAMES[:3], sheet, "ru", settlement)
     en = sheet_table(NAMES[:3], sheet, "en", settlement)

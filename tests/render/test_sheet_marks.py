@@ -23,7 +23,8 @@ def _ink(pixel: tuple[int, int, int]) -> bool:
 
 def _inked(img: Image.Image, box: tuple[float, float, float, float]) -> float:
     """The share of ``box`` in ``img`` drawn in ink (as :func:`_ink` tells it)."""
-    crop = img.crop(tuple(round(v) for v in box))
+    left, top, right, bottom = (round(v) for v in box)
+    crop = img.crop((left, top, right, bottom))
     r, g, b = ImageChops.difference(crop, Image.new("RGB", crop.size, PAPER)).split()
     hist = ImageChops.add(ImageChops.add(r, g), b).histogram()
     return sum(hist[151:]) / (crop.width * crop.height)
@@ -32,8 +33,8 @@ def _inked(img: Image.Image, box: tuple[float, float, float, float]) -> float:
 def _at(img: Image.Image, left: float, top: float, u: float, dx: float, dy: float) -> bool:
     """Whether the point ``dx``, ``dy`` units from a mark's head corner is inked."""
     pixel = img.getpixel((round(left + dx * u), round(top + dy * u)))
-    assert isinstance(pixel, tuple)
-    return _ink(pixel)
+    assert isinstance(pixel, tuple) and len(pixel) == 3
+    return _ink((pixel[0], pixel[1], pixel[2]))
 
 
 def _robots(layout: Layout) -> list[tuple[TextEntry, float, float]]:

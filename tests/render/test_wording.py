@@ -193,7 +193,7 @@ def _outcome() -> DealOutcome:
 
 def test_help_is_named_in_what_the_deal_wrote() -> None:
     zero = ((0, 0, 0), (0, 0, 0), (0, 0, 0))
-    before = Sheet((8, 4, 0), (0, 0, 0), zero)
+    before = Sheet((8, 4, 0), (0, 0, 0), zero)  # type: ignore[arg-type]  # ints: Sheet makes them Fractions
     pulka = Pulka(Rules.preset("sochi", 10), 3, before)
     after = pulka.score(_outcome())
     # Анна closes with 4 over 8: 2 in her pulka, 2 to Борис (most pulka, not dealing)
@@ -207,7 +207,7 @@ def test_help_is_named_in_what_the_deal_wrote() -> None:
         == "Анна — pulka +2, help → Борис: pulka +2, whists +20; Борис — whists → Анна +12"
     )
     # Leningrad has no help: whists and pulka as they are
-    plain = Sheet((2, 0, 0), (0, 0, 0), ((0, 0, 0), (Fraction(12), 0, 0), (0, 0, 0)))
+    plain = Sheet((2, 0, 0), (0, 0, 0), ((0, 0, 0), (Fraction(12), 0, 0), (0, 0, 0)))  # type: ignore[arg-type]  # ints: Sheet makes them Fractions
     assert (
         sheet_entries(_table(convention="leningrad"), Sheet.empty(3), plain, "ru")
         == "Анна — пуля +2; Борис — висты → Анна +12"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TypeVar
 
 from bot.core.effects import Effect, Effects
 from bot.core.model import Player, Table, TableSettings
@@ -19,6 +20,7 @@ from storage import Storage
 GROUP = -100
 PEOPLE = [Player(1, "Анна"), Player(2, "Борис"), Player(3, "Вера"), Player(4, "Глеб")]
 STRANGER = Player(9, "Дина")
+E = TypeVar("E", bound=Effect)
 
 
 class Clock:
@@ -55,7 +57,7 @@ def kinds(effects: Effects) -> list[str]:
     return [type(e).__name__ for e in effects]
 
 
-def of(effects: Effects, kind: type[Effect]) -> list[Effect]:
+def of(effects: Effects, kind: type[E]) -> list[E]:
     return [e for e in effects if isinstance(e, kind)]
 
 
@@ -69,6 +71,13 @@ async def lobby_of(service: TableService, players: int = 3, *, chat_id: int = GR
     for p in PEOPLE[:players]:
         await service.registry.remember_user(p, private_ok=True)
         await service.sit(table.id, p)
+    return table
+
+
+def open_table(service: TableService, chat_id: int = GROUP) -> Table:
+    """The chat's open table (it has one)."""
+    table = service.open_table(chat_id)
+    assert table is not None, f"no open table in chat {chat_id}"
     return table
 
 

@@ -183,6 +183,7 @@ async def test_timeouts_act_safely_and_make_a_seat_replaceable() -> None:
         await service.registry.remember_user(STRANGER, private_ok=True)
         old = table.seats[first]
         # a discard half marked by the old player is not the new one's (he marks his own)
+        assert table.game is not None and table.game.current is not None
         table.ui.discard_pick[first] = (min(table.game.current.hand(first)),)
         effects = await service.take_seat(table.id, first, STRANGER)
         [taken] = of(effects, fx.SeatTaken)

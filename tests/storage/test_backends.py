@@ -210,7 +210,7 @@ async def test_a_tables_language_reads_on_its_own(target: str) -> None:
             ("UPDATE tables SET state = '{oops' WHERE id = ?", english),
             ("UPDATE tables SET settings = '{oops' WHERE id = ?", broken),
         ):
-            await store._commit(lambda tx, sql=sql, i=table_id: tx.execute(sql, (i,)))
+            await store._commit(lambda tx, sql=sql, i=table_id: tx.execute(sql, (i,)))  # type: ignore[misc]
         assert await store.stored_lang(english) == "en"
         assert await store.stored_lang(broken) is None
         assert await store.stored_lang(99_999) is None
@@ -301,7 +301,7 @@ async def test_a_lost_postgres_connection_is_opened_again(target: str) -> None:
     the connection close, the next write goes through on a new connection."""
     if not is_postgres(target):
         pytest.skip("PostgreSQL's connection (SQLite has no server to lose)")
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
 
     store = await Storage.open(target)
     try:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from storage import SCHEMA_VERSION, Storage
 from storage.backup import backup_postgres, main, pg_tool
 from tests.pg_helpers import fresh_database, need_server
@@ -14,7 +16,9 @@ from tests.pg_helpers import fresh_database, need_server
 RECORD = {"format": "preferans-record/1", "players": ["А", "Б", "В"], "deals": [{"n": 1}]}
 
 
-async def test_a_postgres_backup_restores_to_the_same_tables(tmp_path: Path, capsys) -> None:
+async def test_a_postgres_backup_restores_to_the_same_tables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     need_server()
     dump = tmp_path / "bot.dump"
     async with fresh_database() as url:

@@ -26,11 +26,14 @@ def _game(seed: int, deals: int) -> dict[str, Any]:
     if seed % 2:
         game.start_deal(rng)
         for _ in range(6):
+            assert game.current is not None
             game.apply(rng.choice(game.current.legal_actions()))
     return game.to_record()
 
 
-def _old_database(path: Path, tables: dict[int, tuple[str, dict[str, Any], dict | None]]) -> None:
+def _old_database(
+    path: Path, tables: dict[int, tuple[str, dict[str, Any], dict[str, Any] | None]]
+) -> None:
     """Schema 5 (a ``WITHOUT ROWID`` deal log that keeps archived games' deals), with
     ``tables``: id -> (status, record, archived record or None)."""
     con = sqlite3.connect(path)

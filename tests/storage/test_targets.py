@@ -42,7 +42,9 @@ def test_both_dialects_have_every_migration() -> None:
     ]
 
 
-def test_an_unreachable_database_url_is_one_line(monkeypatch, capsys) -> None:
+def test_an_unreachable_database_url_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("BOT_TOKEN", "123:abc")
     monkeypatch.setenv("DATABASE_URL", "postgresql://bot:s3cret@127.0.0.1:1/preferans")
     assert bot_main() == 2

@@ -3,6 +3,10 @@ layer into the fake Telegram (no network)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from bot.core.model import Status, TableSettings
 from bot.preferans.seats import replaceable
 from bot.render.callbacks import encode
@@ -19,14 +23,14 @@ from tests.bot_helpers import (
     simple_policy,
     take_turn,
 )
-from tests.fakes import FakeTelegram
+from tests.fakes import FakeTelegram, MessageView
 
 
-def _button(msg, code):
+def _button(msg: MessageView, code: str) -> str:
     return next(d for _, d in msg.buttons if d and code_of(d) == code)
 
 
-async def test_commands_menu_registered_in_ru_and_en(tmp_path) -> None:
+async def test_commands_menu_registered_in_ru_and_en(tmp_path: Path) -> None:
     async with running_bot(tmp_path) as h:
         ru = h.fake.commands(language_code="ru")
         default = h.fake.commands()
@@ -35,7 +39,9 @@ async def test_commands_menu_registered_in_ru_and_en(tmp_path) -> None:
         assert ("newgame", "open a table (in a group)") in default
 
 
-async def test_failing_set_my_commands_does_not_stop_the_bot(tmp_path, caplog) -> None:
+async def test_failing_set_my_commands_does_not_stop_the_bot(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     fake = FakeTelegram()
     fake.fail_next("setMyCommands", times=5, error=(500, "Internal Server Error"))
     async with running_bot(tmp_path, fake=fake) as h:
@@ -44,7 +50,7 @@ async def test_failing_set_my_commands_does_not_stop_the_bot(tmp_path, caplog) -
         assert "New pulka" in h.group_texts()[-1]
 
 
-async def test_lobby_settings_seats_and_start_rules(tmp_path) -> None:
+async def test_lobby_settings_seats_and_start_rules(tmp_path: Path) -> None:
     async with running_bot(tmp_path, users=5) as h:
         anna, boris, vera, gleb, dasha = h.users
         await h.say(anna, "/newgame")
@@ -93,11 +99,12 @@ async def test_lobby_settings_seats_and_start_rules(tmp_path) -> None:
         assert h.fake.unanswered_callbacks() == []
 
 
-async def test_sitting_down_without_a_private_chat_takes_one_tap(tmp_path) -> None:
+async def test_sitting_down_without_a_private_chat_takes_one_tap(tmp_path: Path) -> None:
     async with running_bot(tmp_path, started=False) as h:
         anna = h.users[0]
         await h.say(anna, "/newgame")
         lobby = h.fake.last_bot_message(h.group)
+        assert lobby is not None
         answer = await h.press(anna, lobby, _button(lobby, "Ls"))
         assert answer.get("url", "").startswith("https://t.me/fake_test_bot?start=s")
         assert h.table().seats[0] is None
@@ -110,7 +117,7 @@ async def test_sitting_down_without_a_private_chat_takes_one_tap(tmp_path) -> No
 
 
 async def test_presses_by_strangers_on_old_messages_and_out_of_turn_change_nothing(
-    tmp_path,
+    tmp_path: Path,
 ) -> None:
     async with running_bot(tmp_path, users=4) as h:
         await open_and_start(h)
@@ -118,8 +125,9 @@ async def test_presses_by_strangers_on_old_messages_and_out_of_turn_change_nothi
         stranger = h.users[3]
         actor = h.actor()
         assert actor is not None
-        msg = h.hand_message(actor)
+        msg = h.hand(actor)
         move = table.move
+        assert table.game is not None
         record = table.game.to_record()
         bid = _button(msg, "bP")
         # a stranger forges a press of the actor's button in his own chat: not seated
@@ -131,7 +139,7 @@ async def test_presses_by_strangers_on_old_messages_and_out_of_turn_change_nothi
         assert is_alert(h.fake.callback_answers[qid])
         # a seated player who is not on turn
         other = next(u for u in h.users[:3] if u is not actor)
-        omsg = h.hand_message(other)
+        omsg = h.hand(other)
         qid = h.fake.press(other, omsg, encode(table.id, table.move, "bP"), force=True)
         await h.idle()
         answer = h.fake.callback_answers[qid]
@@ -150,8 +158,8 @@ async def test_presses_by_strangers_on_old_messages_and_out_of_turn_change_nothi
         await h.idle()
         answer = h.fake.callback_answers[qid]
         assert not is_alert(answer) and "Already done" in answer["text"]
-        other = next(d for _, d in msg.buttons if d and d != bid)
-        qid = h.fake.press(actor, msg, other, force=True)
+        other_bid = next(d for _, d in msg.buttons if d and d != bid)
+        qid = h.fake.press(actor, msg, other_bid, force=True)
         await h.idle()
         answer = h.fake.callback_answers[qid]
         assert is_alert(answer) and "out of date" in answer["text"]
@@ -159,7 +167,7 @@ async def test_presses_by_strangers_on_old_messages_and_out_of_turn_change_nothi
         assert h.fake.unanswered_callbacks() == []
 
 
-async def test_timeouts_auto_act_and_a_stranger_takes_the_seat(tmp_path) -> None:
+async def test_timeouts_auto_act_and_a_stranger_takes_the_seat(tmp_path: Path) -> None:
     clock = FakeClock()
     async with running_bot(
         tmp_path, users=4, clock=clock, defaults=TableSettings(turn_time=30)
@@ -169,14 +177,16 @@ async def test_timeouts_auto_act_and_a_stranger_takes_the_seat(tmp_path) -> None
         first = h.actor()
         assert first is not None
         first_seat = table.seat_of(first.id)
+        assert first_seat is not None and table.game is not None
         # everybody times out in the auction: all-pass
         for _ in range(3):
             clock.advance(31)
             await h.rt.scheduler.on_timer(JobKind.TURN, table.id, table.move)
             await h.idle()
-        assert h.table().game.current.kind.value == "all-pass"
+        kind = h.deal().kind
+        assert kind is not None and kind.value == "all-pass"
         tm = h.table_message()
-        assert "ran out of time" in tm.content
+        assert tm is not None and "ran out of time" in tm.content
         # the first hand leads trick 1... and times out again: his seat may be taken
         assert h.actor() is first
         clock.advance(31)
@@ -185,17 +195,19 @@ async def test_timeouts_auto_act_and_a_stranger_takes_the_seat(tmp_path) -> None
         note = h.group_texts()[-1]
         assert "keeps missing turns" in note
         take = h.fake.last_bot_message(h.group)
+        assert take is not None
         assert replaceable(table.timeouts) == [first_seat]
-        mine = h.hand_message(first)
+        mine = h.hand(first)
         assert "Time is up" in mine.content
         newcomer = h.users[3]
         answer = await h.press(newcomer, take, _button(take, f"R{first_seat}"))
         assert not is_alert(answer)
-        assert table.seats[first_seat].user_id == newcomer.id
-        assert table.game.names[first_seat] == table.seats[first_seat].name  # the record follows
+        taker = table.seats[first_seat]
+        assert taker is not None and taker.user_id == newcomer.id
+        assert table.game.names[first_seat] == taker.name  # the record follows
         assert "takes" in h.group_texts()[-1]
         hand = h.hand_message(newcomer)
-        deal = table.game.current
+        deal = h.deal()
         assert hand is not None and cards_in(hand.content) >= set(deal.hand(first_seat))
         # a timer of an older move does nothing
         before = table.move
@@ -206,10 +218,10 @@ async def test_timeouts_auto_act_and_a_stranger_takes_the_seat(tmp_path) -> None
         await h.rt.scheduler.on_timer(JobKind.REMIND, table.id, table.move)
         await h.idle()
         actor = h.actor()
-        assert "your turn" in h.private(actor)[-1].content
+        assert actor is not None and "your turn" in h.private(actor)[-1].content
 
 
-async def test_stop_by_vote_settles_the_game(tmp_path) -> None:
+async def test_stop_by_vote_settles_the_game(tmp_path: Path) -> None:
     async with running_bot(tmp_path, users=4) as h:
         await open_and_start(h)
         await h.say(h.users[3], "/stop")
@@ -217,38 +229,41 @@ async def test_stop_by_vote_settles_the_game(tmp_path) -> None:
         await h.say(h.users[0], "/stop")
         assert h.group_texts()[-1].startswith("🛑 Votes to stop the game: Anna (1 of 2).")
         vote = h.fake.last_bot_message(h.group)
+        assert vote is not None
         await h.press(h.users[1], vote, _button(vote, "V"))
         texts = h.group_texts()
         assert "Game stopped" in texts[-1]
-        assert h.table().status == "over" and h.table().game.stopped
+        assert h.table().status == "over" and h.game().stopped
         for user in h.users[:3]:
-            hand = h.hand_message(user)
+            hand = h.hand(user)
             assert not hand.buttons
             assert "The game is stopped" in hand.content and "⏳" not in hand.content
             # told privately: the settlement after the frozen hand
             assert "Game stopped" in h.private(user)[-1].content
         table_msg = h.table_message()
+        assert table_msg is not None
         assert "The game is stopped" in table_msg.content and not table_msg.buttons
         vote = h.fake.message(h.group.id, vote.message_id)
         assert not vote.buttons and "The game is stopped" in vote.content
         await h.say(h.users[0], "/pulka")  # the sheet picture, the settlement as its caption
         sheet = h.fake.last_bot_message(h.group)
-        assert sheet.media is not None and "Game stopped" in sheet.content
+        assert sheet is not None and sheet.media is not None and "Game stopped" in sheet.content
 
 
 async def test_a_closed_table_leaves_memory_once_shown_and_late_presses_are_stale(
-    tmp_path,
+    tmp_path: Path,
 ) -> None:
     async with running_bot(tmp_path) as h:
         await open_and_start(h)
         table = h.table()
         actor = h.actor()
         assert actor is not None
-        old_hand = h.hand_message(actor)
+        old_hand = h.hand(actor)
         assert not h.rt.scheduler.evict(table)  # in play: stays
         assert h.service.registry.get(table.id) is table
         await h.say(h.users[0], "/stop")
         vote = h.fake.last_bot_message(h.group)
+        assert vote is not None
         await h.press(h.users[1], vote, _button(vote, "V"))
         assert table.status == "over" and not table.unshown.settlement
         job = h.rt.scheduler.timers[table.id][0]
@@ -264,12 +279,13 @@ async def test_a_closed_table_leaves_memory_once_shown_and_late_presses_are_stal
         assert await h.service.storage.table(table.id) == rows
         # the sheet still comes from the database, and the chat can play again
         await h.say(h.users[0], "/pulka")
-        assert "Game stopped" in h.fake.last_bot_message(h.group).content
+        sheet = h.fake.last_bot_message(h.group)
+        assert sheet is not None and "Game stopped" in sheet.content
         await open_and_start(h)
         assert h.table().id != table.id and h.table().status == "playing"
 
 
-async def test_a_table_is_not_forgotten_before_its_settlement_is_shown(tmp_path) -> None:
+async def test_a_table_is_not_forgotten_before_its_settlement_is_shown(tmp_path: Path) -> None:
     async with running_bot(tmp_path) as h:
         await open_and_start(h)
         table = h.table()
@@ -280,7 +296,7 @@ async def test_a_table_is_not_forgotten_before_its_settlement_is_shown(tmp_path)
         assert h.rt.scheduler.evict(table) and h.service.registry.get(table.id) is None
 
 
-async def test_help_rules_pulka(tmp_path) -> None:
+async def test_help_rules_pulka(tmp_path: Path) -> None:
     async with running_bot(tmp_path, lang="ru") as h:
         await h.say(h.users[0], "/pulka")
         assert "нет игры" in h.group_texts()[-1]
@@ -294,13 +310,13 @@ async def test_help_rules_pulka(tmp_path) -> None:
         await open_and_start(h)
         await h.say(h.users[0], "/pulka")  # the sheet picture with its title
         sheet = h.fake.last_bot_message(h.group)
-        assert sheet.media is not None and "пуля до 20" in sheet.content
+        assert sheet is not None and sheet.media is not None and "пуля до 20" in sheet.content
 
 
-async def test_blocked_player_is_explained_in_the_group(tmp_path) -> None:
+async def test_blocked_player_is_explained_in_the_group(tmp_path: Path) -> None:
     async with running_bot(tmp_path) as h:
         await open_and_start(h)
-        deal = h.table().game.current
+        deal = h.deal()
         victim = h.user_of_seat(int(deal.dealer))  # not to act in the first two turns
         h.fake.block_bot(victim)
         await take_turn(h, simple_policy())
@@ -311,7 +327,7 @@ async def test_blocked_player_is_explained_in_the_group(tmp_path) -> None:
         assert h.table().blocked_noted == set()
 
 
-async def test_restart_resumes_the_game_in_the_same_messages(tmp_path) -> None:
+async def test_restart_resumes_the_game_in_the_same_messages(tmp_path: Path) -> None:
     fake = FakeTelegram(flood=NO_FLOOD)
     async with running_bot(tmp_path, fake=fake) as h:
         people, group = h.users, h.group
@@ -324,6 +340,7 @@ async def test_restart_resumes_the_game_in_the_same_messages(tmp_path) -> None:
         move = table.move
     async with running_bot(tmp_path, fake=fake, people=people, group=group) as h2:
         table = h2.table()
+        assert table.messages.table_slot is not None and table.game is not None
         assert table.move == move and table.game.to_record() == record
         assert h.table_slot().message_id == table_msg
         assert {s: slot.message_id for s, slot in h.hand_slots().items()} == ids
@@ -331,7 +348,7 @@ async def test_restart_resumes_the_game_in_the_same_messages(tmp_path) -> None:
         assert h2.table().move == move + 1
 
 
-async def test_unstarted_lobby_expires_and_owner_can_close_it(tmp_path) -> None:
+async def test_unstarted_lobby_expires_and_owner_can_close_it(tmp_path: Path) -> None:
     clock = FakeClock()
     async with running_bot(tmp_path, clock=clock, lobby_ttl=600) as h:
         await h.say(h.users[0], "/newgame")
@@ -348,6 +365,7 @@ async def test_unstarted_lobby_expires_and_owner_can_close_it(tmp_path) -> None:
         # a new lobby; only its owner closes it
         await h.say(h.users[1], "/newgame")
         lobby = h.fake.last_bot_message(h.group)
+        assert lobby is not None
         answer = await h.press(h.users[0], lobby, _button(lobby, "Lc"))
         assert is_alert(answer)
         await h.press(h.users[1], lobby, _button(lobby, "Lc"))

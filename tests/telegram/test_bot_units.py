@@ -9,16 +9,18 @@ import sqlite3
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from bot.config import Config, ConfigError
 from bot.core.model import Player, Table, TableSettings
-from bot.preferans.actions import Bid, ChooseDefence, Declare, Discard, Play, Whist
+from bot.preferans.actions import Action, Bid, ChooseDefence, Declare, Discard, Play, Whist
 from bot.preferans.auto_moves import auto_action
 from bot.preferans.cards import Card, Suit
 from bot.preferans.contracts import LADDER, MISERE, Contract
 from bot.preferans.conventions import Rules
+from bot.preferans.deal import Deal
 from bot.preferans.game import Game
 from bot.preferans.outcome import Defence, WhistAnswer
 from bot.preferans.seats import Seat
@@ -58,7 +60,7 @@ def test_callback_data_is_compact_and_decodes() -> None:
 
 def test_action_codes_are_unique_and_short() -> None:
     seat = Seat.S0
-    actions = [Bid(seat, None), Bid(seat, MISERE)]
+    actions: list[Action] = [Bid(seat, None), Bid(seat, MISERE)]
     actions += [Bid(seat, c) for c in LADDER if not c.misere]
     actions += [Declare(seat, c) for c in LADDER]
     actions += [Whist(seat, a) for a in WhistAnswer]
@@ -72,14 +74,15 @@ def test_action_codes_are_unique_and_short() -> None:
     assert action_code(Play(seat, Card.H10)) == "p10H"
 
 
-def _deal_in_phase(target: str, seed: int = 3):
+def _deal_in_phase(target: str, seed: int = 3) -> tuple[Game, Deal]:
     """A 3-player game whose current deal has reached ``target`` (driven by legal actions)."""
     game = Game(Rules.preset("sochi", 20), ["A", "B", "C"])
     deal = game.start_deal(random.Random(seed))
     first = deal.first_hand
     game.apply(Bid(first, SIX_S))  # 6♠ by the first hand, others pass
     while deal.phase.value == "auction":
-        game.apply(Bid(deal.to_act, None))  # type: ignore[arg-type]
+        assert deal.to_act is not None
+        game.apply(Bid(deal.to_act, None))
     if target == "discard":
         return game, deal
     game.apply(next(a for a in deal.legal_actions() if isinstance(a, Discard)))
@@ -91,26 +94,32 @@ def _deal_in_phase(target: str, seed: int = 3):
 
 def test_auto_action_policy() -> None:
     game, deal = _deal_in_phase("discard")
-    view = seat_view(deal, deal.actor)  # type: ignore[arg-type]
+    assert deal.actor is not None
+    view = seat_view(deal, deal.actor)
     action = auto_action(view)
     assert isinstance(action, Discard) and action in view.legal
     lowest = sorted(view.hand, key=lambda c: (c.rank, c.suit))[:2]
     assert sorted(action.cards) == sorted(lowest)
     game.apply(action)
-    view = seat_view(deal, deal.actor)  # type: ignore[arg-type]
-    assert auto_action(view) == Declare(deal.actor, SIX_S)  # type: ignore[arg-type]
+    assert deal.actor is not None
+    view = seat_view(deal, deal.actor)
+    assert auto_action(view) == Declare(deal.actor, SIX_S)
     game.apply(auto_action(view))
-    view = seat_view(deal, deal.actor)  # type: ignore[arg-type]
-    assert auto_action(view) == Whist(deal.actor, WhistAnswer.PASS)  # type: ignore[arg-type]
+    assert deal.actor is not None
+    view = seat_view(deal, deal.actor)
+    assert auto_action(view) == Whist(deal.actor, WhistAnswer.PASS)
     # an auction: pass
     game2 = Game(Rules.preset("sochi", 20), ["A", "B", "C"])
     d2 = game2.start_deal(random.Random(1))
-    v2 = seat_view(d2, d2.actor)  # type: ignore[arg-type]
-    assert auto_action(v2) == Bid(d2.actor, None)  # type: ignore[arg-type]
+    assert d2.actor is not None
+    v2 = seat_view(d2, d2.actor)
+    assert auto_action(v2) == Bid(d2.actor, None)
     # play: the lowest legal card
     for _ in range(3):
-        game2.apply(Bid(d2.to_act, None))  # type: ignore[arg-type]
-    v3 = seat_view(d2, d2.actor)  # type: ignore[arg-type]
+        assert d2.to_act is not None
+        game2.apply(Bid(d2.to_act, None))
+    assert d2.actor is not None
+    v3 = seat_view(d2, d2.actor)
     chosen = auto_action(v3)
     assert isinstance(chosen, Play) and chosen in v3.legal
     assert chosen.card.rank == min(a.card.rank for a in v3.legal if isinstance(a, Play))
@@ -160,16 +169,18 @@ def test_keyboards_offer_exactly_the_legal_actions() -> None:
     table = _table()
     game, deal = _deal_in_phase("discard")
     table.game = game
-    sv = seat_view(deal, deal.actor)  # type: ignore[arg-type]
+    assert deal.actor is not None
+    sv = seat_view(deal, deal.actor)
     kb = actions_keyboard(table, sv, "en")
     assert kb is not None
     codes = [decode(b.callback_data).code for row in kb.inline_keyboard for b in row]  # type: ignore
     assert sorted(codes) == sorted(f"t{c.code}" for c in sv.hand)
-    other = next(s for s in range(3) if s != int(deal.actor))  # type: ignore[arg-type]
+    other = next(s for s in range(3) if s != int(deal.actor))
     assert actions_keyboard(table, seat_view(deal, Seat(other)), "en") is None
     # the contract step: exactly the legal contracts
     game.apply(next(a for a in deal.legal_actions() if isinstance(a, Discard)))
-    sv = seat_view(deal, deal.actor)  # type: ignore[arg-type]
+    assert deal.actor is not None
+    sv = seat_view(deal, deal.actor)
     kb = actions_keyboard(table, sv, "en")
     assert kb is not None
     codes = [decode(b.callback_data).code for row in kb.inline_keyboard for b in row]  # type: ignore
@@ -178,10 +189,10 @@ def test_keyboards_offer_exactly_the_legal_actions() -> None:
         for row in markup.inline_keyboard:
             assert len(row) <= 8
             for b in row:
-                assert len(b.callback_data.encode()) <= 64  # type: ignore[union-attr]
+                assert isinstance(b.callback_data, str) and len(b.callback_data.encode()) <= 64
 
 
-async def test_storage_migrates_and_refuses_newer(tmp_path) -> None:
+async def test_storage_migrates_and_refuses_newer(tmp_path: Path) -> None:
     path = str(tmp_path / "db.sqlite3")
     store = await Storage.open(path)
     assert await store.schema_version() == SCHEMA_VERSION
@@ -197,7 +208,7 @@ async def test_storage_migrates_and_refuses_newer(tmp_path) -> None:
         await Storage.open(path)
 
 
-async def test_storage_one_open_table_per_chat_and_foreign_keys(tmp_path) -> None:
+async def test_storage_one_open_table_per_chat_and_foreign_keys(tmp_path: Path) -> None:
     store = await Storage.open(str(tmp_path / "db.sqlite3"))
     try:
         tid = await store.create_table(-1, 1, {}, {})
@@ -245,7 +256,7 @@ def test_config_from_env() -> None:
             Config.from_env({"BOT_TOKEN": "1:x", "OVERALL_RATE": bad})
 
 
-def test_main_without_token_prints_one_line_and_fails(tmp_path) -> None:
+def test_main_without_token_prints_one_line_and_fails(tmp_path: Path) -> None:
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(__import__("pathlib").Path.cwd())}
     proc = subprocess.run(
         [sys.executable, "-m", "bot"],

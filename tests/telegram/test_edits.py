@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram._utils.types import ODVInput
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from telegram.ext import AIORateLimiter, ExtBot
-from telegram.request import RequestData
+from telegram.request import BaseRequest, RequestData
 
 from bot.telegram.edits import NO_PREVIEW, edit_text, markup_json, send_text
 from tests.fakes import FakeRequest, FakeTelegram
@@ -35,14 +36,22 @@ class _Recording(FakeRequest):
         self.bodies: list[tuple[str, bytes]] = []
 
     async def do_request(
-        self, url: str, method: str, request_data: RequestData | None = None, **kw: Any
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
         assert request_data is not None
         self.bodies.append((url.rsplit("/", 1)[-1], request_data.json_payload))
-        return await super().do_request(url, method, request_data, **kw)
+        timeouts = (read_timeout, write_timeout, connect_timeout, pool_timeout)
+        return await super().do_request(url, method, request_data, *timeouts)
 
 
-def _bot(fake: FakeTelegram) -> tuple[ExtBot[None], _Recording]:
+def _bot(fake: FakeTelegram) -> tuple[ExtBot[int], _Recording]:
     request = _Recording(fake)
     return ExtBot(fake.token, request=request, rate_limiter=AIORateLimiter()), request
 
@@ -85,7 +94,7 @@ async def test_send_text_sends_what_send_message_sends(markup: Any, silent: bool
     bot, request = _bot(fake)
     text = "<b>one</b> &amp; two"
     async with bot:
-        quiet = {} if silent is None else {"disable_notification": silent}
+        quiet: dict[str, Any] = {} if silent is None else {"disable_notification": silent}
         sent = await bot.send_message(
             ann.id,
             text,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from bot.render.i18n import t
 from bot.render.rules import rules_text
 from bot.telegram.outbox import Outbox
 from bot.telegram.pacing import ANSWERS_AHEAD, ANSWERS_WINDOW
-from bot.telegram.queue import Show
+from bot.telegram.queue import Post, Show
 from bot.telegram.shown import Slot
 from tests.bot_helpers import Harness, code_of, open_and_start, running_bot
 from tests.e2e.test_hostile_telegram import QUICK, play_to_the_end
@@ -114,13 +115,14 @@ async def _press_held(h: Harness) -> None:
     deal = table.game.current if table.game is not None else None
     assert deal is not None and deal.actor is not None
     player = table.seats[int(deal.actor)]
-    slot = h.hand_slots()[int(deal.actor)]
-    assert player is not None and slot.message_id is not None
+    slot = h.hand_slots()[deal.actor]
+    mid = slot.message_id
+    assert player is not None and mid is not None
     # his hand's edit may still wait for his private chat's pace: press once it shows
     await h.fake.wait_until(
-        lambda: any(d for _, d in h.fake.message(player.user_id, slot.message_id).buttons), 30
+        lambda: any(d for _, d in h.fake.message(player.user_id, mid).buttons), 30
     )
-    msg = h.fake.message(player.user_id, slot.message_id)
+    msg = h.fake.message(player.user_id, mid)
     datas = [d for _, d in msg.buttons if d]
     codes = [d.split(":", 2)[-1] for d in datas]
     code = quick_code(deal, codes)
@@ -164,6 +166,7 @@ async def test_rules_in_a_busy_game_go_ahead_of_the_queued_table_edits(tmp_path:
         await play_to_the_end(h)  # nothing lost: it replays, every press answered
         texts = [c.params.get("text") for c in h.fake.calls_to("sendMessage")]
         assert texts.count(rules) == 1
+        assert slot.message_id is not None
         shown = h.fake.message(h.group.id, slot.message_id)
         assert not shown.deleted
         assert [e for e in h.fake.flood_errors if e.chat_id == h.group.id] == []
@@ -181,7 +184,7 @@ async def test_an_answer_in_a_busy_game_is_not_held_by_the_games_pace(
         await h.fake.wait_until(lambda: all(w < time.monotonic() - span for w in chat.window), 30)
         clock.at = time.monotonic()  # from now on only the group's window decides
         # the game has just used half of the group's budget: its next edit waits its pace
-        chat.window.extend([clock.at] * (GROUP["group_limit"] // 2))
+        chat.window.extend([clock.at] * int(GROUP["group_limit"] // 2))
         chat.last = clock.at
         for _ in range(2):
             await _press_held(h)
@@ -197,6 +200,13 @@ async def test_an_answer_in_a_busy_game_is_not_held_by_the_games_pace(
         assert [e for e in h.fake.flood_errors if e.chat_id == h.group.id] == []
 
 
+def _texts(lane: Iterable[Post | Show]) -> list[str]:
+    """The texts of a lane of answers (each a new message)."""
+    posts = list(lane)
+    assert all(isinstance(p, Post) for p in posts), posts
+    return [p.text for p in posts if isinstance(p, Post)]
+
+
 def test_a_members_repeats_merge_and_beyond_his_share_his_answers_wait(
     stopped_clock: StoppedClock,
 ) -> None:
@@ -208,11 +218,11 @@ def test_a_members_repeats_merge_and_beyond_his_share_his_answers_wait(
     for text in (share[0], *share, "more", "more"):
         outbox.answer_command(group, text, who=1)
     chat = outbox._chats[group]
-    assert [p.text for p in chat.answers] == share  # the first one twice: merged
+    assert _texts(chat.answers) == share  # the first one twice: merged
     assert [p.text for p in chat.later] == ["more"]  # beyond his share: it waits
     outbox.answer_command(group, "more", who=2)  # another member asks the same: it goes ahead
     outbox.answer_command(group, "else", who=2)
-    assert [p.text for p in chat.answers] == [*share, "more", "else"]
+    assert _texts(chat.answers) == [*share, "more", "else"]
     assert [p.text for p in chat.later] == []
     outbox.answer_command(group, "later", who=1)
     stopped_clock.at += ANSWERS_WINDOW - 1
@@ -220,7 +230,7 @@ def test_a_members_repeats_merge_and_beyond_his_share_his_answers_wait(
     assert [p.text for p in chat.later] == ["later"]  # his share is still used
     stopped_clock.at += 1  # his first answer ahead left the window: his next one goes ahead
     chat.promote(ANSWERS_AHEAD, ANSWERS_WINDOW)
-    assert [p.text for p in chat.answers] == [*share, "more", "else", "later"]
+    assert _texts(chat.answers) == [*share, "more", "else", "later"]
     assert [p.text for p in chat.later] == []
     outbox.answer_command(5, "f", who=5)  # a private chat: after the game's messages
     chat = outbox._chats[5]

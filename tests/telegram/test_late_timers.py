@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -64,12 +65,13 @@ async def test_a_turn_arms_its_tick_alone_and_the_tick_the_reminder_and_timeout(
         table = h.table()
         assert table.settings.turn_time == 60
         jobs = h.rt.scheduler.timers[table.id]
-        assert [j.data[0] for j in jobs] == ["tick"]
+        assert [cast(tuple[str, ...], j.data)[0] for j in jobs] == ["tick"]
         clock.advance(30)  # half time: the tick runs
         await h.rt.scheduler.on_timer(JobKind.TICK, table.id, table.move)
         jobs = h.rt.scheduler.timers[table.id]
-        assert [j.data[0] for j in jobs] == ["remind", "turn"]
-        due = {j.data[0]: j.next_t.timestamp() - time.time() for j in jobs}
+        assert [cast(tuple[str, ...], j.data)[0] for j in jobs] == ["remind", "turn"]
+        due = {cast(tuple[str, ...], j.data)[0]: cast(datetime, j.next_t).timestamp() for j in jobs}
+        due = {kind: at - time.time() for kind, at in due.items()}
         assert due["remind"] == pytest.approx(15, abs=2) and due["turn"] == pytest.approx(30, abs=2)
 
 

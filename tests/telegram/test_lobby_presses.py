@@ -5,6 +5,7 @@ game's messages and not after their even spacing; presses queued meanwhile coale
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from pathlib import Path
 
@@ -68,10 +69,10 @@ async def test_each_press_is_answered_with_its_value_and_shows_at_once(
             msg = h.fake.message(h.group.id, lobby.message_id)
             want = _label_after(h.table().settings.pulka)
             qid = h.fake.press(owner, msg, _pulka_button(msg))
-            answer = await h.fake.wait_until(lambda q=qid: h.fake.callback_answer(q), 30)
+            answer = await h.fake.wait_until(functools.partial(h.fake.callback_answer, qid), 30)
             assert answer.get("text") == want and not answer.get("show_alert")
             await h.fake.wait_until(
-                lambda w=want: w in _labels(h.fake.message(h.group.id, lobby.message_id)),
+                lambda w=want: w in _labels(h.fake.message(h.group.id, lobby.message_id)),  # type: ignore[misc]
                 timeout=30,
                 what=f"the lobby shows {want}",
             )
@@ -101,7 +102,7 @@ async def test_presses_queued_meanwhile_coalesce_ahead_of_the_games_messages(
         for _ in range(3):
             labels.append(_label_after(h.table().settings.pulka))
             qid = h.fake.press(owner, lobby, _pulka_button(lobby))
-            answer = await h.fake.wait_until(lambda q=qid: h.fake.callback_answer(q), 30)
+            answer = await h.fake.wait_until(functools.partial(h.fake.callback_answer, qid), 30)
             assert answer.get("text") == labels[-1]
         before = len(h.fake.calls)
         gate.set()

@@ -37,9 +37,13 @@ def _refused(h: Harness) -> bool:
     return any(not c.ok and c.method != "getUpdates" for c in h.fake.calls)
 
 
-async def _bid_during_an_outage(h: Harness) -> tuple[Table, FakeUser, int]:
+async def _bid_during_an_outage(
+    h: Harness, turn_time: int | None = None
+) -> tuple[Table, FakeUser, int]:
     """Start a game, make Telegram refuse everything but getUpdates, and let the first
-    player bid: the move is applied and saved (its move number returned), not shown."""
+    player bid: the move is applied and saved (its move number returned), not shown.
+    ``turn_time``: the turn timer from the bid on (the first player's turn keeps the
+    table's, so that his timer cannot act before his press on a busy machine)."""
     await open_and_start(h)
     await settle(h)
     table = h.table()
@@ -50,6 +54,8 @@ async def _bid_during_an_outage(h: Harness) -> tuple[Table, FakeUser, int]:
     data = next(d for _, d in hand.buttons if d and code_of(d).startswith("b"))
     h.fake.fail_when(lambda method, params: method != "getUpdates", (502, "Bad Gateway"))
     move = table.move
+    if turn_time is not None:
+        table.settings.turn_time = turn_time
     h.fake.press(user, hand, data)
     await _until(lambda: table.move != move, "the bid was not applied")
     assert table.move == move + 1  # applied and saved, not shown yet
@@ -87,9 +93,9 @@ async def test_a_move_during_an_outage_is_shown_once_telegram_is_back(
 async def test_no_turn_times_out_while_its_buttons_cannot_be_delivered(tmp_path: Path) -> None:
     """With a 1 s turn timer and Telegram down, the next player's buttons cannot reach him:
     his time starts again at every expiry instead of a move being made for him."""
-    settings = TableSettings(turn_time=1)
+    settings = TableSettings(turn_time=60)
     async with running_bot(tmp_path, outbox_options=SCALED, defaults=settings) as h:
-        table, user, move = await _bid_during_an_outage(h)
+        table, user, move = await _bid_during_an_outage(h, turn_time=1)
         await asyncio.sleep(3.5)  # three turns' time with nothing delivered
         assert table.move == move + 1  # nobody moved for the player who saw nothing
         h.fake.clear_failures()

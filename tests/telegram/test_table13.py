@@ -204,7 +204,8 @@ async def test_card_buttons_follow_the_players_ranks() -> None:
         while table.game.current.phase is not Phase.PLAY:  # type: ignore[union-attr]
             await press(service, table, lambda a: isinstance(a, Bid) and a.contract is None)
         seat, player = actor(table)
-        sv = seat_view(table.game.current, seat)  # type: ignore[union-attr]
+        assert table.game is not None and table.game.current is not None
+        sv = seat_view(table.game.current, seat)
         for style in ("latin", "russian"):
             markup = actions_keyboard(table, sv, "ru", ranks=style)
             assert markup is not None
@@ -212,7 +213,8 @@ async def test_card_buttons_follow_the_players_ranks() -> None:
             assert labels == {card(a.card, ranks=style) for a in sv.legal if isinstance(a, Play)}
         played = next(a.card for a in sv.legal if isinstance(a, Play) and a.card.rank.label == "A")
         await press(service, table, lambda a: isinstance(a, Play) and a.card == played)
-        pv = public_view(table.game.current)  # type: ignore[union-attr]
+        assert table.game.current is not None
+        pv = public_view(table.game.current)
         assert card(played) in table_text(table, pv, 1)
         table.settings.ranks = "russian"  # the group's choice in the lobby
         assert card(played, ranks="russian") in table_text(table, pv, 1)
@@ -240,7 +242,8 @@ async def test_a_held_bid_reads_naturally_in_both_languages() -> None:
         await press(service, table, lambda a: isinstance(a, Bid) and a.contract is None)
         assert actor(table)[0] == first
         await press(service, table, lambda a: isinstance(a, Bid) and a.contract == six_c)
-        pv = public_view(table.game.current)  # type: ignore[union-attr]
+        assert table.game is not None and table.game.current is not None
+        pv = public_view(table.game.current)
         assert f"{name(table, first)} здесь {contract(six_c, 'ru')}" in table_text(table, pv, 1)
         table.settings.lang = "en"
         assert f"{name(table, first)} holds {contract(six_c, 'en')}" in table_text(table, pv, 1)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from telegram.constants import ChatMemberStatus, ChatType
@@ -66,7 +66,7 @@ async def test_the_bot_removed_on_a_full_disk_is_applied_once_the_disk_recovers(
         rt, jq, shown, context = _runtime(service)
         disk = Disk(service)
         disk.tables.add(table.id)
-        await my_chat_member(_left(GROUP), context)  # type: ignore[arg-type]
+        await my_chat_member(_left(GROUP), context)
         errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
         assert len(errors) == 1 and errors[0].exc_info is None
         assert not table.paused and [kinds(e) for e in shown.effects] == [[]]
@@ -85,7 +85,7 @@ async def test_a_migration_on_a_full_disk_is_applied_later() -> None:
         disk = Disk(service)
         disk.methods.add("move_chat")
         message = SimpleNamespace(migrate_to_chat_id=NEW_GROUP, chat_id=GROUP)
-        await migrated(SimpleNamespace(effective_message=message), context)  # type: ignore[arg-type]
+        await migrated(cast(Any, SimpleNamespace(effective_message=message)), context)
         assert table.chat_id == GROUP and len(jq.jobs) == 1
         disk.methods.clear()
         await jq.run_next()
