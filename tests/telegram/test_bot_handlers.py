@@ -4,6 +4,7 @@ layer into the fake Telegram (no network)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -15,6 +16,7 @@ from bot.telegram.scheduler import JobKind
 from tests.bot_helpers import (
     NO_FLOOD,
     FakeClock,
+    Harness,
     cards_in,
     code_of,
     is_alert,
@@ -23,11 +25,19 @@ from tests.bot_helpers import (
     simple_policy,
     take_turn,
 )
-from tests.fakes import FakeTelegram, MessageView
+from tests.fakes import FakeTelegram, FakeUser, MessageView
 
 
 def _button(msg: MessageView, code: str) -> str:
     return next(d for _, d in msg.buttons if d and code_of(d) == code)
+
+
+def _hand(h: Harness, user: FakeUser | None) -> MessageView:
+    """The user's hand message of the current deal (it has been sent)."""
+    assert user is not None, "nobody is to act"
+    msg = h.hand_message(user)
+    assert msg is not None, f"{user.first_name} has no hand message"
+    return msg
 
 
 async def test_commands_menu_registered_in_ru_and_en(tmp_path: Path) -> None:
@@ -125,7 +135,7 @@ async def test_presses_by_strangers_on_old_messages_and_out_of_turn_change_nothi
         stranger = h.users[3]
         actor = h.actor()
         assert actor is not None
-        msg = h.hand(actor)
+        msg = _hand(h, actor)
         move = table.move
         assert table.game is not None
         record = table.game.to_record()
@@ -139,7 +149,7 @@ async def test_presses_by_strangers_on_old_messages_and_out_of_turn_change_nothi
         assert is_alert(h.fake.callback_answers[qid])
         # a seated player who is not on turn
         other = next(u for u in h.users[:3] if u is not actor)
-        omsg = h.hand(other)
+        omsg = _hand(h, other)
         qid = h.fake.press(other, omsg, encode(table.id, table.move, "bP"), force=True)
         await h.idle()
         answer = h.fake.callback_answers[qid]
@@ -197,7 +207,7 @@ async def test_timeouts_auto_act_and_a_stranger_takes_the_seat(tmp_path: Path) -
         take = h.fake.last_bot_message(h.group)
         assert take is not None
         assert replaceable(table.timeouts) == [first_seat]
-        mine = h.hand(first)
+        mine = _hand(h, first)
         assert "Time is up" in mine.content
         newcomer = h.users[3]
         answer = await h.press(newcomer, take, _button(take, f"R{first_seat}"))
@@ -235,7 +245,7 @@ async def test_stop_by_vote_settles_the_game(tmp_path: Path) -> None:
         assert "Game stopped" in texts[-1]
         assert h.table().status == "over" and h.game().stopped
         for user in h.users[:3]:
-            hand = h.hand(user)
+            hand = _hand(h, user)
             assert not hand.buttons
             assert "The game is stopped" in hand.content and "⏳" not in hand.content
             # told privately: the settlement after the frozen hand
@@ -258,7 +268,7 @@ async def test_a_closed_table_leaves_memory_once_shown_and_late_presses_are_stal
         table = h.table()
         actor = h.actor()
         assert actor is not None
-        old_hand = h.hand(actor)
+        old_hand = _hand(h, actor)
         assert not h.rt.scheduler.evict(table)  # in play: stays
         assert h.service.registry.get(table.id) is table
         await h.say(h.users[0], "/stop")
@@ -291,7 +301,8 @@ async def test_a_table_is_not_forgotten_before_its_settlement_is_shown(tmp_path:
         table = h.table()
         table.status, table.unshown.settlement = Status.OVER, True
         assert not h.rt.scheduler.evict(table) and h.service.registry.get(table.id) is table
-        assert h.rt.scheduler.timers[table.id][0].data[0] == "evict"  # tried again later
+        job = h.rt.scheduler.timers[table.id][0]
+        assert cast(tuple[str, ...], job.data)[0] == "evict"  # tried again later
         table.unshown.settlement = False
         assert h.rt.scheduler.evict(table) and h.service.registry.get(table.id) is None
 
@@ -335,14 +346,17 @@ async def test_restart_resumes_the_game_in_the_same_messages(tmp_path: Path) -> 
         await take_turn(h, simple_policy())
         table = h.table()
         ids = {s: slot.message_id for s, slot in h.hand_slots().items()}
-        table_msg = h.table_slot().message_id
+        slot = h.table_slot()
+        assert slot is not None and table.game is not None
+        table_msg = slot.message_id
         record = table.game.to_record()
         move = table.move
     async with running_bot(tmp_path, fake=fake, people=people, group=group) as h2:
         table = h2.table()
-        assert table.messages.table_slot is not None and table.game is not None
+        assert table.game is not None
         assert table.move == move and table.game.to_record() == record
-        assert h.table_slot().message_id == table_msg
+        slot = h.table_slot()
+        assert slot is not None and slot.message_id == table_msg
         assert {s: slot.message_id for s, slot in h.hand_slots().items()} == ids
         await take_turn(h2, simple_policy())  # the old message's buttons still work
         assert h2.table().move == move + 1
@@ -359,15 +373,17 @@ async def test_unstarted_lobby_expires_and_owner_can_close_it(tmp_path: Path) ->
         clock.advance(301)
         await h.rt.scheduler.on_timer(JobKind.EXPIRE, table.id, 0)
         await h.idle()
-        lobby = h.fake.message(h.group.id, h.table_slot().message_id)
+        slot = h.table_slot()
+        assert slot is not None and slot.message_id is not None
+        lobby = h.fake.message(h.group.id, slot.message_id)
         assert table.status == "expired" and "nobody started" in lobby.content
         assert not lobby.buttons
         # a new lobby; only its owner closes it
         await h.say(h.users[1], "/newgame")
-        lobby = h.fake.last_bot_message(h.group)
-        assert lobby is not None
-        answer = await h.press(h.users[0], lobby, _button(lobby, "Lc"))
+        new_lobby = h.fake.last_bot_message(h.group)
+        assert new_lobby is not None
+        answer = await h.press(h.users[0], new_lobby, _button(new_lobby, "Lc"))
         assert is_alert(answer)
-        await h.press(h.users[1], lobby, _button(lobby, "Lc"))
-        assert "Table closed" in h.fake.message(h.group.id, lobby.message_id).content
+        await h.press(h.users[1], new_lobby, _button(new_lobby, "Lc"))
+        assert "Table closed" in h.fake.message(h.group.id, new_lobby.message_id).content
         assert h.service.registry.open_table(h.group.id) is None

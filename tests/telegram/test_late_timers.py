@@ -93,11 +93,15 @@ async def test_a_move_keeps_the_earlier_tick_and_that_tick_arms_the_current_one(
         assert table.move == first.data[2] + 1
         assert sched.timers[table.id] == [first]  # kept, not replaced
         clock.advance(20)  # the first tick's time: 30 s after the first turn began
-        await sched.on_timer(*first.data)
+        await sched.on_timer(*cast(tuple[JobKind, int, int], first.data))
         [tick] = sched.timers[table.id]
         assert tick is not first and tick.data == ("tick", table.id, table.move)
+        assert tick.next_t is not None
         due = tick.next_t.timestamp() - time.time()
         assert due == pytest.approx(10, abs=2)  # 30 s after this move, 20 s of it passed
         clock.advance(10)
-        await sched.on_timer(*tick.data)
-        assert [j.data[0] for j in sched.timers[table.id]] == ["remind", "turn"]
+        await sched.on_timer(*cast(tuple[JobKind, int, int], tick.data))
+        assert [cast(tuple[str, ...], j.data)[0] for j in sched.timers[table.id]] == [
+            "remind",
+            "turn",
+        ]

@@ -78,8 +78,8 @@ async def test_a_review_offers_its_analysis_and_only_a_press_runs_it(tmp_path: P
         assert taken is not None
         review = _review(h, first)
         assert LINE in review.content and not review.buttons  # his line, the button gone
-        for seat, name in enumerate(game.names):
-            assert f"{name} " in review.content and f"(took {taken[seat]})" in review.content
+        for index, name in enumerate(game.names):
+            assert f"{name} " in review.content and f"(took {taken[index]})" in review.content
         # the others' reviews are untouched, their button still there
         assert LINE not in _review(h, other).content and _review(h, other).buttons
         # the next deal's hand message is another message, untouched

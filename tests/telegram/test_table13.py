@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.core import effects as fx
+from bot.core.modes import NotifyMode, RankStyle
 from bot.preferans.actions import Bid, Discard, Play
 from bot.preferans.cards import parse_card
 from bot.preferans.contracts import MISERE, parse_contract
@@ -134,7 +135,7 @@ async def test_with_the_timer_off_a_slow_player_is_pinged_once_he_idles() -> Non
         table = await started(service)
         presenter, outbox, _, _ = _presenter(service)
         _, player = actor(table)
-        await service.registry.set_notify_mode(player, "slow")
+        await service.registry.set_notify_mode(player, NotifyMode.SLOW)
         assert table.deadline is None
         [remind] = service.registry.remind(table.id, table.move)
         assert isinstance(remind, fx.Remind) and remind.seconds is None
@@ -177,7 +178,7 @@ async def test_each_player_reads_card_ranks_his_way_and_the_group_the_tables(
     async with service_on(path) as service:
         table = await started(service)
         anna = PEOPLE[0]
-        shown = await service.registry.set_card_ranks(anna, "russian")
+        shown = await service.registry.set_card_ranks(anna, RankStyle.RUSSIAN)
         assert [(type(e).__name__, e.table) for e in shown] == [("HandShown", table)]
     async with service_on(path) as service:  # stored (migration 004), read back on resume
         presenter, outbox, _, _ = _presenter(service)
@@ -188,7 +189,7 @@ async def test_each_player_reads_card_ranks_his_way_and_the_group_the_tables(
         texts = {slot.chat_id: (text, markup) for slot, text, markup in outbox.shown}
         for seat, player in table.seated():
             text, markup = texts[player.user_id]
-            style = "russian" if player == anna else "latin"
+            style = RankStyle.RUSSIAN if player == anna else RankStyle.LATIN
             assert "\n".join(hand_lines(deal.hand(seat), ranks=style)) in text
             assert service.registry.card_ranks(player.user_id) == style
             if seat == deal.actor:  # the bid buttons, ranks or not
@@ -206,7 +207,7 @@ async def test_card_buttons_follow_the_players_ranks() -> None:
         seat, player = actor(table)
         assert table.game is not None and table.game.current is not None
         sv = seat_view(table.game.current, seat)
-        for style in ("latin", "russian"):
+        for style in (RankStyle.LATIN, RankStyle.RUSSIAN):
             markup = actions_keyboard(table, sv, "ru", ranks=style)
             assert markup is not None
             labels = {b.text for row in markup.inline_keyboard for b in row}
@@ -216,18 +217,19 @@ async def test_card_buttons_follow_the_players_ranks() -> None:
         assert table.game.current is not None
         pv = public_view(table.game.current)
         assert card(played) in table_text(table, pv, 1)
-        table.settings.ranks = "russian"  # the group's choice in the lobby
-        assert card(played, ranks="russian") in table_text(table, pv, 1)
+        table.settings.ranks = RankStyle.RUSSIAN  # the group's choice in the lobby
+        assert card(played, ranks=RankStyle.RUSSIAN) in table_text(table, pv, 1)
 
 
 def test_ranks_are_written_the_russian_way_only_when_asked() -> None:
     hand = [parse_card(c) for c in ("AS", "KS", "10S", "QH", "JH", "7H")]
     assert hand_lines(hand) == ["♠️ A K 10", "♥️ Q J 7"]  # as before
-    assert hand_lines(hand, ranks="russian") == ["♠️ Т К 10", "♥️ Д В 7"]
-    assert card(parse_card("AD"), ranks="russian") == "Т♦️" and card(parse_card("AD")) == "A♦️"
+    assert hand_lines(hand, ranks=RankStyle.RUSSIAN) == ["♠️ Т К 10", "♥️ Д В 7"]
+    assert card(parse_card("AD"), ranks=RankStyle.RUSSIAN) == "Т♦️"
+    assert card(parse_card("AD")) == "A♦️"
     assert re.match(PATTERN, "0:0:Cr") and re.match(PATTERN, "0:0:Na")
     assert not re.match(PATTERN, "0:0:Cx")
-    markup = notify_keyboard("ru", "always", "russian")
+    markup = notify_keyboard("ru", NotifyMode.ALWAYS, RankStyle.RUSSIAN)
     labels = [b.text for b in markup.inline_keyboard[-2]]
     assert labels == ["J Q K A", "✅ В Д К Т"]
 

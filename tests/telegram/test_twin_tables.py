@@ -69,7 +69,7 @@ async def _export(
 ) -> tuple[list[tuple[int, str, str, bytes]], list[str]]:
     outbox, bot = _Outbox(), _Bot()
     rt = SimpleNamespace(service=service, outbox=outbox)
-    context = SimpleNamespace(bot_data=BotData(rt), bot=bot)
+    context = SimpleNamespace(bot_data=BotData(rt), bot=bot)  # type: ignore[arg-type]
     update = SimpleNamespace(
         effective_chat=SimpleNamespace(id=user_id, type="private"),
         effective_user=SimpleNamespace(id=user_id, language_code="ru"),

@@ -14,6 +14,7 @@ import pytest
 from bot.core import effects as fx
 from bot.core import robots
 from bot.core.model import TableSettings
+from bot.core.modes import SheetMode
 from bot.core.persist import SAVE_RETRY
 from bot.preferans.robot import Budget
 from tests.bot_helpers import code_of, is_alert, running_bot, simple_policy, take_turn
@@ -39,7 +40,7 @@ async def _until(check: object, seconds: float, what: str) -> None:
 async def test_a_robot_move_during_a_full_disk_is_made_once_the_disk_is_back(
     tmp_path: Path,
 ) -> None:
-    settings = TableSettings(pulka=2, turn_time=0, sheet="text")
+    settings = TableSettings(pulka=2, turn_time=0, sheet=SheetMode.TEXT)
     async with running_bot(tmp_path, users=1, defaults=settings) as h:
         h.service.robots.budget = CHEAP
         h.rt.scheduler.robot_scale = 1000.0  # the computer players wait until told
