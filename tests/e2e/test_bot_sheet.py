@@ -16,6 +16,7 @@ from PIL import Image
 
 from bot.core.codec import settings_from_json, settings_json
 from bot.core.model import Table, TableSettings
+from bot.core.modes import SheetMode
 from bot.preferans.game import Game
 from bot.render.keyboards import settings_keyboard
 from bot.render.picture.layout import sheet_layout
@@ -81,6 +82,13 @@ def last_result(table: Table) -> str:
     return _plain(result_text(table, finished, n, table.settings.lang, before))
 
 
+def _table_message_id(h: Harness) -> int:
+    """The id of the group's message of the current deal (it is sent)."""
+    slot = h.table_slot()
+    assert slot is not None and slot.message_id is not None
+    return slot.message_id
+
+
 async def test_after_each_deal_one_sheet_picture_replaces_the_previous(tmp_path: Path) -> None:
     async with running_bot(tmp_path) as h:
         threads: list[str] = []
@@ -93,7 +101,7 @@ async def test_after_each_deal_one_sheet_picture_replaces_the_previous(tmp_path:
         h.rt.sheets.render_picture = recording
         await open_and_start(h)
         table = h.table()
-        first_table_msg = h.table_slot().message_id
+        first_table_msg = _table_message_id(h)
         await quick_deal(h)
         [sheet] = photos(h)
         assert sheet.caption is not None and sheet.media is not None
@@ -101,7 +109,7 @@ async def test_after_each_deal_one_sheet_picture_replaces_the_previous(tmp_path:
         assert png_size(sheet) == expected_size(table)
         assert (sheet.media.width, sheet.media.height) == expected_size(table)
         # between the finished deal's table message and the new deal's one
-        assert first_table_msg < sheet.message_id < h.table_slot().message_id
+        assert first_table_msg < sheet.message_id < _table_message_id(h)
         assert threads and threading.main_thread().name not in threads
         kept = h.rt.store.get(table.id, "sheet", h.group.id, 0)
         assert kept is not None and (kept.message_id, kept.note) == (sheet.message_id, "photo")
@@ -211,6 +219,7 @@ async def test_sheet_setting_text_and_both(tmp_path: Path, monkeypatch: pytest.M
 async def test_end_of_game_sends_the_final_sheet(tmp_path: Path) -> None:
     async with running_bot(tmp_path, defaults=TableSettings(pulka=2)) as h:
         table = await _play_a_short_game(h)
+        assert table.game is not None
         assert table.game.finished and table.status == "over"
         [sheet] = photos(h)
         texts = h.group_texts()
@@ -309,14 +318,14 @@ def test_sheet_setting_is_stored_and_old_tables_load() -> None:
     assert TableSettings().sheet == "picture"
     assert settings_from_json({}).sheet == "picture"  # stored before the setting existed
     assert settings_from_json({"sheet": "nonsense"}).sheet == "picture"
-    both = TableSettings(sheet="both")
+    both = TableSettings(sheet=SheetMode.BOTH)
     assert settings_from_json(settings_json(both)).sheet == "both" and both.copy().sheet == "both"
     table = Table(id=1, chat_id=-1, owner_id=1, settings=TableSettings())
     assert caption_length("<b>a&amp;b</b> ♠️") == 6  # no tags, entities as one, UTF-16
     table.settings.lang = "en"
     labels = [b.text for row in settings_keyboard(table).inline_keyboard for b in row]
     assert "Sheet: picture" in labels
-    table.settings.sheet = "both"
+    table.settings.sheet = SheetMode.BOTH
     labels = [b.text for row in settings_keyboard(table).inline_keyboard for b in row]
     assert "Sheet: picture + text" in labels
 
@@ -334,6 +343,7 @@ async def test_pulka_of_a_finished_game_after_a_restart_replaces_its_last_sheet(
     async with running_bot(tmp_path, fake=fake, people=people, group=group, defaults=small) as h2:
         await h2.say(h2.users[0], "/pulka")  # the game is not in memory: read from the archive
         [final] = photos(h2)
+        assert final.caption is not None
         assert final.message_id > sheet.message_id and "Game over" in final.caption
         assert fake.message(group.id, sheet.message_id).deleted  # one sheet per table
 
@@ -343,6 +353,7 @@ async def _play_a_short_game(h: Harness) -> Table:
     await open_and_start(h)
     table = h.table()
     for _ in range(12):
+        assert table.game is not None
         if table.game.over:
             break
         await quick_deal(h)

@@ -76,7 +76,7 @@ async def lobby_of(service: TableService, players: int = 3, *, chat_id: int = GR
 
 def open_table(service: TableService, chat_id: int = GROUP) -> Table:
     """The chat's open table (it has one)."""
-    table = service.open_table(chat_id)
+    table = service.registry.open_table(chat_id)
     assert table is not None, f"no open table in chat {chat_id}"
     return table
 
@@ -139,10 +139,15 @@ async def to_discard(service: TableService, table: Table) -> Seat:
 
 async def all_pass(service: TableService, table: Table) -> Effects:
     """Everybody passes, then the all-pass deal is played to its end; its last effects."""
-    deal_no, last = table.deal_no, ()
+    deal_no = table.deal_no
+    last: Effects = ()
     while table.deal_no == deal_no:
         actions = legal(table)
         passes = [a for a in actions if isinstance(a, Bid) and a.contract is None]
         target = passes[0] if passes else actions[0]
-        last = await press(service, table, lambda a, want=target: a == want)
+
+        def wanted(a: Action, want: Action = target) -> bool:
+            return a == want
+
+        last = await press(service, table, wanted)
     return last

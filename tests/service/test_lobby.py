@@ -19,6 +19,7 @@ from tests.service.helpers import (
     kinds,
     lobby_of,
     of,
+    open_table,
     service_on,
 )
 
@@ -153,7 +154,7 @@ async def test_one_who_never_opened_the_private_chat_is_shown_waiting(tmp_path: 
         assert table.waiting == [STRANGER]
     async with service_on(path) as service:
         await service.resumable.resume()
-        table = service.registry.open_table(GROUP)
+        table = open_table(service)
         assert table is not None and table.waiting == [STRANGER]
         assert kinds(await service.stand(table.id, STRANGER.user_id)) == ["LobbyShown"]
         assert table.waiting == [] and "Дина" not in lobby_text(table)

@@ -207,7 +207,8 @@ async def test_the_solver_marks_the_guaranteed_offers_of_a_person() -> None:
         assert table.ui.offer_sure[0] != table.move
         _, person = actor(table)
         shown = await service.open_offers(table.id, person.user_id, table.move, True)
-        assert [type(e) for e in shown] == [fx.HandShown] and shown[0].seat == leader
+        assert [type(e) for e in shown] == [fx.HandShown]
+        assert of(shown, fx.HandShown)[0].seat == leader
         move, sure = table.ui.offer_sure
         assert move == table.move
         # what the engine proves over every layout the leader cannot see (offer_marks.py)

@@ -8,6 +8,7 @@ import pytest
 from bot.core import effects as fx
 from bot.core.errors import AlreadyDone, Rejected
 from bot.core.model import Status
+from bot.core.modes import NotifyMode
 from bot.core.service import Shown
 from bot.preferans.actions import Action, Bid, Discard, Play
 from bot.preferans.contracts import parse_contract
@@ -84,7 +85,7 @@ async def test_an_action_not_among_the_legal_ones_is_refused_and_changes_nothing
         hand = sorted(deal.hand(seat))
         move, row = table.move, await service.storage.table(table.id)
         assert row is not None
-        wrong = [
+        wrong: list[Action] = [
             Play(seat, hand[0]),
             Bid(other, None),
             Bid(seat, parse_contract("10NT")),
@@ -240,8 +241,9 @@ async def test_turn_passed_says_how_long_the_next_player_has_been_idle() -> None
 async def test_the_notification_setting_is_kept_per_user() -> None:
     async with service_on() as service:
         assert await service.registry.notify_mode(PEOPLE[0].user_id) == "always"
-        await service.registry.set_notify_mode(PEOPLE[0], "slow")
+        await service.registry.set_notify_mode(PEOPLE[0], NotifyMode.SLOW)
         assert await service.registry.notify_mode(PEOPLE[0].user_id) == "slow"
         assert await service.storage.notify_mode(PEOPLE[0].user_id) == "slow"
         with pytest.raises(Rejected):
-            await service.registry.set_notify_mode(PEOPLE[0], "loud")
+            # a mode the bot does not know is refused
+            await service.registry.set_notify_mode(PEOPLE[0], "loud")  # type: ignore[arg-type]

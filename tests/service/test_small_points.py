@@ -9,7 +9,7 @@ from pathlib import Path
 from bot.core import effects as fx
 from bot.core.model import Status
 from bot.render.sheet_text import short_name
-from tests.service.helpers import GROUP, PEOPLE, Clock, of, service_on, started
+from tests.service.helpers import PEOPLE, Clock, of, open_table, service_on, started
 
 
 async def test_votes_and_auto_notes_do_not_outlive_their_deal() -> None:
@@ -47,7 +47,7 @@ async def test_a_deals_vote_is_one_message_that_is_told_when_it_lapses(tmp_path:
         assert (voted.votes, voted.need) == (2, 3)
     async with service_on(path, clock=clock) as service:
         await service.resumable.resume()
-        table = service.registry.open_table(GROUP)
+        table = open_table(service)
         assert table is not None
         assert table.stop_votes == {table.seat_of(p.user_id) for p in PEOPLE[:2]}
         lapsed = []

@@ -14,7 +14,7 @@ import pytest
 
 from bot.core.model import Status
 from bot.core.service import TableService
-from tests.service.helpers import actor, press, service_on, started
+from tests.service.helpers import actor, open_table, press, service_on, started
 
 
 class Unwell:
@@ -76,7 +76,7 @@ async def test_a_full_disk_at_start_up_is_waited_for_and_the_game_resumes(
         assert len(errors) == 1 and f"table {bad.id} cannot be resumed" in errors[0]
         assert service.resumable.set_aside == [(bad.id, -2, "ru")]  # the damaged one, once readable
         table_id, move, seat = healthy
-        table = service.registry.open_table(-1)
+        table = open_table(service, -1)
         assert table is not None and table.id == table_id and table.status is Status.PLAYING
         assert table.move == move and actor(table)[0] == seat
         assert any(e.table is table for e in effects)  # shown again
@@ -111,5 +111,5 @@ async def test_a_save_at_start_up_tried_again_keeps_the_table(
         messages = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
         assert len(messages) == 8 and all("saving at start-up" in m for m in messages)
         assert service.resumable.set_aside == []
-        table = service.registry.open_table(table.chat_id)
+        table = open_table(service, table.chat_id)
         assert table is not None and table.status is Status.PLAYING and table.move == move

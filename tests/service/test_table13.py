@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 from bot.core import robots
 from bot.core.codec import settings_json
+from bot.core.effects import Effect
 from bot.core.errors import AlreadyDone
 from bot.core.model import Table
 from bot.core.service import TableService
@@ -57,9 +58,11 @@ async def test_computer_moves_do_not_push_a_persons_press_out_of_memory() -> Non
             found = robots.robot_to_act(table)
             if found is not None:  # the safe move stands in for the computer's decision
                 action = _safe(table)
-                await service.change(
-                    table, lambda tb, a=action: robots.apply_robot(tb, tb.move, a, 0.0, None)
-                )
+
+                def robot_moves_now(tb: Table, a: Action = action) -> list[Effect]:
+                    return robots.apply_robot(tb, tb.move, a, 0.0, None)
+
+                await service.change(table, robot_moves_now)
                 robot_moves += 1
                 continue
             move, key = table.move, f"press{presses}"

@@ -62,13 +62,15 @@ async def _old_database(target: str, monkeypatch: pytest.MonkeyPatch) -> None:
             (4, GROUP - 3, "cancelled", "[1, 2]", "[]"),
         ]
         for row in rows:
-            await store._commit(
-                lambda tx, row=row: tx.execute(
+
+            def insert(tx: Any, row: tuple[object, ...] = row) -> Any:
+                return tx.execute(
                     "INSERT INTO tables (id, chat_id, owner_id, status, settings, state, move, "
                     "created_at, updated_at, shown) VALUES (?, ?, 1, ?, '{}', ?, 0, 0, 0, ?)",
                     row,
                 )
-            )
+
+            await store._commit(insert)
     finally:
         await store.close()
 
