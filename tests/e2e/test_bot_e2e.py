@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.core.model import TableSettings
+from bot.core.modes import SheetMode
 from bot.preferans.actions import Declare, Discard, Play
 from bot.preferans.cards import Card
 from bot.preferans.deal import Deal
@@ -94,7 +95,7 @@ def assert_no_leaks(h: Harness) -> None:
 
 @pytest.mark.slow
 async def test_three_player_game_to_the_final_settlement(tmp_path: Path) -> None:
-    settings = TableSettings(pulka=2, turn_time=60, sheet="text")  # the monospace sheet
+    settings = TableSettings(pulka=2, turn_time=60, sheet=SheetMode.TEXT)  # the monospace sheet
     async with running_bot(tmp_path, http=True, defaults=settings) as h:
         await open_and_start(h)
         first = h.deal().first_hand

@@ -10,13 +10,15 @@ from pathlib import Path
 
 from bot.core.codec import settings_json
 from bot.core.model import TableSettings
+from bot.core.modes import SheetMode
 from bot.render.callbacks import encode, to_base36
 from bot.render.text import NAME_WIDTH
+from bot.telegram.scheduler import JobKind
 from tests.bot_helpers import FakeClock, code_of, is_alert, open_and_start, running_bot
 from tests.fakes import FakeTelegram, FloodLimits, MessageView
 from tests.hostile_helpers import ErrorLog, PrivacyWatch, press, quick_turn, settle, unthrottle
 
-QUICK = TableSettings(pulka=2, turn_time=60, sheet="text")
+QUICK = TableSettings(pulka=2, turn_time=60, sheet=SheetMode.TEXT)
 LONG = "Бесконечно" + "-Длинное" * 30 + " Имя"
 NAMES = [("<b>Anna</b>", "&amp; <i>"), (LONG, None), ('Vera "<script>"', "</pre>&"), ("Gleb", None)]
 TITLE = '<Club> & "Friends" </b>'
@@ -53,7 +55,7 @@ async def test_names_and_titles_with_markup_are_escaped_everywhere(tmp_path: Pat
                 while h.actor() is not slow:
                     await quick_turn(h, table)
                 clock.advance(61)
-                await h.rt.scheduler.on_timer("turn", table.id, table.move)
+                await h.rt.scheduler.on_timer(JobKind.TURN, table.id, table.move)
                 await settle(h)
             take = fake.last_bot_message(group)
             assert take is not None and slow is not None and table.game is not None

@@ -17,10 +17,12 @@ import pytest
 from telegram.error import ChatMigrated
 
 from bot.core.model import TableSettings
+from bot.core.modes import SheetMode
 from bot.preferans.seats import Seat
 from bot.render.text import hand_lines
 from bot.telegram.outbox import Outbox
 from bot.telegram.running import ALLOWED_UPDATES
+from bot.telegram.scheduler import JobKind
 from storage import Storage
 from tests.bot_helpers import (
     FakeClock,
@@ -44,7 +46,7 @@ from tests.hostile_helpers import (
     unthrottle,
 )
 
-QUICK = TableSettings(pulka=2, turn_time=60, sheet="text")
+QUICK = TableSettings(pulka=2, turn_time=60, sheet=SheetMode.TEXT)
 FLOOD_WAIT = 0.2
 """retry_after of the injected 429s: Telegram's whole seconds scaled down (each one is
 still waited out, see :func:`waits_after_429`)."""
@@ -269,7 +271,7 @@ async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
                     if h.actor() is victim:
                         before = table.move
                         clock.advance(61)
-                        await h.rt.scheduler.on_timer("turn", table.id, table.move)
+                        await h.rt.scheduler.on_timer(JobKind.TURN, table.id, table.move)
                         await settle(h)
                         assert table.move > before
                     else:
@@ -413,7 +415,7 @@ async def test_bot_removed_pauses_the_table_and_re_adding_resumes_it(tmp_path: P
             answer = await press(h, actor, msg, msg.buttons[0][1])
             assert is_alert(answer) and "paused" in answer["text"]
             clock.advance(1000)
-            await h.rt.scheduler.on_timer("turn", table.id, table.move)
+            await h.rt.scheduler.on_timer(JobKind.TURN, table.id, table.move)
             await settle(h)
             assert h.game().to_record() == record and table.move == move
             assert not h.app.job_queue.get_jobs_by_name(f"table:{table.id}")

@@ -16,6 +16,7 @@ import pytest
 
 from bot.__main__ import main as bot_main
 from bot.core.model import Holder, TableSettings
+from bot.core.modes import SheetMode
 from bot.preferans.conventions import Rules
 from bot.preferans.game import Game
 from bot.preferans.seats import Seat
@@ -43,7 +44,7 @@ from tests.bot_helpers import (
 )
 from tests.fakes import FakeTelegram
 
-SMALL = TableSettings(pulka=2, turn_time=0, sheet="text")
+SMALL = TableSettings(pulka=2, turn_time=0, sheet=SheetMode.TEXT)
 
 
 def _db(tmp_path: Path) -> Path:
@@ -286,7 +287,7 @@ async def test_an_action_writes_only_its_deal_and_the_record_is_the_log(tmp_path
 async def test_turn_timers_resume_from_the_stored_deadline(tmp_path: Path) -> None:
     clock = FakeClock()
     fake = FakeTelegram(flood=NO_FLOOD)
-    settings = TableSettings(turn_time=60, sheet="text")
+    settings = TableSettings(turn_time=60, sheet=SheetMode.TEXT)
     async with running_bot(tmp_path, fake=fake, clock=clock, defaults=settings) as h:
         people, group = h.users, h.group
         await open_and_start(h)
