@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.core.model import TableSettings
+from bot.core.modes import SheetMode
 from bot.preferans.actions import Declare, Discard, Play
 from bot.preferans.cards import Card
 from bot.preferans.deal import Deal
@@ -94,7 +95,7 @@ def assert_no_leaks(h: Harness) -> None:
 
 @pytest.mark.slow
 async def test_three_player_game_to_the_final_settlement(tmp_path: Path) -> None:
-    settings = TableSettings(pulka=2, turn_time=60, sheet="text")  # the monospace sheet
+    settings = TableSettings(pulka=2, turn_time=60, sheet=SheetMode.TEXT)  # the monospace sheet
     async with running_bot(tmp_path, http=True, defaults=settings) as h:
         await open_and_start(h)
         first = h.deal().first_hand
@@ -146,7 +147,9 @@ async def test_four_player_game_misere_open_defence_and_stop(tmp_path: Path) -> 
         assert h.game().players == 4
         # deal 1: all-pass with four: the dealer sits out, the talon leads tricks 1-2
         dealer_user = h.user_of_seat(int(h.deal().dealer))
-        assert "sit this deal out" in h.hand(dealer_user).content
+        dealer_hand = h.hand_message(dealer_user)
+        assert dealer_hand is not None
+        assert "sit this deal out" in dealer_hand.content
         await play_deal(h, simple_policy())
         assert "all-pass" in [t for t in h.group_texts() if t.startswith("Deal 1:")][0]
         # deal 2: misère by the first hand; the defenders' hands are opened to everybody
@@ -206,12 +209,14 @@ async def test_turn_timer_acts_for_a_slow_declarer(tmp_path: Path) -> None:
         await open_and_start(h)
         deal = h.deal()
         first = h.user_of_seat(int(deal.first_hand))
-        msg = h.hand(first)
+        msg = h.hand_message(first)
+        assert msg is not None
         await h.press(first, msg, next(d for _, d in msg.buttons if code_of(d) == "b6S"))
         for i in range(2):
             user = h.actor()
             assert user is not None
-            msg = h.hand(user)
+            msg = h.hand_message(user)
+            assert msg is not None
             if i == 1:
                 h.table().settings.turn_time = 1
             await h.press(user, msg, next(d for _, d in msg.buttons if code_of(d) == "bP"))
@@ -225,8 +230,14 @@ async def test_turn_timer_acts_for_a_slow_declarer(tmp_path: Path) -> None:
         assert sorted(discard.cards) == sorted(lowest)
         assert next(a for a in deal.log if isinstance(a, Declare)).contract.code == "6S"
         await h.idle()
+
+        def first_hand() -> MessageView:
+            shown = h.hand_message(first)
+            assert shown is not None
+            return shown
+
         await h.fake.wait_until(
-            lambda: "Time is up" in (h.hand(first).content), timeout=60, what="private note"
+            lambda: "Time is up" in first_hand().content, timeout=60, what="private note"
         )
         await h.fake.wait_until(
             lambda: (m := h.table_message()) is not None and "ran out of time" in m.content,

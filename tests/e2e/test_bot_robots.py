@@ -11,6 +11,7 @@ import pytest
 
 from bot.core import robots
 from bot.core.model import TableSettings
+from bot.core.modes import SheetMode
 from bot.preferans.robot import Budget
 from tests.bot_helpers import Harness, code_of, is_alert, running_bot, simple_policy, take_turn
 
@@ -47,7 +48,7 @@ async def _until_my_turn_or_over(h: Harness, seconds: float = 120.0) -> bool:
 
 @pytest.mark.slow
 async def test_one_person_and_two_computer_players_play_a_pulka(tmp_path: Path) -> None:
-    settings = TableSettings(pulka=2, turn_time=60, sheet="text")
+    settings = TableSettings(pulka=2, turn_time=60, sheet=SheetMode.TEXT)
     async with running_bot(tmp_path, users=1, defaults=settings) as h:
         h.service.robots.budget = CHEAP  # the suite stays fast
         h.rt.scheduler.robot_scale = 0.02  # the pauses, shortened

@@ -13,6 +13,7 @@ import pytest
 
 import bot.telegram.hands
 import bot.telegram.presenter
+from bot.core.modes import RankStyle
 from bot.preferans.deal import Deal, Phase, Trick
 from bot.preferans.seats import Seat
 from bot.render.callbacks import decode
@@ -49,7 +50,7 @@ def _stage(deal: Deal) -> tuple[object, int]:
 
 def _trick_line(h: Harness, trick: Trick) -> str:
     """How a complete trick reads in the table and hand messages (English, latin ranks)."""
-    return _trick_cards(h.table(), trick.cards, "en", "latin") + " → "
+    return _trick_cards(h.table(), trick.cards, "en", RankStyle.LATIN) + " → "
 
 
 def _deal(h: Harness) -> Deal:

@@ -7,11 +7,12 @@ import random
 from pathlib import Path
 
 from bot.core.model import TableSettings
+from bot.core.modes import SheetMode
 from bot.render.callbacks import to_base36
 from tests.bot_helpers import open_and_start, running_bot
 from tests.hostile_helpers import ErrorLog, settle
 
-QUICK = TableSettings(pulka=2, turn_time=60, sheet="text")
+QUICK = TableSettings(pulka=2, turn_time=60, sheet=SheetMode.TEXT)
 ALPHABET = "rs_-0123456789az+ ０١²z_"
 
 

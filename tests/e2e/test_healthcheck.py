@@ -81,7 +81,7 @@ async def test_the_two_probes_run_side_by_side() -> None:
     async def get_me() -> None:
         await both("telegram", "database")
 
-    app = SimpleNamespace(
+    app: Any = SimpleNamespace(
         bot_data=SimpleNamespace(storage=SimpleNamespace(schema_version=schema_version)),
         bot=SimpleNamespace(get_me=get_me),
     )

@@ -28,10 +28,12 @@ from typing import Any
 import pytest
 
 from bot.core.model import Status, Table, TableSettings
+from bot.core.modes import SheetMode
 from bot.preferans.robot import FAST
 from bot.preferans.seats import Seat
 from bot.render.callbacks import encode, to_base36
 from bot.render.i18n import t
+from bot.telegram.scheduler import JobKind
 from bot.telegram.shown import Slot, hand_of
 from tests.bot_helpers import NO_FLOOD, FakeClock, Harness, code_of, is_alert, running_bot
 from tests.fakes import FakeChat, FakeTelegram, FakeUser, MessageView
@@ -368,7 +370,7 @@ class Driver:
         table = self.table(g)
         if table is None:
             return
-        kind = self.rng.choice(["turn", "turn", "turn", "remind", "expire", "evict"])
+        kind = JobKind(self.rng.choice(["turn", "turn", "turn", "remind", "expire", "evict"]))
         if kind == "expire" and self.rng.random() < 0.7:
             return
         self.clock.advance(61 if kind != "expire" else 1801)
@@ -516,7 +518,7 @@ async def test_fuzz_end_to_end_over_http(tmp_path: Path, seed: int) -> None:
     clock = FakeClock()
     fake = FakeTelegram(flood=NO_FLOOD)
     people = _people(fake)
-    defaults = TableSettings(pulka=2, turn_time=60, sheet="text")
+    defaults = TableSettings(pulka=2, turn_time=60, sheet=SheetMode.TEXT)
     with ErrorLog() as errors:
         async with running_bot(
             tmp_path,

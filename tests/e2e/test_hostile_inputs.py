@@ -10,13 +10,15 @@ from pathlib import Path
 
 from bot.core.codec import settings_json
 from bot.core.model import TableSettings
+from bot.core.modes import SheetMode
 from bot.render.callbacks import encode, to_base36
 from bot.render.text import NAME_WIDTH
+from bot.telegram.scheduler import JobKind
 from tests.bot_helpers import FakeClock, code_of, is_alert, open_and_start, running_bot
 from tests.fakes import FakeTelegram, FloodLimits, MessageView
 from tests.hostile_helpers import ErrorLog, PrivacyWatch, press, quick_turn, settle, unthrottle
 
-QUICK = TableSettings(pulka=2, turn_time=60, sheet="text")
+QUICK = TableSettings(pulka=2, turn_time=60, sheet=SheetMode.TEXT)
 LONG = "Бесконечно" + "-Длинное" * 30 + " Имя"
 NAMES = [("<b>Anna</b>", "&amp; <i>"), (LONG, None), ('Vera "<script>"', "</pre>&"), ("Gleb", None)]
 TITLE = '<Club> & "Friends" </b>'
@@ -53,7 +55,7 @@ async def test_names_and_titles_with_markup_are_escaped_everywhere(tmp_path: Pat
                 while h.actor() is not slow:
                     await quick_turn(h, table)
                 clock.advance(61)
-                await h.rt.scheduler.on_timer("turn", table.id, table.move)
+                await h.rt.scheduler.on_timer(JobKind.TURN, table.id, table.move)
                 await settle(h)
             take = fake.last_bot_message(group)
             assert take is not None and slow is not None and table.game is not None
@@ -179,13 +181,16 @@ async def test_double_and_triple_presses_act_once(tmp_path: Path) -> None:
             for _ in range(12):
                 actor = h.actor()
                 assert actor is not None
-                msg = h.hand(actor)
+                msg = h.hand_message(actor)
+                assert msg is not None
                 data = next(d for _, d in msg.buttons if d and code_of(d)[0] in "btkcwdp")
                 move, log, deal_no = table.move, len(h.deal().log), table.deal_no
                 qids = [h.fake.press(actor, msg, data) for _ in range(3)]
                 # and another seated player presses the same button in his own chat
                 other = next(u for u in h.users if u is not actor)
-                qids.append(h.fake.press(other, h.hand(other), data, force=True))
+                other_msg = h.hand_message(other)
+                assert other_msg is not None
+                qids.append(h.fake.press(other, other_msg, data, force=True))
                 await settle(h)
                 await asyncio.sleep(0)
                 if code_of(data)[0] not in "tu":

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.model import TableSettings
+from bot.core.modes import SheetMode
 from bot.preferans.outcome import DealKind, Defence
 from tests.bot_helpers import Harness, code_of, is_alert, running_bot
 from tests.hostile_helpers import (
@@ -81,7 +82,7 @@ async def test_no_message_shows_a_card_the_rules_have_not_opened(
 ) -> None:
     rng = random.Random(seed)
     defaults = TableSettings(
-        players=players, convention=convention, pulka=50, turn_time=0, sheet="text"
+        players=players, convention=convention, pulka=50, turn_time=0, sheet=SheetMode.TEXT
     )
     kinds: set[str] = set()
     with ErrorLog() as errors:
@@ -126,7 +127,7 @@ async def test_privacy_covers_the_rules(tmp_path: Path) -> None:
     defence (both defenders open), talon turned; the watch also catches a real leak."""
     from tests.bot_helpers import open_and_start, play_deal, simple_policy
 
-    defaults = TableSettings(pulka=50, turn_time=0, sheet="text")
+    defaults = TableSettings(pulka=50, turn_time=0, sheet=SheetMode.TEXT)
     with ErrorLog() as errors:
         async with running_bot(tmp_path, seed=11, defaults=defaults) as h:
             unthrottle(h)

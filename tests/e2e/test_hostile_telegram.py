@@ -17,10 +17,13 @@ import pytest
 from telegram.error import ChatMigrated
 
 from bot.core.model import TableSettings
+from bot.core.modes import SheetMode
 from bot.preferans.seats import Seat
 from bot.render.text import hand_lines
 from bot.telegram.outbox import Outbox
 from bot.telegram.running import ALLOWED_UPDATES
+from bot.telegram.scheduler import JobKind
+from bot.telegram.shown import Slot
 from storage import Storage
 from tests.bot_helpers import (
     FakeClock,
@@ -44,7 +47,7 @@ from tests.hostile_helpers import (
     unthrottle,
 )
 
-QUICK = TableSettings(pulka=2, turn_time=60, sheet="text")
+QUICK = TableSettings(pulka=2, turn_time=60, sheet=SheetMode.TEXT)
 FLOOD_WAIT = 0.2
 """retry_after of the injected 429s: Telegram's whole seconds scaled down (each one is
 still waited out, see :func:`waits_after_429`)."""
@@ -72,13 +75,20 @@ async def play_to_the_end(h: Harness, max_turns: int = 400) -> None:
     assert h.fake.unanswered_callbacks() == []
 
 
+def _table_slot(h: Harness) -> Slot:
+    """The group's table message, as the Telegram side keeps it (it has one)."""
+    slot = h.table_slot()
+    assert slot is not None, "no table message"
+    return slot
+
+
 def assert_messages_current(h: Harness) -> None:
     """The group's table message and every hand message show the current state."""
     table = h.table()
     game = table.game
     assert game is not None and game.current is not None
     assert (slot := h.table_slot()) is not None and slot.message_id is not None
-    tm = h.fake.message(h.table_slot().chat_id, h.table_slot().message_id)
+    tm = h.fake.message(slot.chat_id, slot.message_id)
     assert f"Deal {table.deal_no}" in tm.content and not tm.deleted
     actor = game.current.actor
     for seat, slot in h.hand_slots().items():
@@ -195,9 +205,10 @@ async def test_a_deleted_table_message_is_posted_again(tmp_path: Path) -> None:
             unthrottle(h)
             await open_and_start(h)
             table = h.table()
-            old_table_msg = h.table_slot().message_id
+            old_table_msg = _table_slot(h).message_id
             victim = h.users[0]
             seat = table.seat_of(victim.id)
+            assert seat is not None
             old_hand = h.hand_slots()[seat].message_id
             h.fake.handle("deleteMessage", {"chat_id": h.group.id, "message_id": old_table_msg})
             h.fake.handle("deleteMessage", {"chat_id": victim.id, "message_id": old_hand})
@@ -207,11 +218,12 @@ async def test_a_deleted_table_message_is_posted_again(tmp_path: Path) -> None:
                 "message to edit not found" in str(c.response)
                 for c in h.fake.calls_to("editMessageText")
             )
-            assert h.table_slot().message_id != old_table_msg
+            assert _table_slot(h).message_id != old_table_msg
             assert h.hand_slots()[seat].message_id != old_hand
             assert_messages_current(h)
             rows = await h.service.storage.shown_rows(table.id)
-            assert h.table_slot().message_id in [r.message_id for r in rows if r.kind == "table"]
+            shown = [r.message_id for r in rows if r.kind == "table"]
+            assert (mid := _table_slot(h).message_id) is not None and mid in shown
             await play_to_the_end(h)
     assert errors.lines() == []
 
@@ -269,7 +281,7 @@ async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
                     if h.actor() is victim:
                         before = table.move
                         clock.advance(61)
-                        await h.rt.scheduler.on_timer("turn", table.id, table.move)
+                        await h.rt.scheduler.on_timer(JobKind.TURN, table.id, table.move)
                         await settle(h)
                         assert table.move > before
                     else:
@@ -284,7 +296,9 @@ async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
             h.fake.unblock_bot(victim)
             await settle(h)
             deal = game.current
-            msg = h.fake.message(victim.id, h.hand_slots()[seat].message_id)
+            hand_id = h.hand_slots()[seat].message_id
+            assert hand_id is not None
+            msg = h.fake.message(victim.id, hand_id)
             mine = "\n".join(hand_lines(deal.hand(Seat(seat))))
             assert mine and mine in (msg.sent_text or ""), msg.content
             # blocked again: the next deals' hand messages cannot be sent at all
@@ -297,7 +311,9 @@ async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
             h.fake.unblock_bot(victim)
             await settle(h)
             if not game.over:
-                msg = h.fake.message(victim.id, h.hand_slots()[seat].message_id)
+                hand_id = h.hand_slots()[seat].message_id
+                assert hand_id is not None
+                msg = h.fake.message(victim.id, hand_id)
                 assert f"Deal {table.deal_no}" in msg.content
             await play_to_the_end(h)
     assert errors.lines() == []
@@ -318,7 +334,7 @@ async def test_group_upgraded_to_a_supergroup_mid_game(tmp_path: Path) -> None:
             assert table.chat_id == new.id
             assert h.service.registry.open_table(new.id) is table
             assert_messages_current(h)  # a new table message in the supergroup
-            assert h.table_slot().chat_id == new.id
+            assert _table_slot(h).chat_id == new.id
             row = await h.service.storage.table(table.id)
             assert row is not None and row.chat_id == new.id
             await quick_turn(h, table)
@@ -339,7 +355,7 @@ async def test_group_upgraded_while_the_lobby_is_open(tmp_path: Path) -> None:
             await settle(h)
             h.group = new
             lobby = h.fake.last_bot_message(new)
-            assert lobby is not None and h.table_slot().message_id == lobby.message_id
+            assert lobby is not None and _table_slot(h).message_id == lobby.message_id
             for user in h.users:
                 data = next(d for _, d in lobby.buttons if code_of(d) == "Ls")
                 assert not is_alert(await press(h, user, lobby, data))
@@ -409,11 +425,12 @@ async def test_bot_removed_pauses_the_table_and_re_adding_resumes_it(tmp_path: P
             # nothing moves: presses are refused, the timer does not act
             actor = h.actor()
             assert actor is not None
-            msg = h.hand(actor)
+            msg = h.hand_message(actor)
+            assert msg is not None
             answer = await press(h, actor, msg, msg.buttons[0][1])
             assert is_alert(answer) and "paused" in answer["text"]
             clock.advance(1000)
-            await h.rt.scheduler.on_timer("turn", table.id, table.move)
+            await h.rt.scheduler.on_timer(JobKind.TURN, table.id, table.move)
             await settle(h)
             assert h.game().to_record() == record and table.move == move
             assert not h.app.job_queue.get_jobs_by_name(f"table:{table.id}")

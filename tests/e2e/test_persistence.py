@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from bot.__main__ import main as bot_main
-from bot.core.model import Holder, TableSettings
+from bot.core.model import Holder, Table, TableSettings
+from bot.core.modes import SheetMode
 from bot.preferans.conventions import Rules
 from bot.preferans.game import Game
 from bot.preferans.seats import Seat
@@ -41,9 +42,9 @@ from tests.bot_helpers import (
     simple_policy,
     take_turn,
 )
-from tests.fakes import FakeTelegram
+from tests.fakes import FakeTelegram, FakeUser, MessageView
 
-SMALL = TableSettings(pulka=2, turn_time=0, sheet="text")
+SMALL = TableSettings(pulka=2, turn_time=0, sheet=SheetMode.TEXT)
 
 
 def _db(tmp_path: Path) -> Path:
@@ -286,7 +287,7 @@ async def test_an_action_writes_only_its_deal_and_the_record_is_the_log(tmp_path
 async def test_turn_timers_resume_from_the_stored_deadline(tmp_path: Path) -> None:
     clock = FakeClock()
     fake = FakeTelegram(flood=NO_FLOOD)
-    settings = TableSettings(turn_time=60, sheet="text")
+    settings = TableSettings(turn_time=60, sheet=SheetMode.TEXT)
     async with running_bot(tmp_path, fake=fake, clock=clock, defaults=settings) as h:
         people, group = h.users, h.group
         await open_and_start(h)
@@ -369,7 +370,7 @@ async def test_what_the_group_was_not_shown_is_shown_after_a_restart(tmp_path: P
         assert "started" in h.fake.message(group.id, lobby.message_id).content
         table = h.table()
         assert table.unshown.ends == [] and not table.unshown.lobby
-        while not h.table().game.over:
+        while not h.game().over:
             await _play_to_the_end(h)
         assert "Game over" in h.group_texts()[-1]
         assert not h.table().unshown.settlement
@@ -404,7 +405,9 @@ async def test_a_stopped_game_is_archived_and_its_settlement_survives_a_restart(
     async with running_bot(tmp_path, fake=fake, people=people, group=group, defaults=SMALL) as h:
         assert sum("Game stopped" in t for t in h.group_texts()) == 2
         for user in people:  # the unfinished deal's hands are frozen, without buttons
-            assert not h.hand(user).buttons
+            frozen = h.hand_message(user)
+            assert frozen is not None
+            assert not frozen.buttons
     assert _rows(path, "SELECT COUNT(*) FROM games") == [(1,)]
 
 
@@ -419,7 +422,8 @@ async def test_a_repeated_press_is_already_done_and_discard_marks_are_idempotent
             await take_turn(h, bids)
         declarer = h.actor()
         assert declarer is not None
-        msg = h.hand(declarer)
+        msg = h.hand_message(declarer)
+        assert msg is not None
         marks = [d for _, d in msg.buttons if d and code_of(d).startswith("t")]
         for _ in range(2):  # pressed twice (an answer lost): still marked once
             qid = h.fake.press(declarer, msg, marks[0], force=True)
@@ -427,7 +431,8 @@ async def test_a_repeated_press_is_already_done_and_discard_marks_are_idempotent
             assert not is_alert(h.fake.callback_answers[qid])
         picked = h.table().ui.discard_pick[first]
         assert [c.code for c in picked] == [code_of(marks[0])[1:]]
-        msg = h.hand(declarer)
+        msg = h.hand_message(declarer)
+        assert msg is not None
         unmark = next(d for _, d in msg.buttons if d and code_of(d) == "u" + code_of(marks[0])[1:])
         for _ in range(2):
             h.fake.press(declarer, msg, unmark, force=True)
@@ -452,7 +457,8 @@ async def test_old_buttons_of_a_message_no_table_keeps_go_away_when_pressed(tmp_
         await open_and_start(h)
         user = h.actor()
         assert user is not None
-        msg = h.hand(user)
+        msg = h.hand_message(user)
+        assert msg is not None
         rows = [[InlineKeyboardButton(text, callback_data=d) for text, d in msg.buttons if d]]
         orphan = await h.app.bot.send_message(
             user.id, "🃏 Deal 1", reply_markup=InlineKeyboardMarkup(rows)
@@ -622,6 +628,16 @@ async def test_backup_while_the_bot_writes_is_complete(
 # ---------------------------------------------------------------------- concurrency
 
 
+def _on_turn(h: Harness, table: Table) -> tuple[FakeUser, MessageView]:
+    """The player on turn at ``table`` and his hand message."""
+    assert table.game is not None and (deal := table.game.current) is not None
+    assert deal.actor is not None
+    user = next(u for u in h.users if table.seat_of(u.id) == int(deal.actor))
+    slot = hand_of(h.rt.store, table, user.id)
+    assert slot is not None and slot.message_id is not None
+    return user, h.fake.message(user.id, slot.message_id)
+
+
 async def test_one_table_at_a_time_in_order_other_tables_do_not_wait(tmp_path: Path) -> None:
     async with running_bot(tmp_path, defaults=SMALL) as h:
         await open_and_start(h)
@@ -643,15 +659,13 @@ async def test_one_table_at_a_time_in_order_other_tables_do_not_wait(tmp_path: P
 
         storage.save_table = slow
         # table A: the player on turn presses three buttons in a row; B: one press
-        actor_a = next(u for u in h.users if a.seat_of(u.id) == int(a.game.current.actor))
-        msg_a = h.fake.message(actor_a.id, hand_of(h.rt.store, a, actor_a.id).message_id)
+        actor_a, msg_a = _on_turn(h, a)
         datas = [d for _, d in msg_a.buttons if d and code_of(d).startswith("b")][:3]
         codes = [code_of(d) for d in datas]
         qids = [h.fake.press(actor_a, msg_a, d) for d in datas]
         move_b = b.move
         await h.fake.wait_until(lambda: a.move > 0 and not h.fake.pending_updates(), timeout=30)
-        actor_b = next(u for u in h.users if b.seat_of(u.id) == int(b.game.current.actor))
-        msg_b = h.fake.message(actor_b.id, hand_of(h.rt.store, b, actor_b.id).message_id)
+        actor_b, msg_b = _on_turn(h, b)
         qid_b = h.fake.press(actor_b, msg_b, next(d for _, d in msg_b.buttons if d))
         await h.fake.wait_until(lambda: qid_b in h.fake.callback_answers, timeout=30)
         assert b.move == move_b + 1  # B went on while A's first press still waits
@@ -663,4 +677,6 @@ async def test_one_table_at_a_time_in_order_other_tables_do_not_wait(tmp_path: P
         assert all(is_alert(x) for x in answers[1:])  # ...the later ones are out of date
         assert a.game is not None and (deal := a.game.current) is not None
         assert len(deal.auction) == 1 and action_code(deal.auction[0]) == codes[0]
-        assert a.move == decode(datas[0]).move + 1
+        first = decode(datas[0])
+        assert first is not None
+        assert a.move == first.move + 1

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from bot.core.model import TableSettings
+from bot.core.modes import SheetMode
 from bot.render.i18n import t
 from tests.bot_helpers import (
     Harness,
@@ -19,8 +20,8 @@ from tests.bot_helpers import (
 )
 from tests.fakes import FakeChat, FakeUser
 
-SOCHI = TableSettings(convention="sochi", pulka=2, turn_time=0, sheet="text")
-LENINGRAD = TableSettings(convention="leningrad", pulka=2, turn_time=0, sheet="text")
+SOCHI = TableSettings(convention="sochi", pulka=2, turn_time=0, sheet=SheetMode.TEXT)
+LENINGRAD = TableSettings(convention="leningrad", pulka=2, turn_time=0, sheet=SheetMode.TEXT)
 DAY = r"\d\d\.\d\d\.\d{4}"
 
 

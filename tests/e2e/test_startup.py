@@ -20,6 +20,7 @@ import pytest
 from bot.__main__ import main
 from bot.config import Config, ConfigError
 from bot.core.model import TableSettings
+from bot.core.modes import SheetMode
 from bot.render.i18n import t
 from storage import StorageError, check_path
 from tests.bot_helpers import bot_env, is_alert, open_and_start, running_bot
@@ -206,7 +207,7 @@ def _games_in_progress(
     in-process by the same Application."""
 
     async def build() -> list[Game]:
-        settings = TableSettings(turn_time=turn_time, sheet="text")
+        settings = TableSettings(turn_time=turn_time, sheet=SheetMode.TEXT)
         games = []
         async with running_bot(tmp_path, fake=fake, db_name="db.sqlite3", defaults=settings) as h:
             for n in range(groups):

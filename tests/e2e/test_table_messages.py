@@ -15,6 +15,7 @@ from bot.core import effects as fx
 from bot.core.model import TableSettings
 from bot.preferans.seats import Seat, replaceable
 from bot.render.callbacks import to_base36
+from bot.telegram.scheduler import JobKind
 from tests.bot_helpers import FakeClock, Harness, code_of, is_alert, open_and_start, running_bot
 from tests.fakes import MessageView
 
@@ -87,7 +88,7 @@ async def _time_out_until(h: Harness, clock: FakeClock, done: Any) -> None:
         if done():
             return
         clock.advance(31)
-        await h.rt.scheduler.on_timer("turn", table.id, table.move)
+        await h.rt.scheduler.on_timer(JobKind.TURN, table.id, table.move)
         await h.idle()
     raise AssertionError("it never came")
 

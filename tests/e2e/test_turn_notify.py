@@ -10,8 +10,10 @@ import pytest
 
 from bot.core.forced import forced_move
 from bot.core.model import Player, TableSettings
+from bot.core.modes import NotifyMode
 from bot.render.text import title_of
 from bot.telegram.personal import settings_text
+from bot.telegram.scheduler import JobKind
 from tests.bot_helpers import (
     FakeClock,
     Harness,
@@ -98,7 +100,11 @@ async def test_requests_per_deal_before_and_after(tmp_path: Path) -> None:
     """Prints the Bot API requests of one deal: without notifications (as before), with
     slow players (each pinged) and with players acting quickly (nobody pinged)."""
     figures = {}
-    runs = (("before", 30.0, "never"), ("slow", 30.0, "always"), ("fast", 2.0, "always"))
+    runs = (
+        ("before", 30.0, NotifyMode.NEVER),
+        ("slow", 30.0, NotifyMode.ALWAYS),
+        ("fast", 2.0, NotifyMode.ALWAYS),
+    )
     for label, pause, mode in runs:
         clock = FakeClock()
         (tmp_path / label).mkdir()
@@ -199,7 +205,7 @@ async def test_a_player_away_hears_one_sound_a_turn(tmp_path: Path) -> None:
         [(_, mid, _)] = [p for p in _pings(h) if p[0] == away.id]
         assert table.deadline is not None
         clock.now = table.deadline - 15
-        await h.rt.scheduler.on_timer("remind", table.id, table.move)
+        await h.rt.scheduler.on_timer(JobKind.REMIND, table.id, table.move)
         await h.idle()
         assert len(sounds()) == 1  # no second message: the first one says it now
         ping = h.fake.message(away.id, mid)
@@ -222,7 +228,7 @@ async def test_settings_name_the_notifications_for_what_they_do(tmp_path: Path) 
             "only when I am slow",
             "never",
         ]
-    assert settings_text("ru", "always").startswith(
+    assert settings_text("ru", NotifyMode.ALWAYS).startswith(
         "🔔 <b>Уведомления о ходе</b>: когда я не смотрю\n"
         "Сообщение со звуком — не больше одного за ход:\n"
         "• <i>когда я не смотрю</i> — ход за вами, а вы ничего не нажимали дольше 30 с "
