@@ -222,6 +222,13 @@ class Harness:
         mid = slot.message_id if slot is not None else None
         return self.fake.message(user.id, mid) if mid is not None else None
 
+    def hand(self, user: FakeUser | None) -> MessageView:
+        """The user's hand message of the current deal (it has been sent)."""
+        assert user is not None, "nobody is to act"
+        msg = self.hand_message(user)
+        assert msg is not None, f"{user.first_name} has no hand message"
+        return msg
+
     def hand_slot(self, user_id: int) -> Slot | None:
         """The user's hand message of the current deal, as the Telegram side keeps it."""
         return hand_of(self.rt.store, self.table(), user_id)

@@ -355,9 +355,9 @@ async def test_restart_resumes_the_game_in_the_same_messages(tmp_path: Path) -> 
         table = h2.table()
         assert table.game is not None
         assert table.move == move and table.game.to_record() == record
-        slot = h.table_slot()
+        slot = h2.table_slot()
         assert slot is not None and slot.message_id == table_msg
-        assert {s: slot.message_id for s, slot in h.hand_slots().items()} == ids
+        assert {s: slot.message_id for s, slot in h2.hand_slots().items()} == ids
         await take_turn(h2, simple_policy())  # the old message's buttons still work
         assert h2.table().move == move + 1
 
