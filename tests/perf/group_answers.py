@@ -109,10 +109,11 @@ class BenchFake(FakeTelegram):
 
     bench: Bench | None = None
 
-    def _record(self, method: str, params: Any, now: float, status: Any, body: Any) -> None:
-        super()._record(method, params, now, status, body)
+    def _answer(self, method: str, params: Any, result: Any) -> tuple[int, bytes]:
+        status, body = super()._answer(method, params, result)
         if self.bench is not None and status == 200:
-            self.bench.on_call(method, params, now, body)
+            self.bench.on_call(method, params, self.clock(), body)
+        return status, body
 
 
 class Bench:
