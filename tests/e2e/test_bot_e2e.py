@@ -147,9 +147,7 @@ async def test_four_player_game_misere_open_defence_and_stop(tmp_path: Path) -> 
         assert h.game().players == 4
         # deal 1: all-pass with four: the dealer sits out, the talon leads tricks 1-2
         dealer_user = h.user_of_seat(int(h.deal().dealer))
-        dealer_hand = h.hand_message(dealer_user)
-        assert dealer_hand is not None
-        assert "sit this deal out" in dealer_hand.content
+        assert "sit this deal out" in h.hand(dealer_user).content
         await play_deal(h, simple_policy())
         assert "all-pass" in [t for t in h.group_texts() if t.startswith("Deal 1:")][0]
         # deal 2: misère by the first hand; the defenders' hands are opened to everybody
@@ -209,14 +207,12 @@ async def test_turn_timer_acts_for_a_slow_declarer(tmp_path: Path) -> None:
         await open_and_start(h)
         deal = h.deal()
         first = h.user_of_seat(int(deal.first_hand))
-        msg = h.hand_message(first)
-        assert msg is not None
+        msg = h.hand(first)
         await h.press(first, msg, next(d for _, d in msg.buttons if code_of(d) == "b6S"))
         for i in range(2):
             user = h.actor()
             assert user is not None
-            msg = h.hand_message(user)
-            assert msg is not None
+            msg = h.hand(user)
             if i == 1:
                 h.table().settings.turn_time = 1
             await h.press(user, msg, next(d for _, d in msg.buttons if code_of(d) == "bP"))
@@ -231,13 +227,8 @@ async def test_turn_timer_acts_for_a_slow_declarer(tmp_path: Path) -> None:
         assert next(a for a in deal.log if isinstance(a, Declare)).contract.code == "6S"
         await h.idle()
 
-        def first_hand() -> MessageView:
-            shown = h.hand_message(first)
-            assert shown is not None
-            return shown
-
         await h.fake.wait_until(
-            lambda: "Time is up" in first_hand().content, timeout=60, what="private note"
+            lambda: "Time is up" in h.hand(first).content, timeout=60, what="private note"
         )
         await h.fake.wait_until(
             lambda: (m := h.table_message()) is not None and "ran out of time" in m.content,

@@ -181,16 +181,13 @@ async def test_double_and_triple_presses_act_once(tmp_path: Path) -> None:
             for _ in range(12):
                 actor = h.actor()
                 assert actor is not None
-                msg = h.hand_message(actor)
-                assert msg is not None
+                msg = h.hand(actor)
                 data = next(d for _, d in msg.buttons if d and code_of(d)[0] in "btkcwdp")
                 move, log, deal_no = table.move, len(h.deal().log), table.deal_no
                 qids = [h.fake.press(actor, msg, data) for _ in range(3)]
                 # and another seated player presses the same button in his own chat
                 other = next(u for u in h.users if u is not actor)
-                other_msg = h.hand_message(other)
-                assert other_msg is not None
-                qids.append(h.fake.press(other, other_msg, data, force=True))
+                qids.append(h.fake.press(other, h.hand(other), data, force=True))
                 await settle(h)
                 await asyncio.sleep(0)
                 if code_of(data)[0] not in "tu":

@@ -425,8 +425,7 @@ async def test_bot_removed_pauses_the_table_and_re_adding_resumes_it(tmp_path: P
             # nothing moves: presses are refused, the timer does not act
             actor = h.actor()
             assert actor is not None
-            msg = h.hand_message(actor)
-            assert msg is not None
+            msg = h.hand(actor)
             answer = await press(h, actor, msg, msg.buttons[0][1])
             assert is_alert(answer) and "paused" in answer["text"]
             clock.advance(1000)

@@ -405,9 +405,7 @@ async def test_a_stopped_game_is_archived_and_its_settlement_survives_a_restart(
     async with running_bot(tmp_path, fake=fake, people=people, group=group, defaults=SMALL) as h:
         assert sum("Game stopped" in t for t in h.group_texts()) == 2
         for user in people:  # the unfinished deal's hands are frozen, without buttons
-            frozen = h.hand_message(user)
-            assert frozen is not None
-            assert not frozen.buttons
+            assert not h.hand(user).buttons
     assert _rows(path, "SELECT COUNT(*) FROM games") == [(1,)]
 
 
@@ -422,8 +420,7 @@ async def test_a_repeated_press_is_already_done_and_discard_marks_are_idempotent
             await take_turn(h, bids)
         declarer = h.actor()
         assert declarer is not None
-        msg = h.hand_message(declarer)
-        assert msg is not None
+        msg = h.hand(declarer)
         marks = [d for _, d in msg.buttons if d and code_of(d).startswith("t")]
         for _ in range(2):  # pressed twice (an answer lost): still marked once
             qid = h.fake.press(declarer, msg, marks[0], force=True)
@@ -431,8 +428,7 @@ async def test_a_repeated_press_is_already_done_and_discard_marks_are_idempotent
             assert not is_alert(h.fake.callback_answers[qid])
         picked = h.table().ui.discard_pick[first]
         assert [c.code for c in picked] == [code_of(marks[0])[1:]]
-        msg = h.hand_message(declarer)
-        assert msg is not None
+        msg = h.hand(declarer)
         unmark = next(d for _, d in msg.buttons if d and code_of(d) == "u" + code_of(marks[0])[1:])
         for _ in range(2):
             h.fake.press(declarer, msg, unmark, force=True)
@@ -457,8 +453,7 @@ async def test_old_buttons_of_a_message_no_table_keeps_go_away_when_pressed(tmp_
         await open_and_start(h)
         user = h.actor()
         assert user is not None
-        msg = h.hand_message(user)
-        assert msg is not None
+        msg = h.hand(user)
         rows = [[InlineKeyboardButton(text, callback_data=d) for text, d in msg.buttons if d]]
         orphan = await h.app.bot.send_message(
             user.id, "🃏 Deal 1", reply_markup=InlineKeyboardMarkup(rows)

@@ -16,7 +16,6 @@ from bot.telegram.scheduler import JobKind
 from tests.bot_helpers import (
     NO_FLOOD,
     FakeClock,
-    Harness,
     cards_in,
     code_of,
     is_alert,
@@ -25,19 +24,11 @@ from tests.bot_helpers import (
     simple_policy,
     take_turn,
 )
-from tests.fakes import FakeTelegram, FakeUser, MessageView
+from tests.fakes import FakeTelegram, MessageView
 
 
 def _button(msg: MessageView, code: str) -> str:
     return next(d for _, d in msg.buttons if d and code_of(d) == code)
-
-
-def _hand(h: Harness, user: FakeUser | None) -> MessageView:
-    """The user's hand message of the current deal (it has been sent)."""
-    assert user is not None, "nobody is to act"
-    msg = h.hand_message(user)
-    assert msg is not None, f"{user.first_name} has no hand message"
-    return msg
 
 
 async def test_commands_menu_registered_in_ru_and_en(tmp_path: Path) -> None:
@@ -135,7 +126,7 @@ async def test_presses_by_strangers_on_old_messages_and_out_of_turn_change_nothi
         stranger = h.users[3]
         actor = h.actor()
         assert actor is not None
-        msg = _hand(h, actor)
+        msg = h.hand(actor)
         move = table.move
         assert table.game is not None
         record = table.game.to_record()
@@ -149,7 +140,7 @@ async def test_presses_by_strangers_on_old_messages_and_out_of_turn_change_nothi
         assert is_alert(h.fake.callback_answers[qid])
         # a seated player who is not on turn
         other = next(u for u in h.users[:3] if u is not actor)
-        omsg = _hand(h, other)
+        omsg = h.hand(other)
         qid = h.fake.press(other, omsg, encode(table.id, table.move, "bP"), force=True)
         await h.idle()
         answer = h.fake.callback_answers[qid]
@@ -207,7 +198,7 @@ async def test_timeouts_auto_act_and_a_stranger_takes_the_seat(tmp_path: Path) -
         take = h.fake.last_bot_message(h.group)
         assert take is not None
         assert replaceable(table.timeouts) == [first_seat]
-        mine = _hand(h, first)
+        mine = h.hand(first)
         assert "Time is up" in mine.content
         newcomer = h.users[3]
         answer = await h.press(newcomer, take, _button(take, f"R{first_seat}"))
@@ -245,7 +236,7 @@ async def test_stop_by_vote_settles_the_game(tmp_path: Path) -> None:
         assert "Game stopped" in texts[-1]
         assert h.table().status == "over" and h.game().stopped
         for user in h.users[:3]:
-            hand = _hand(h, user)
+            hand = h.hand(user)
             assert not hand.buttons
             assert "The game is stopped" in hand.content and "⏳" not in hand.content
             # told privately: the settlement after the frozen hand
@@ -268,7 +259,7 @@ async def test_a_closed_table_leaves_memory_once_shown_and_late_presses_are_stal
         table = h.table()
         actor = h.actor()
         assert actor is not None
-        old_hand = _hand(h, actor)
+        old_hand = h.hand(actor)
         assert not h.rt.scheduler.evict(table)  # in play: stays
         assert h.service.registry.get(table.id) is table
         await h.say(h.users[0], "/stop")
