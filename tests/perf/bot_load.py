@@ -293,8 +293,6 @@ def _install_trace() -> None:
 
 def _make_fake_class() -> Any:
     from tests.fakes import FakeTelegram
-    from tests.fakes.model import ApiError
-    from tests.fakes.telegram import encode
 
     class BenchFake(FakeTelegram):  # type: ignore[misc]
         """A FakeTelegram that keeps a compact call log and reports every call to a hook.
@@ -342,16 +340,6 @@ def _make_fake_class() -> Any:
                     self.by_chat[chat_id].append((now, method, ok))
             if self.hook is not None:
                 self.hook(method, params, now, ok, body)
-
-        def _answer(self, method: str, params: Any, result: Any) -> tuple[int, bytes]:
-            # the fake's own: its full log replaced by _record's
-            if isinstance(result, ApiError):
-                status, body = result.code, encode(result.body())
-            else:
-                status, body = 200, encode({"ok": True, "result": result})
-            self._record(method, params, self.clock(), status, body)
-            self._notify()
-            return status, body
 
         def _updates_batch(self, p: Any) -> list[dict[str, Any]]:
             batch: list[dict[str, Any]] = super()._updates_batch(p)

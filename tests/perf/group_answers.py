@@ -109,11 +109,10 @@ class BenchFake(FakeTelegram):
 
     bench: Bench | None = None
 
-    def _answer(self, method: str, params: Any, result: Any) -> tuple[int, bytes]:
-        status, body = super()._answer(method, params, result)
+    def _record(self, method: str, params: Any, now: float, status: Any, body: Any) -> None:
+        super()._record(method, params, now, status, body)
         if self.bench is not None and status == 200:
-            self.bench.on_call(method, params, self.clock(), body)
-        return status, body
+            self.bench.on_call(method, params, now, body)
 
 
 class Bench:
