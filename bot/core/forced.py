@@ -56,7 +56,7 @@ def play_forced(
             break
         # the last trick plays itself: every hand holds its one card (a computer's too)
         last = deal.trick_number == 10
-        effects += apply_action(table, action, now, seed, auto=False)
+        effects += apply_action(table, action, now, seed, auto=False, made=True)
         if not last:
             break
     return effects

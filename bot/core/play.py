@@ -174,7 +174,10 @@ def act(
     the offers he may make (record format, "Offers": kept apart from the legal moves by the
     engine); ``None``: the press names no action. ``press`` names the press, so that one
     repeated after a restart is :class:`AlreadyDone`."""
-    if move != table.move and Press(move, user_id, press) in table.recent:
+    if move != table.move and (
+        Press(move, user_id, press) in table.recent
+        or (move, user_id, action) in table.ui.made_for  # made for him as he pressed it
+    ):
         raise AlreadyDone()
     seat, view = turn_of(table, user_id, move)
     # the discard is marked card by card and confirmed apart (confirm_discard)
@@ -260,10 +263,11 @@ def timeout(
 
 
 def apply_action(
-    table: Table, action: Action, now: float, seed: int | None, *, auto: bool
+    table: Table, action: Action, now: float, seed: int | None, *, auto: bool, made: bool = False
 ) -> list[Effect]:
     """Apply an action already checked against the legal ones (``auto``: made for the
-    player, noted as such) and what follows it: the next turn, the deal's end."""
+    player, noted as such; ``made``: made for him unnoted, his forced card) and what
+    follows it: the next turn, the deal's end."""
     game = table.game
     assert game is not None and game.current is not None
     deal = game.current
@@ -277,6 +281,8 @@ def apply_action(
         raise Rejected("err.illegal") from None
     effects: list[Effect] = []
     ui = table.ui
+    if (auto or made) and actor is not None:
+        _made_for(table, actor, action)
     table.move += 1
     ui.forced = None
     _declare_forced(table)
@@ -305,6 +311,14 @@ def apply_action(
         since = max((t for t in (ui.acted_at.get(nxt), ui.dealt_at) if t is not None), default=None)
         effects.append(TurnPassed(table, nxt, None if since is None else now - since))
     return effects
+
+
+def _made_for(table: Table, seat: Seat, action: Action) -> None:
+    """Remember ``action`` made for the person at ``seat`` at this move (see ``made_for``)."""
+    player = table.player(seat)
+    if player is not None and not player.is_robot:
+        made = (table.move, player.user_id, action)
+        table.ui.made_for = [*table.ui.made_for, made][-RECENT_PRESSES:]
 
 
 def _declare_forced(table: Table) -> None:

@@ -4,7 +4,10 @@ last trick plays itself to the end of the deal."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.core import effects as fx
+from bot.core.errors import AlreadyDone, Rejected
 from bot.core.forced import forced_move
 from bot.core.model import Table
 from bot.core.service import TableService
@@ -48,6 +51,23 @@ async def test_the_only_card_plays_itself_and_a_stale_job_does_nothing() -> None
         row = await service.storage.table(table.id)
         assert row is not None and row.move == table.move  # saved like a press
         assert await service.forced_play(table.id, move) == ()  # the same job again
+
+
+async def test_his_press_of_the_card_that_just_played_itself_is_already_done() -> None:
+    async with service_on() as service:
+        table = await started(service)
+        await _all_pass(service, table)
+        await _until_forced(service, table)
+        _, player = actor(table)
+        card = forced_move(table)
+        move = table.move
+        await service.forced_play(table.id, move)
+        # his press of that very card arrives a moment later: his card was played
+        with pytest.raises(AlreadyDone):
+            await service.act(table.id, player.user_id, move, "pX", card)
+        assert table.move == move + 1
+        with pytest.raises(Rejected, match="err.stale"):  # somebody else's press of that move
+            await service.act(table.id, actor(table)[1].user_id, move, "pY", card)
 
 
 async def test_a_player_who_switched_it_off_presses_it_himself() -> None:

@@ -159,6 +159,21 @@ async def test_a_turn_whose_buttons_were_never_delivered_does_not_time_out() -> 
         assert auto.seat == seat and table.move == move + 1
 
 
+async def test_his_late_press_of_what_his_timeout_made_is_already_done() -> None:
+    clock = Clock()
+    async with service_on(clock=clock, turn_time=30) as service:
+        table = await started(service)
+        _, player = actor(table)
+        move = table.move
+        clock.advance(31)
+        [auto] = of(await service.timeout(table.id, move), fx.AutoPlayed)
+        with pytest.raises(AlreadyDone):  # he pressed the very move the timer made for him
+            await service.act(table.id, player.user_id, move, "bP", auto.action)
+        with pytest.raises(Rejected, match="err.stale"):  # another one: too late
+            await service.act(table.id, player.user_id, move, "b6S", decoded(table, "b6S"))
+        assert table.move == move + 1
+
+
 async def test_timeouts_act_safely_and_make_a_seat_replaceable() -> None:
     clock = Clock()
     async with service_on(clock=clock, turn_time=30) as service:
