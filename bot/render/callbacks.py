@@ -10,7 +10,8 @@ Lobby and table codes start with ``L`` (``Ls`` sit, ``Lu`` stand up, ``Lg`` star
 ``Lo`` settings, ``Lb`` back, ``Lc`` cancel, ``Lx<key>`` change a setting), ``V`` (vote to
 stop), ``R<seat>`` (take over a seat), ``H`` (a hint for the seat on turn) and ``Oo``/``Ob``
 (show the offer buttons, back to the cards); ``A<seat>`` asks for the analysis of a deal
-under its review, with the deal's number in place of the move.
+under its review, with the deal's number in place of the move (followed by the code of
+the move the timer made for him last, which that review notes and its redraw keeps).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from bot.preferans.actions import Accept, Action, Bid, ChooseDefence, Declare, O
 from bot.preferans.cards import parse_card
 from bot.preferans.contracts import parse_contract
 from bot.preferans.outcome import Defence, WhistAnswer
+from bot.preferans.seats import Seat
 from bot.preferans.views import PublicView
 
 __all__ = [
@@ -29,6 +31,7 @@ __all__ = [
     "decode",
     "action_code",
     "action_of",
+    "action_at",
     "to_base36",
     "from_base36",
     "MAX_BYTES",
@@ -119,7 +122,14 @@ def action_of(code: str, view: PublicView) -> Action | None:
     moves the passer's cards); an offer is the deciding player's (record format, "Offers").
     Whether it is legal is the core's to check."""
     hand, actor = view.to_act, view.actor
-    if hand is None or actor is None or len(code) < 2:
+    if hand is None or actor is None:
+        return None
+    return action_at(code, hand, actor)
+
+
+def action_at(code: str, hand: Seat, actor: Seat) -> Action | None:
+    """:func:`action_of` for the ``hand`` to move and the deciding ``actor`` given."""
+    if len(code) < 2:
         return None
     kind, rest = code[0], code[1:]
     action: Action | None = None

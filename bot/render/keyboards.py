@@ -147,10 +147,17 @@ def take_back_keyboard(table: Table, seat: Seat) -> InlineKeyboardMarkup:
     return _markup([[_btn(table, t(lang, "btn.take_back", seat=seat + 1), f"R{seat}", 0)]])
 
 
-def analysis_keyboard(table: Table, deal_no: int, seat: Seat, lang: str) -> InlineKeyboardMarkup:
+def analysis_keyboard(
+    table: Table, deal_no: int, seat: Seat, lang: str, auto: Action | None = None
+) -> InlineKeyboardMarkup:
     """The «🔍» button under ``seat``'s review of deal ``deal_no``: its analysis, on request
-    (the deal's number in place of the move: the review stays valid while play goes on)."""
-    return _markup([[_btn(table, t(lang, "btn.analysis"), f"A{int(seat)}", deal_no)]])
+    (the deal's number in place of the move: the review stays valid while play goes on).
+    ``auto``: the move the timer made for him, which the review notes: the button carries
+    it, so that the review redrawn with its analysis (even after a restart) notes it too."""
+    code = f"A{int(seat)}"
+    if auto is not None and not isinstance(auto, Discard):  # a discard never ends a deal
+        code += action_code(auto)
+    return _markup([[_btn(table, t(lang, "btn.analysis"), code, deal_no)]])
 
 
 def _rows_by_suit(

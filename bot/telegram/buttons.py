@@ -21,7 +21,7 @@ from bot.core.model import Table
 from bot.core.viewcache import public_view
 from bot.preferans.cards import Card, parse_card
 from bot.preferans.seats import Seat
-from bot.render.callbacks import CallbackData, action_of, decode, to_base36
+from bot.render.callbacks import CallbackData, action_at, action_of, decode, to_base36
 from bot.render.hint import hint_text
 from bot.render.i18n import lang_of, t
 from bot.render.keyboards import SETTING_CODES, setting_label
@@ -43,7 +43,7 @@ PATTERNS = {
     "move": _HEAD + r"[bcwdpoa]",
     "hint": _HEAD + r"H$",
     "offers": _HEAD + r"O[ob]$",
-    "analysis": _HEAD + r"A\d$",
+    "analysis": _HEAD + r"A\d([a-z][0-9A-Za-z-]+)?$",  # the timer's move for him, if any
 }
 """Callback data of each kind of button; anything else is answered as out of date."""
 
@@ -247,8 +247,11 @@ async def _analysis(press: _Press) -> None:
         raise Rejected("err.stale")
     # the review is the deal's hand message (not kept in the store once the deal was shown)
     slot = Slot(data.table_id, "hand", message.chat.id, data.move, message.message_id)
-    seat, user = Seat(int(data.code[1:])), player_of(press.user)
-    key = await rt.presenter.reviews.ask(data.table_id, data.move, seat, slot, user)
+    seat, user = Seat(int(data.code[1])), player_of(press.user)
+    auto = action_at(data.code[2:], seat, seat) if len(data.code) > 2 else None
+    if len(data.code) > 2 and auto is None:
+        raise Rejected("err.stale")  # a move code no button of ours carries
+    key = await rt.presenter.reviews.ask(data.table_id, data.move, seat, slot, user, auto)
     await press.answer(t(press.lang, key))
 
 

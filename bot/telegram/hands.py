@@ -129,7 +129,7 @@ def review_content(
     if found is not None:
         review += "\n\n" + analysis_line(table, found, player.lang, reader=seat, ranks=ranks)
     note = review + "\n\n" + note
-    auto = e.auto.get(seat)
+    auto = e.auto.get(seat)  # the move the timer made for him last
     if auto is not None:
         what = action_text(auto, player.lang, private=True, ranks=ranks)
         note = t(player.lang, "hand.auto", what=what) + "\n\n" + note
@@ -137,5 +137,5 @@ def review_content(
     others = service.registry.tables_of(player.user_id)
     text = hand_text(table, sv, e.deal_no, player.lang, note=note, ranks=ranks, others=others)
     if ask and found is None:
-        return text, keyboards.analysis_keyboard(table, e.deal_no, seat, player.lang)
+        return text, keyboards.analysis_keyboard(table, e.deal_no, seat, player.lang, auto)
     return text, None

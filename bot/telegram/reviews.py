@@ -16,6 +16,7 @@ from bot.core import effects as fx
 from bot.core.errors import Rejected
 from bot.core.model import Player
 from bot.core.service import TableService
+from bot.preferans.actions import Action
 from bot.preferans.analysis import Analysis, reached_play
 from bot.preferans.seats import Seat
 from bot.render.results import sheet_before
@@ -43,10 +44,19 @@ class Reviews:
         """Per (table, deal, seat): ``True`` once its line was handed to the outbox,
         ``False`` while it is worked out."""
 
-    async def ask(self, table_id: int, deal_no: int, seat: Seat, slot: Slot, user: Player) -> str:
-        """``user`` pressed «🔍» under the review ``slot`` of ``seat`` in deal ``deal_no``:
-        start its analysis; the key of the press's answer. Raises :class:`Rejected` when
-        there is no such deal to analyse."""
+    async def ask(
+        self,
+        table_id: int,
+        deal_no: int,
+        seat: Seat,
+        slot: Slot,
+        user: Player,
+        auto: Action | None = None,
+    ) -> str:
+        """``user`` pressed «🔍» under the review ``slot`` of ``seat`` in deal ``deal_no``
+        (``auto``: the move the timer made for him, which the review notes): start its
+        analysis; the key of the press's answer. Raises :class:`Rejected` when there is
+        no such deal to analyse."""
         key = (table_id, deal_no, int(seat))
         state = self.asked.get(key)
         if state is not None:
@@ -67,7 +77,8 @@ class Reviews:
             player = user  # the seat was taken over since: the review is still his
         game = table.game
         before = sheet_before(game, finished) if game is not None else None
-        ended = fx.DealEnded(table, deal_no, finished, {})
+        # redrawn as it was shown, the timer's note too, with the analysis added
+        ended = fx.DealEnded(table, deal_no, finished, {} if auto is None else {seat: auto})
         review = partial(review_content, self.service, ended, seat, player, before)
 
         def done(found: Analysis) -> None:

@@ -10,9 +10,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from bot.core import effects as fx
 from bot.preferans.actions import Action, Bid, Play
 from bot.preferans.analysis import analyse
-from tests.bot_helpers import code_of, is_alert, open_and_start, running_bot
+from tests.bot_helpers import FakeClock, code_of, is_alert, open_and_start, running_bot
 from tests.service.helpers import pick
 
 LINE = "All-pass: playing their best, each takes at most this"
@@ -133,3 +134,47 @@ async def test_a_forgotten_tables_review_is_analysed_from_the_database(tmp_path:
         await h.idle()
         assert h.fake.callback_answer(qid)["text"] == "This message is out of date."
         assert not h.rt.presenter.analyst.tasks
+
+
+async def test_the_analysis_keeps_the_note_of_a_move_made_by_the_timer(tmp_path: Path) -> None:
+    """The last card of the deal played by the timer: its note stays in the review with the
+    analysis added, as the review showed it before."""
+    clock = FakeClock()
+    async with running_bot(tmp_path, analysis=True, clock=clock) as h:
+        h.rt.presenter.analyst.analyse = partial(analyse, from_trick=8)
+        await open_and_start(h)
+        table = h.table()
+        while (deal := h.deal()).trick_number < 10 or len(deal.current_trick) < 2:
+            user = h.actor()
+            assert user is not None
+            action = pick(table, _pass_or_card)
+            h.rt.show(await h.service.act(table.id, user.id, table.move, "x", action))
+        late = h.actor()
+        assert late is not None
+        clock.advance(61)
+        effects = await h.service.timeout(table.id, table.move)
+        h.rt.show(effects)
+        await h.idle()
+        [auto] = [e for e in effects if isinstance(e, fx.AutoPlayed)]
+        assert isinstance(auto.action, Play) and table.deal_no == 2
+        note = "⏰ Time is up, played for you: "
+        msg = _review(h, late)
+        shown = msg.content
+        assert note in shown
+        [(_, data)] = msg.buttons
+        assert code_of(data) == f"A{auto.seat}p{auto.action.card.code}"  # the note goes with it
+        qid = h.fake.press(late, msg, data[: -len(code_of(data)) + 2] + "zQ", force=True)
+        await h.idle()
+        assert h.fake.callback_answer(qid)["text"] == "This message is out of date."
+        assert not h.rt.presenter.analyst.tasks  # a move no button carries: nothing asked
+        assert (await _ask(h, late, msg, data)).startswith("🔍 Analysing the deal")
+        review = _review(h, late)
+        assert LINE in review.content and note in review.content
+        # everything it showed, the analysis added before the result
+        assert review.content.replace("\n\n🔍 " + _line_of(review.content), "") == shown
+
+
+def _line_of(text: str) -> str:
+    """The analysis paragraph of a review."""
+    [line] = [p[len("🔍 ") :] for p in text.split("\n\n") if p.startswith("🔍 " + LINE)]
+    return line
