@@ -182,10 +182,14 @@ async def _private_pulka(rt: Runtime, player: Player) -> str:
     for table in rt.service.registry.tables_of(player.user_id):
         if table.game is not None:
             return pulka_text(table, table.game, player.lang)
-    found = await rt.service.archive.last_of_player(player.user_id)
-    if found is None:
-        return t(player.lang, "pulka.none")
-    game = Game.from_record(found[1])
+    try:
+        found = await rt.service.archive.last_of_player(player.user_id)
+        if found is None:
+            return t(player.lang, "pulka.none")
+        game = Game.from_record(found[1])
+    except Exception as exc:  # noqa: BLE001 - a damaged record (or the database away): say so
+        log.warning("the sheet of user %s's last game cannot be read: %s", player.user_id, exc)
+        return t(player.lang, "pulka.unreadable")
     return f"<pre>{html.escape(sheet_text(game, player.lang))}</pre>"
 
 

@@ -3,8 +3,12 @@ games, each under its group's title, and never the bot's defaults for a table he
 
 from __future__ import annotations
 
+import logging
 import re
+import sqlite3
 from pathlib import Path
+
+import pytest
 
 from bot.core.model import TableSettings
 from bot.core.modes import SheetMode
@@ -116,3 +120,32 @@ async def test_private_rules_show_every_table_the_player_sits_at(tmp_path: Path)
         # who sits at one table only sees that one
         text = await _ask(h, vera, "/rules")
         assert text.startswith("🃏 Ваш стол в группе «Preferans club»:") and "\n\n" not in text
+
+
+async def test_private_pulka_of_a_game_whose_record_cannot_be_read(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """His last game's record is damaged: /pulka in private says so (and the log warns)
+    instead of leaving him with no answer; nothing is changed."""
+    async with running_bot(tmp_path) as h:
+        anna = h.users[0]
+        await open_and_start(h)
+        for user in h.users[:2]:
+            await h.say(user, "/stop")
+        table = h.table()
+        assert table.game is not None and table.game.over
+        del h.service.registry.tables[table.id]  # as a finished game's table is, once shown
+        for damage in ('{"format":', '{"format": "preferans-record/1", "deals": 7}'):
+            con = sqlite3.connect(tmp_path / "bot.sqlite3")
+            con.execute("UPDATE games SET record = ? WHERE table_id = ?", (damage, table.id))
+            con.commit()
+            con.close()
+            caplog.clear()
+            with caplog.at_level(logging.WARNING):
+                assert await _ask(h, anna, "/pulka") == t("en", "pulka.unreadable")
+            [line] = [r for r in caplog.records if r.levelno >= logging.WARNING]
+            assert line.getMessage().startswith(f"the sheet of user {anna.id}'s last game")
+            con = sqlite3.connect(tmp_path / "bot.sqlite3")
+            [(kept,)] = con.execute("SELECT record FROM games WHERE table_id = ?", (table.id,))
+            con.close()
+            assert kept == damage  # left as it was
