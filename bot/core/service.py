@@ -14,6 +14,7 @@ confirms what the group saw (:meth:`TableService.shown`).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
@@ -74,6 +75,8 @@ class TableService:
         self.resumable = Resumable(self.registry, seed=seed)
         """The tables to read back after a start-up."""
         self.archive = Archive(storage)
+        self._migrating = asyncio.Lock()
+        """Held while a group's tables move to its supergroup (see :meth:`migrate`)."""
         """The finished games, their statistics and records."""
 
     def clock(self) -> float:
@@ -306,17 +309,19 @@ class TableService:
         return chats.resume(table, self.clock())
 
     async def migrate(self, old_chat_id: int, new_chat_id: int) -> Effects:
-        """The group became a supergroup: its tables and stored history move along."""
-        moved = self.registry.in_chat(old_chat_id)
-        if old_chat_id == new_chat_id or not moved:
-            return ()
-        redo = partial(self.migrate, old_chat_id, new_chat_id)
-        await stored(self.storage.move_chat(old_chat_id, new_chat_id), redo)
-        log.info(
-            "tables %s move from chat %s to %s", [tb.id for tb in moved], old_chat_id, new_chat_id
-        )
-        change = partial(chats.move_chat, new_chat_id=new_chat_id)
-        return await each(partial(self.change, save=True), moved, change)
+        """The group became a supergroup: its tables and stored history move along.
+        Telegram tells it twice (an update in each chat, and a send refused), at the same
+        time: one move at a time, so the one that comes second finds nothing left to move."""
+        async with self._migrating:
+            moved = self.registry.in_chat(old_chat_id)
+            if old_chat_id == new_chat_id or not moved:
+                return ()
+            redo = partial(self.migrate, old_chat_id, new_chat_id)
+            await stored(self.storage.move_chat(old_chat_id, new_chat_id), redo)
+            ids = [tb.id for tb in moved]
+            log.info("tables %s move from chat %s to %s", ids, old_chat_id, new_chat_id)
+            change = partial(chats.move_chat, new_chat_id=new_chat_id)
+            return await each(partial(self.change, save=True), moved, change)
 
     # ------------------------------------------------------------------ what was shown
 
