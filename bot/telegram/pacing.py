@@ -25,8 +25,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import warnings
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from typing import Any, Final
 
 from telegram import CallbackQuery
@@ -62,11 +62,9 @@ ANSWERS_WINDOW: Final = 60.0
 
 
 def flood_wait(exc: RetryAfter) -> float:
-    """The seconds Telegram asked to wait."""
-    with warnings.catch_warnings():  # PTB warns about the int/timedelta switch
-        warnings.simplefilter("ignore")
-        delay = exc.retry_after
-    return float(delay.total_seconds() if hasattr(delay, "total_seconds") else delay)
+    """The seconds Telegram asked to wait (a ``timedelta``: see :mod:`bot.telegram`)."""
+    delay = exc.retry_after
+    return delay.total_seconds() if isinstance(delay, timedelta) else float(delay)
 
 
 class Pacing:

@@ -25,6 +25,7 @@ from telegram.request._requestparameter import RequestParameter  # no public con
 
 from bot.app import default_request
 from bot.telegram.gate import Gate
+from bot.telegram.pacing import flood_wait
 from bot.telegram.transport import AiohttpRequest, UnsupportedProxy, read_proxies
 from tests.fakes import UploadedFile
 from tests.fakes._media import parse_multipart
@@ -433,7 +434,9 @@ async def test_bot_api_errors_come_out_as_ptb_raises_them(srv: Server, req: Aioh
         await req.post(srv.url("editMessageText"), data(chat_id=1))
     with pytest.raises(RetryAfter) as flooded:
         await req.post(srv.url("sendMessage"), data(chat_id=1))
-    assert flooded.value.message == "Flood control exceeded. Retry in 7 seconds"
+    # a time period is a timedelta (bot.telegram opts in): no PTBDeprecationWarning
+    assert flooded.value.message == "Flood control exceeded. Retry in 0:00:07"
+    assert flood_wait(flooded.value) == 7.0
     with pytest.raises(ChatMigrated) as moved:
         await req.post(srv.url("sendPhoto"), data(chat_id=1))
     assert moved.value.new_chat_id == -1009
