@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import signal
 import sys
 
 from bot.config import Config, ConfigError
@@ -29,6 +31,8 @@ def main() -> int:
         lock.release()  # (main() also runs in-process in tests)
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    # the lock lost to another process (PostgreSQL: storage/pg_lock.py): stop as on SIGTERM
+    lock.on_lost = lambda reason: os.kill(os.getpid(), signal.SIGTERM)
     logging.basicConfig(
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         level=getattr(logging, config.log_level, logging.INFO),
@@ -56,6 +60,9 @@ def main() -> int:
         return 1
     finally:
         lock.release()
+    if lock.lost is not None:  # logged as an ERROR too; a supervisor sees a failure
+        print(f"error: {lock.lost}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+from collections.abc import Callable
 
 from .connection import StorageError
 
@@ -57,6 +58,11 @@ class DatabaseLock:
 
     def __init__(self, fd: int | None) -> None:
         self._fd = fd
+        self.lost: str | None = None
+        """Why the lock was lost while the process ran (a file's lock never is; PostgreSQL's
+        can be, with its connection: :mod:`storage.pg_lock`)."""
+        self.on_lost: Callable[[str], None] | None = None
+        """Called (from another thread) once the lock is lost for good, with :attr:`lost`."""
 
     def release(self) -> None:
         if self._fd is not None:

@@ -3,8 +3,11 @@ with one line, and the lock goes with its process, even killed."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -101,6 +104,73 @@ def test_a_second_process_on_the_same_postgres_database_refuses_to_start(tmp_pat
             assert f"(pid {first})" in line
     finally:
         server.stop()
+
+
+@pytest.mark.waits  # the bot checks its lock every 10 s (storage/pg_lock.py)
+def test_a_bot_whose_postgres_lock_another_process_took_stops(tmp_path: Path) -> None:
+    """The bot's lock connection ends (a server restart, the network) and a second process
+    takes the lock meanwhile: the bot stops with one ERROR line and a failure status, so
+    the two never go on side by side."""
+    need_server()
+    fake = FakeTelegram(flood=FloodLimits(enabled=False))
+    server = FakeBotApiServer(fake)
+    server.start_in_thread()
+    try:
+        with fresh_database_sync() as url:
+            env = {**bot_env(fake, server, tmp_path), "DATABASE_URL": url}
+            log = tmp_path / "bot.log"
+            with log.open("w") as out:
+                bot = subprocess.Popen(
+                    [sys.executable, "-m", "bot"], env=env, stdout=out, stderr=subprocess.STDOUT
+                )
+            try:
+                fake.wait_until_sync(
+                    lambda: _holder_pid(url) == str(bot.pid), timeout=30, what="the lock"
+                )
+                asyncio.run(_take_over(url, bot))
+            finally:
+                if bot.poll() is None:
+                    bot.kill()
+                    bot.wait()
+            lines = log.read_text().strip().splitlines()
+            reason = (
+                f"the database {url} is in use by another bot process (pid 4242) since this "
+                "one's lock was lost with its connection; this one stops"
+            )
+            assert bot.returncode == 1
+            assert [x.split(" ", 2)[2] for x in lines if " ERROR " in x] == [
+                f"ERROR storage.pg_lock: {reason}"
+            ]
+            assert lines[-1] == f"error: {reason}"
+    finally:
+        server.stop()
+
+
+async def _take_over(url: str, bot: subprocess.Popen[bytes]) -> None:
+    """A second process waits for the lock; the bot's lock connection is ended (the second
+    one gets the lock at that moment), and the lock is held until the bot has stopped."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    holders = (
+        "SELECT pid, granted FROM pg_locks WHERE locktype = 'advisory' "
+        f"AND objid = {LOCK_KEY & 0xFFFFFFFF} AND database = "
+        "(SELECT oid FROM pg_database WHERE datname = current_database())"
+    )
+    admin = await asyncpg.connect(url)
+    other = await asyncpg.connect(url, server_settings={"application_name": f"{APP_NAME} 4242"})
+    try:
+        [(pid, _)] = await admin.fetch(holders)
+        waiting = asyncio.create_task(other.execute("SELECT pg_advisory_lock($1)", LOCK_KEY))
+        deadline = time.monotonic() + 30
+        while len(await admin.fetch(holders)) < 2:  # the second one is queued
+            assert time.monotonic() < deadline and not waiting.done()
+            await asyncio.sleep(0.05)
+        await admin.execute("SELECT pg_terminate_backend($1)", pid)
+        await waiting
+        await asyncio.to_thread(bot.wait, 60)
+    finally:
+        await other.close()
+        await admin.close()
 
 
 def _holder_pid(url: str) -> str:
