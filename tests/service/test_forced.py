@@ -33,11 +33,17 @@ async def _until_forced(service: TableService, table: Table, *, last: bool = Fal
         await press(service, table, lambda a: isinstance(a, Play))
 
 
+async def _forced(service: TableService) -> Table:
+    """A started game at the first card its player to act has no choice in."""
+    table = await started(service)
+    await _all_pass(service, table)
+    await _until_forced(service, table)
+    return table
+
+
 async def test_the_only_card_plays_itself_and_a_stale_job_does_nothing() -> None:
     async with service_on() as service:
-        table = await started(service)
-        await _all_pass(service, table)
-        await _until_forced(service, table)
+        table = await _forced(service)
         seat, _ = actor(table)
         card = forced_move(table)
         move = table.move
@@ -55,9 +61,7 @@ async def test_the_only_card_plays_itself_and_a_stale_job_does_nothing() -> None
 
 async def test_his_press_of_the_card_that_just_played_itself_is_already_done() -> None:
     async with service_on() as service:
-        table = await started(service)
-        await _all_pass(service, table)
-        await _until_forced(service, table)
+        table = await _forced(service)
         _, player = actor(table)
         card = forced_move(table)
         move = table.move
@@ -72,9 +76,7 @@ async def test_his_press_of_the_card_that_just_played_itself_is_already_done() -
 
 async def test_a_player_who_switched_it_off_presses_it_himself() -> None:
     async with service_on() as service:
-        table = await started(service)
-        await _all_pass(service, table)
-        await _until_forced(service, table)
+        table = await _forced(service)
         _, player = actor(table)
         assert await service.registry.autoplay(player.user_id) is True  # on by default
         await service.registry.set_autoplay(player, False)
