@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import logging
 import time
 from collections.abc import Callable
@@ -93,6 +94,11 @@ def build_application(
     ``PREFERANS_DEFAULTS``); ``PREFERANS_PACING=off`` turns the pacing off and
     ``PREFERANS_ANALYSIS=off`` the analysis.
     """
+    # python-telegram-bot 22.2 and later: a time period (``RetryAfter.retry_after``) is a
+    # ``datetime.timedelta`` once opted in, as it will be in its next major version; without
+    # the opt-in it warns (PTBDeprecationWarning) on every flood error it raises. PTB reads the
+    # variable when it builds the error, so setting it here (not at import) is enough.
+    os.environ["PTB_TIMEDELTA"] = "true"
     if seed is None:
         seed = config.seed
     if defaults is None and config.table_defaults:
