@@ -19,7 +19,15 @@ from bot.preferans.seats import Seat
 from bot.preferans.solver import Goal, Position, card_values, solve
 from bot.preferans.views import seat_view
 from bot.replay import load_game, replay_json
-from tests.bot_helpers import Harness, cards_in, code_of, is_alert, open_and_start, running_bot
+from tests.bot_helpers import (
+    Harness,
+    button,
+    cards_in,
+    code_of,
+    is_alert,
+    open_and_start,
+    running_bot,
+)
 from tests.fakes import FakeUser, MessageView
 
 SMALL = TableSettings(pulka=10, turn_time=0, lang="ru")
@@ -49,7 +57,7 @@ def _longest_suit_seat(deal: Deal) -> tuple[Seat, str]:
 async def _press(h: Harness, user: FakeUser, code: str) -> None:
     msg = h.hand_message(user)
     assert msg is not None
-    data = next(d for _, d in msg.buttons if d and code_of(d) == code)
+    data = button(msg, code)
     answer = await h.press(user, msg, data)
     assert not is_alert(answer), answer
 
@@ -146,7 +154,7 @@ async def test_a_cold_declarer_offers_the_rest_the_whisters_accept_and_it_replay
         shown = [*h.group_texts(), *(m.content for m in h.fake.bot_messages(h.group))]
         assert any(claim in text for text in shown)
         for person in h.users:
-            assert any(claim in m.content for m in h.private(person)), person.first_name
+            assert any(claim in m.content for m in h.fake.bot_messages(person)), person.first_name
         # the exported record replays to the same sheet
         await h.say(h.users[0], "/export")
         doc = h.fake.last_bot_message(h.group)
