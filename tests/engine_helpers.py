@@ -135,11 +135,8 @@ def legal_cards(deal: Deal) -> set[Card]:
 
 def legal_codes(deal: Deal) -> list[str]:
     """Contracts of the legal bids / declarations, in ladder order (passes left out)."""
-    out: list[str] = []
-    for a in deal.legal_actions():
-        if isinstance(a, Bid | Declare) and a.contract is not None:
-            out.append(a.contract.code)
-    return out
+    legal = deal.legal_actions()
+    return [a.contract.code for a in legal if isinstance(a, Bid | Declare) and a.contract]
 
 
 # ---------------------------------------------------------------- snapshots
