@@ -34,12 +34,6 @@ SMALL = TableSettings(pulka=10, turn_time=0, lang="ru")
 JUDGED_DEALS = 3
 
 
-def _deal(h: Harness) -> Deal:
-    game = h.table().game
-    assert game is not None and game.current is not None
-    return game.current
-
-
 def _longest_suit_seat(deal: Deal) -> tuple[Seat, str]:
     """The seat with the longest suit (the most aces on a tie) and that suit's letter."""
 
@@ -76,7 +70,7 @@ async def _open_offers(h: Harness, user: FakeUser) -> MessageView:
 async def _to_play(h: Harness) -> tuple[Deal, Seat]:
     """The seat with the longest suit bids 6♠ (the others pass), discards his first two
     cards and names 6 of that suit; both defenders whist, closed."""
-    deal = _deal(h)
+    deal = h.deal()
     declarer, trump = _longest_suit_seat(deal)
     while deal.declarer is None or deal.phase is Phase.AUCTION:
         user = h.actor()
