@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ from bot.app import build_application
 from bot.config import Config
 from bot.core.model import Table, TableSettings
 from bot.core.service import TableService
-from bot.preferans.cards import Card, Suit, parse_card
+from bot.preferans.cards import Card, parse_card
 from bot.preferans.deal import Deal
 from bot.preferans.game import Game
 from bot.preferans.seats import Seat
@@ -39,7 +39,6 @@ from tests.fakes import (
     FakeTelegram,
     FakeUser,
     FloodLimits,
-    ManualClock,
     MessageView,
 )
 
@@ -47,35 +46,22 @@ NO_FLOOD = FloodLimits(enabled=False)
 _QUIET_LOOKS = 4
 """Turns of the event loop the bot must stay idle for :meth:`Harness.idle`."""
 
-_SUIT_OF = {s: Suit(i) for i, s in enumerate(SUITS)}
+_SUIT_OF = {s: "SCDH"[i] for i, s in enumerate(SUITS)}
 _RANK = r"(10|[789JQKA])"
 _SUIT = "(" + "|".join(re.escape(s) for s in SUITS) + ")"
 _INLINE = re.compile(_RANK + _SUIT)
-_LINE = re.compile(r"^\s*" + _SUIT + r"((?: " + _RANK + r")+)\s*$")
-
-
+_LINE = re.compile(r"^[^\S\n]*" + _SUIT + r"((?: " + _RANK + r")+)[^\S\n]*$", re.MULTILINE)
 _TAG = re.compile(r"<[^>]+>")
 
 
-def cards_in(text: str) -> set[Card]:
-    """Every card a text shows: ``10♥️`` tokens and hand lines like ``♠️ A K 10``."""
-    return set(_cards_in(text))
-
-
-@functools.lru_cache(maxsize=4096)
-def _cards_in(text: str) -> frozenset[Card]:
-    """:func:`cards_in`, kept for texts seen before: the watchers read the same texts and
-    button labels again and again (a card button, a table message edited in place)."""
-    text = _TAG.sub("", text)  # HTML as sent (the fake shows parsed text anyway)
-    found: set[Card] = set()
-    for rank, suit in _INLINE.findall(text):
-        found.add(parse_card(rank + "SCDH"[_SUIT_OF[suit]]))
-    for line in text.splitlines():
-        m = _LINE.match(line)
-        if m:
-            letter = "SCDH"[_SUIT_OF[m.group(1)]]
-            for rank in m.group(2).split():
-                found.add(parse_card(rank + letter))
+@functools.lru_cache(maxsize=4096)  # the watchers read the same texts again and again
+def cards_in(text: str) -> frozenset[Card]:
+    """Every card a text (plain, or HTML as sent) shows: ``10♥️`` tokens and hand lines
+    like ``♠️ A K 10``."""
+    text = _TAG.sub("", text)
+    found = {parse_card(rank + _SUIT_OF[suit]) for rank, suit in _INLINE.findall(text)}
+    for suit, ranks in (m.groups()[:2] for m in _LINE.finditer(text)):
+        found.update(parse_card(rank + _SUIT_OF[suit]) for rank in ranks.split())
     return frozenset(found)
 
 
@@ -110,8 +96,19 @@ def is_alert(answer: dict[str, Any]) -> bool:
     return answer.get("show_alert") is True
 
 
-FakeClock = ManualClock
-"""A settable clock for the service (turn deadlines)."""
+Policy = Callable[[Deal, list[str]], str]
+"""Picks a button code (the part after ``table:move:``) for the player on turn."""
+
+
+def code_of(data: str | None) -> str:
+    return (data or "").split(":", 2)[-1]
+
+
+def button(msg: MessageView, code: str) -> str:
+    """The callback data of ``msg``'s button for ``code``."""
+    found = [d for _, d in msg.buttons if d and code_of(d) == code]
+    assert found, f"no {code} button on {msg.content!r}"
+    return found[0]
 
 
 @dataclass
@@ -121,7 +118,6 @@ class Harness:
     group: FakeChat
     users: list[FakeUser]
     server: FakeBotApiServer | None = None
-    presses: list[str] = field(default_factory=list)
 
     @property
     def rt(self) -> Runtime:
@@ -162,13 +158,31 @@ class Harness:
         await self.idle()
 
     async def press(
-        self, user: FakeUser, msg: MessageView, data: str | None = None, *, text: str | None = None
+        self,
+        user: FakeUser,
+        msg: MessageView,
+        data: str | None = None,
+        *,
+        text: str | None = None,
+        force: bool = False,
     ) -> dict[str, Any]:
         """Press a button and wait until the bot is idle; returns the callback answer."""
-        qid = self.fake.press(user, msg, data, button_text=text)
-        self.presses.append(qid)
+        qid = self.fake.press(user, msg, data, button_text=text, force=force)
         await self.idle()
         return self.fake.callback_answer(qid)
+
+    async def act(self, choose: Policy) -> str:
+        """The player on turn presses the button ``choose(deal, codes)`` picks on his hand
+        message; its code."""
+        user = self.actor()
+        assert user is not None, "nobody is to act"
+        msg = self.hand(user)
+        codes = [code_of(d) for _, d in msg.buttons if d]
+        assert codes, f"{user.first_name} is on turn but has no buttons: {msg.content}"
+        code = choose(self.deal(), codes)
+        answer = await self.press(user, msg, button(msg, code))
+        assert not is_alert(answer), answer
+        return code
 
     def busy(self) -> bool:
         """Whether an update is unhandled or a message unsent.
@@ -213,12 +227,9 @@ class Harness:
     def group_texts(self) -> list[str]:
         return [m.content for m in self.fake.bot_messages(self.group)]
 
-    def private(self, user: FakeUser) -> list[MessageView]:
-        return self.fake.bot_messages(user.id)
-
     def hand_message(self, user: FakeUser) -> MessageView | None:
         """The user's hand message of the current deal (the newest one)."""
-        slot = self.hand_slot(user.id)
+        slot = hand_of(self.rt.store, self.table(), user.id)
         mid = slot.message_id if slot is not None else None
         return self.fake.message(user.id, mid) if mid is not None else None
 
@@ -228,10 +239,6 @@ class Harness:
         msg = self.hand_message(user)
         assert msg is not None, f"{user.first_name} has no hand message"
         return msg
-
-    def hand_slot(self, user_id: int) -> Slot | None:
-        """The user's hand message of the current deal, as the Telegram side keeps it."""
-        return hand_of(self.rt.store, self.table(), user_id)
 
     def hand_slots(self) -> dict[Seat, Slot]:
         """Each person's hand message of the current deal, by seat."""
@@ -253,25 +260,13 @@ class Harness:
     def user_of_seat(self, seat: int) -> FakeUser:
         player = self.table().seats[seat]
         assert player is not None
-        return next(u for u in self.users if u.id == player.user_id)
+        return self.fake.user(player.user_id)
 
     def actor(self) -> FakeUser | None:
         game = self.table().game
         if game is None or game.current is None or game.current.actor is None:
             return None
         return self.user_of_seat(int(game.current.actor))
-
-    async def act(self, choose: Callable[[list[tuple[str, str | None]]], str | None]) -> str:
-        """The player on turn presses the button ``choose`` picks from his hand message."""
-        user = self.actor()
-        assert user is not None, "nobody is to act"
-        msg = self.hand_message(user)
-        assert msg is not None and msg.buttons, f"{user.first_name} has no buttons"
-        data = choose(msg.buttons)
-        assert data is not None, f"no button for {user.first_name}"
-        answer = await self.press(user, msg, data)
-        assert not is_alert(answer), answer
-        return data
 
 
 @asynccontextmanager
@@ -281,7 +276,6 @@ async def running_bot(
     http: bool = False,
     users: int = 3,
     lang: str = "en",
-    langs: list[str] | None = None,
     started: bool = True,
     seed: int = 7,
     defaults: TableSettings | None = None,
@@ -311,64 +305,44 @@ async def running_bot(
     background resuming (it waits for the event before each table).
     """
     fake = fake or FakeTelegram(flood=flood)
-    names = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"]
     fresh = people is None
     if people is None:
+        names = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"][:users]
         people = [
-            fake.add_user(
-                names[i],
-                language_code=(langs[i] if langs else lang),
-                started=started,
-                username=names[i].lower(),
-            )
-            for i in range(users)
+            fake.add_user(n, language_code=lang, started=started, username=n.lower()) for n in names
         ]
-    if group is None:
-        group = fake.add_group("Preferans club", people)
-    server = None
-    config = Config(
-        token=fake.token, database_path=str(tmp_path / db_name), overall_rate=overall_rate
-    )
-    kwargs: dict[str, Any] = {}
-    if http:
-        server = await FakeBotApiServer(fake).start()
-        config = Config(
+    group = group or fake.add_group("Preferans club", people)
+    server = await FakeBotApiServer(fake).start() if http else None
+    request = None if server else FakeRequest(fake)
+    app = build_application(
+        Config(
             token=fake.token,
             database_path=str(tmp_path / db_name),
-            api_url=server.root_url,
+            api_url=server.root_url if server else None,
             overall_rate=overall_rate,
-        )
-    else:
-        kwargs = {"request": FakeRequest(fake), "get_updates_request": FakeRequest(fake)}
-    if resume_hold is not None:
-        kwargs["resume_hold"] = resume_hold
-    app = build_application(
-        config,
+        ),
         seed=seed,
         clock=clock,
         defaults=defaults,
         lobby_ttl=lobby_ttl,
         private_interval=private_interval,
-        outbox_options=outbox_options
-        if outbox_options is not None
-        else {"group_limit": 100_000, "group_fast_interval": 0.0},
+        outbox_options=outbox_options or {"group_limit": 100_000, "group_fast_interval": 0.0},
+        request=request,
+        get_updates_request=FakeRequest(fake) if request else None,
         forced_pause=forced_pause,
         analysis=analysis,
-        **kwargs,
+        resume_hold=resume_hold,
     )
     harness = Harness(fake, app, group, people, server)
     # run_polling() would call the post_* hooks; a test drives the lifecycle itself.
     await app.initialize()
-    assert app.post_init is not None and app.post_stop is not None
-    assert app.post_shutdown is not None
+    assert app.post_init and app.post_stop and app.post_shutdown and app.updater
     await app.post_init(app)
     await app.start()
-    assert app.updater is not None
     await start_polling(app, timeout=1)
     try:
-        resumer = app.bot_data.resumer
-        if resume_hold is None and resumer is not None:
-            await resumer.done.wait()
+        if resume_hold is None and app.bot_data.resumer is not None:
+            await app.bot_data.resumer.done.wait()
         if started and fresh:
             for user in people:  # the bot learns it may write to them
                 fake.user_starts_bot(user)
@@ -386,87 +360,70 @@ async def running_bot(
             await server.aclose()
 
 
-Policy = Callable[["Harness", FakeUser, list[str]], str]
-"""Picks a button code (the part after ``table:move:``) for the player on turn."""
-
-
-def code_of(data: str | None) -> str:
-    return (data or "").split(":", 2)[-1]
-
-
 async def take_turn(h: Harness, policy: Policy) -> tuple[FakeUser, str]:
     """The player on turn presses what ``policy`` picks (a discard: two cards, then confirm)."""
     user = h.actor()
     assert user is not None, "nobody is to act"
-    msg = h.hand_message(user)
-    assert msg is not None, f"{user.first_name} has no hand message"
-    datas = [d for _, d in msg.buttons if d]
-    codes = [code_of(d) for d in datas]
-    assert codes, f"{user.first_name} is on turn but has no buttons: {msg.content}"
-    if codes[0].startswith("t"):
-        chosen = policy(h, user, codes)
-        picks = [chosen] if chosen.startswith("t") else []
-        picks += [c for c in codes if c.startswith("t") and c not in picks][: 2 - len(picks)]
-        for c in picks:
-            msg = h.hand_message(user)
-            assert msg is not None
-            data = next(d for _, d in msg.buttons if d and code_of(d) == c)
-            answer = await h.press(user, msg, data)
-            assert not is_alert(answer), answer
-        msg = h.hand_message(user)
-        assert msg is not None
-        data = next(d for _, d in msg.buttons if d and code_of(d) == "k")
-        answer = await h.press(user, msg, data)
-        assert not is_alert(answer), answer
-        return user, "k"
-    code = policy(h, user, codes)
-    data = datas[codes.index(code)]
-    answer = await h.press(user, msg, data)
-    assert not is_alert(answer), answer
+    code = await h.act(policy)
+    if code.startswith("t"):  # a marked card shows as "u…"
+        await h.act(lambda deal, codes: next(c for c in codes if c.startswith("t")))
+        code = await h.act(lambda deal, codes: "k")
     return user, code
 
 
 def simple_policy(bids: dict[int, list[str]] | None = None, **choices: str) -> Policy:
     """Bid per seat from a script (else pass); ``contract``/``whist``/``defence`` codes by
-    preference; play the first legal card."""
+    preference (``whist<seat>`` for one seat; ``,`` between choices); else the first
+    button (the first legal card)."""
     scripts = {k: list(v) for k, v in (bids or {}).items()}
 
-    def choose(h: Harness, user: FakeUser, codes: list[str]) -> str:
-        seat = h.table().seat_of(user.id)
+    def choose(deal: Deal, codes: list[str]) -> str:
+        seat = int(deal.actor) if deal.actor is not None else 0
         kind = codes[0][0]
         if kind == "b":
-            script = scripts.get(seat or 0, [])
+            script = scripts.get(seat, [])
             while script:
-                want = script.pop(0)
-                if want in codes:
+                if (want := script.pop(0)) in codes:
                     return want
             return "bP"
-        if kind == "c":
-            want = choices.get("contract", "")
-            return want if want in codes else codes[0]
-        if kind == "w":
-            seq = choices.get(f"whist{seat}") or choices.get("whist") or "wP"
-            for want in seq.split(","):
-                if want in codes:
-                    return want
-            return codes[0]
-        if kind == "d":
-            want = choices.get("defence", "dC")
-            return want if want in codes else codes[0]
-        return codes[0]
+        wanted = {
+            "c": choices.get("contract", ""),
+            "w": choices.get(f"whist{seat}") or choices.get("whist") or "wP",
+            "d": choices.get("defence", "dC"),
+        }.get(kind, "")
+        return next((want for want in wanted.split(",") if want in codes), codes[0])
 
     return choose
 
 
+def quick_code(deal: Deal, codes: list[str]) -> str:
+    """A short legal game: the first bidder bids a low contract, the others pass, the
+    declarer names the lowest contract, defenders pass (closed), cards low to high; a
+    discard marks two cards ("t"), then confirms ("k"); offers opened (by an earlier
+    random press) are closed ("Ob") for the cards; the hint ("H") is never pressed."""
+    moves = [c for c in codes if c[0] not in "HO"]
+    if not moves:
+        return "Ob" if "Ob" in codes else codes[0]
+    kind = moves[0][0]
+    if kind in "tu":
+        return "k" if "k" in moves else next(c for c in moves if c.startswith("t"))
+    if kind == "b":
+        bids = [c for c in moves if c not in ("bP", "bM")]
+        nobody_bid = all(b.contract is None for b in deal.auction)
+        low = next((c for c in bids if c != "b6S"), bids[0]) if bids else None  # (6♠ may
+        # be a stalingrad: whisted and played)
+        return low if nobody_bid and low else ("bP" if "bP" in moves else moves[0])
+    wanted = {"w": "wP", "d": "dC"}.get(kind, "")
+    return wanted if wanted in moves else moves[0]
+
+
 async def play_deal(h: Harness, policy: Policy, max_steps: int = 200) -> list[tuple[str, str]]:
     """Play the current deal to its end; returns ``(player, code)`` of every press."""
-    table = h.table()
-    deal_no = table.deal_no
+    deal_no = h.table().deal_no
     done: list[tuple[str, str]] = []
     for _ in range(max_steps):
         table = h.table()
-        game = table.game
-        if game is None or game.over or table.deal_no != deal_no:
+        if table.game is None or table.game.over or table.deal_no != deal_no:
             return done
         user, code = await take_turn(h, policy)
         done.append((user.first_name, code))
@@ -480,19 +437,16 @@ async def open_and_start(
     await h.say(h.users[owner], "/newgame")
     lobby = h.fake.last_bot_message(h.group)
     assert lobby is not None
+
+    async def tap(user: FakeUser, code: str) -> dict[str, Any]:
+        msg = h.fake.message(h.group.id, lobby.message_id)
+        return await h.press(user, msg, button(msg, code))
+
     for code in settings_presses:
-        lobby = h.fake.message(h.group.id, lobby.message_id)
-        data = next(d for _, d in lobby.buttons if d and code_of(d) == code)
-        await h.press(h.users[owner], lobby, data)
+        await tap(h.users[owner], code)
     for user in h.users[: h.table().settings.players]:
-        lobby = h.fake.message(h.group.id, lobby.message_id)
-        data = next(d for _, d in lobby.buttons if d and code_of(d) == "Ls")
-        answer = await h.press(user, lobby, data)
-        assert not is_alert(answer), answer
-    lobby = h.fake.message(h.group.id, lobby.message_id)
-    data = next(d for _, d in lobby.buttons if d and code_of(d) == "Lg")
-    answer = await h.press(h.users[owner], lobby, data)
-    assert not is_alert(answer), answer
+        assert not is_alert(await tap(user, "Ls"))
+    assert not is_alert(await tap(h.users[owner], "Lg"))
 
 
 def bot_env(

@@ -9,7 +9,7 @@ tests do not merely compare the engine with itself.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
@@ -135,11 +135,8 @@ def legal_cards(deal: Deal) -> set[Card]:
 
 def legal_codes(deal: Deal) -> list[str]:
     """Contracts of the legal bids / declarations, in ladder order (passes left out)."""
-    out: list[str] = []
-    for a in deal.legal_actions():
-        if isinstance(a, Bid | Declare) and a.contract is not None:
-            out.append(a.contract.code)
-    return out
+    legal = deal.legal_actions()
+    return [a.contract.code for a in legal if isinstance(a, Bid | Declare) and a.contract]
 
 
 # ---------------------------------------------------------------- snapshots
@@ -206,12 +203,7 @@ def assert_caller_error(
 
 
 def assert_same_state(a: Deal, b: Deal) -> None:
-    assert a.to_json() == b.to_json()
-    assert public_view(a) == public_view(b)
-    for s in range(a.players):
-        assert seat_view(a, Seat(s)) == seat_view(b, Seat(s))
-    assert a.legal_actions() == b.legal_actions()
-    assert a.phase == b.phase and a.to_act == b.to_act and a.actor == b.actor
+    assert snapshot(a) == snapshot(b)
     if a.is_over:
         assert a.outcome() == b.outcome()
 
@@ -221,31 +213,24 @@ def assert_same_state(a: Deal, b: Deal) -> None:
 
 def all_candidate_actions(deal: Deal, rng: random.Random, n: int) -> list[Action]:
     """``n`` random actions of every kind for random seats (mostly illegal)."""
-    out: list[Action] = []
+    kinds: list[Callable[[Seat], Action]] = [
+        lambda seat: Bid(seat, rng.choice([None, *LADDER])),
+        lambda seat: Discard(seat, (rng.choice(DECK), rng.choice(DECK))),
+        lambda seat: Declare(seat, rng.choice(LADDER)),
+        lambda seat: Whist(seat, rng.choice(list(WhistAnswer))),
+        lambda seat: ChooseDefence(seat, rng.choice(list(Defence))),
+        lambda seat: Play(seat, rng.choice(DECK)),
+    ]
     seats = [Seat(s) for s in range(deal.players)]
+    out: list[Action] = []
     for _ in range(n):
         seat = rng.choice(seats)
-        kind = rng.randrange(6)
-        if kind == 0:
-            out.append(Bid(seat, rng.choice([None, *LADDER])))
-        elif kind == 1:
-            out.append(Discard(seat, (rng.choice(DECK), rng.choice(DECK))))
-        elif kind == 2:
-            out.append(Declare(seat, rng.choice(LADDER)))
-        elif kind == 3:
-            out.append(Whist(seat, rng.choice(list(WhistAnswer))))
-        elif kind == 4:
-            out.append(ChooseDefence(seat, rng.choice(list(Defence))))
-        else:
-            out.append(Play(seat, rng.choice(DECK)))
-    # a few near misses: right seat and phase, wrong content
+        out.append(kinds[rng.randrange(6)](seat))
     to_act = deal.to_act
-    if to_act is not None:
+    if to_act is not None:  # a few near misses: right seat and phase, wrong content
         out.append(Play(to_act, rng.choice(DECK)))
         out.append(Bid(to_act, rng.choice(LADDER)))
-        out.append(Whist(to_act, rng.choice(list(WhistAnswer))))
-        out.append(Discard(to_act, (rng.choice(DECK), rng.choice(DECK))))
-        out.append(Declare(to_act, rng.choice(LADDER)))
+        out += [kinds[i](to_act) for i in (3, 1, 2)]
     return out
 
 
@@ -297,22 +282,14 @@ def trick_winner(
     trick: list[tuple[Seat | None, Card]], trump: Suit | None, lead_suit: Suit
 ) -> Seat:
     """Highest trump, else highest card of the suit led; ``None`` seats never win."""
-    best: tuple[Seat | None, Card] | None = None
 
-    def key(card: Card) -> tuple[int, int]:
-        if trump is not None and card.suit is trump:
-            return (2, card.rank)
-        if card.suit is lead_suit:
-            return (1, card.rank)
-        return (0, 0)
+    def key(played: tuple[Seat | None, Card]) -> tuple[int, int]:
+        suit = played[1].suit
+        return (2 if suit is trump else 1 if suit is lead_suit else 0, played[1].rank)
 
-    for seat, cd in trick:
-        if seat is None or key(cd)[0] == 0:
-            continue
-        if best is None or key(cd) > key(best[1]):
-            best = (seat, cd)
-    assert best is not None and best[0] is not None
-    return best[0]
+    seat, best = max(((s, cd) for s, cd in trick if s is not None), key=key)
+    assert seat is not None and key((seat, best))[0] > 0, f"nobody won {trick}"
+    return seat
 
 
 def expected_answers(log: Iterable[Action]) -> dict[Seat, WhistAnswer]:

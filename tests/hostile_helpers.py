@@ -23,7 +23,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core.model import Status, Table
+from bot.core.model import Table
 from bot.preferans.actions import Accept, Offer, Play
 from bot.preferans.cards import Card
 from bot.preferans.deal import Deal
@@ -33,7 +33,7 @@ from bot.preferans.robot.hints import Hint
 from bot.preferans.seats import Seat
 from bot.render.callbacks import decode
 from bot.render.text import title_of
-from tests.bot_helpers import Harness, cards_in, is_alert
+from tests.bot_helpers import Harness, cards_in
 
 _DEAL = re.compile(r"(?:Deal|Сдача)(?:</b>)? (\d+)\b")
 
@@ -52,15 +52,8 @@ def deal_by_number(game: Game, number: int, current_no: int) -> Deal | None:
 
 def public_cards(deal: Deal) -> set[Card]:
     """Cards the rules have opened by now: played, the turned talon, open hands."""
-    shown = {a.card for a in deal.log if isinstance(a, Play)}
-    shown |= set(deal.talon_shown)
-    for seat in deal.open_hands:
-        shown |= set(deal.initial_hand(seat))
-    return shown
-
-
-def _before_first_lead(deal: Deal) -> bool:
-    return not any(isinstance(a, Play) for a in deal.log)
+    shown = {a.card for a in deal.log if isinstance(a, Play)} | set(deal.talon_shown)
+    return shown.union(*(deal.initial_hand(seat) for seat in deal.open_hands))
 
 
 def _seat_held(table: Table, user_id: int, deal_no: int | None = None) -> int | None:
@@ -81,16 +74,10 @@ def _refused_offer_cards(deal: Deal, seat: Seat) -> set[Card]:
     """The cards of the last refused offer, which each seat that was to answer it has seen
     and may go on seeing until its own next move (the bot keeps them in its hand message)."""
     log = deal.log
-    at = next(
-        (
-            i
-            for i in range(len(log) - 1, -1, -1)
-            if isinstance(a := log[i], Accept) and not a.accepted
-        ),
-        None,
-    )
-    if at is None:
+    refusals = [i for i, a in enumerate(log) if isinstance(a, Accept) and not a.accepted]
+    if not refusals:
         return set()
+    at = refusals[-1]
     offer = next(a for a in reversed(log[:at]) if isinstance(a, Offer))
     if seat not in answer_order(offer.seat, deal.active, deal.open_passer):
         return set()
@@ -164,10 +151,8 @@ class PrivacyWatch:
 
     def _group_table(self, chat_id: int) -> Table | None:
         tables = [tb for tb in self._tables() if tb.chat_id == chat_id]
-        open_ = [tb for tb in tables if tb.status in (Status.LOBBY, Status.PLAYING)]
-        if open_:
-            return open_[0]
-        return max(tables, key=lambda tb: tb.id) if tables else None
+        open_ = [tb for tb in tables if tb.status.open]
+        return open_[0] if open_ else max(tables, key=lambda tb: tb.id, default=None)
 
     def _private_table(self, user_id: int, head: str) -> Table | None:
         seated = [tb for tb in self._tables() if _seat_held(tb, user_id) is not None]
@@ -175,7 +160,7 @@ class PrivacyWatch:
         if len(named) == 1:
             return named[0]
         if named:  # the same title twice: the open table, else the newest
-            open_ = [tb for tb in named if tb.status in (Status.LOBBY, Status.PLAYING)]
+            open_ = [tb for tb in named if tb.status.open]
             return open_[0] if len(open_) == 1 else max(named, key=lambda tb: tb.id)
         return None
 
@@ -210,7 +195,7 @@ class PrivacyWatch:
             return  # privacy covers live deals: a finished deal is shown in full to its players
         if seat is not None and seat < deal.players:
             allowed |= set(deal.hand(Seat(seat)))
-            if deal.declarer == seat and _before_first_lead(deal):
+            if deal.declarer == seat and not any(isinstance(a, Play) for a in deal.log):
                 allowed |= set(deal.discard)
             open_offer = deal.open_offer
             if open_offer is not None and Seat(seat) in open_offer.answerers:
@@ -284,54 +269,39 @@ class ActSpy:
 
     def install(self) -> ActSpy:
         service = self.h.service
-        act, confirm, mark = service.act, service.confirm_discard, service.mark_discard
 
-        def actor_of(table_id: int) -> int | None:
+        def seats(table_id: int, user_id: int) -> tuple[int | None, int | None]:
+            """The user's seat and the seat to act."""
             table = service.registry.get(table_id)
             game = table.game if table is not None else None
             deal = game.current if game is not None else None
-            return int(deal.actor) if deal is not None and deal.actor is not None else None
+            if table is None or deal is None or deal.actor is None:
+                return None, None
+            return table.seat_of(user_id), int(deal.actor)
 
-        def seat_of(table_id: int, user_id: int) -> int | None:
-            table = service.registry.get(table_id)
-            return table.seat_of(user_id) if table is not None else None
+        def spied(name: str, counted: bool) -> None:
+            run = getattr(service, name)
 
-        async def spied(what: str, run: Any, table_id: int, user_id: int) -> Any:
-            actor = actor_of(table_id)
-            seat = seat_of(table_id, user_id)
-            try:
-                effects = await run()
-            except Exception:
-                self.refused += 1
-                raise
-            self.accepted += 1
-            if actor is None or seat != actor:
-                self.violations.append(
-                    f"user {user_id} (seat {seat}) did {what} on table {table_id} "
-                    f"while seat {actor} was to act"
-                )
-            return effects
+            async def spy(table_id: int, user_id: int, move: int, *a: Any) -> Any:
+                seat, actor = seats(table_id, user_id)
+                try:
+                    effects = await run(table_id, user_id, move, *a)
+                except Exception:
+                    self.refused += counted
+                    raise
+                self.accepted += counted
+                if actor is None or seat != actor:
+                    self.violations.append(
+                        f"user {user_id} (seat {seat}) did {name} {a} on table {table_id} "
+                        f"while seat {actor} was to act"
+                    )
+                return effects
 
-        async def spied_act(table_id: int, user_id: int, move: int, press: str, *a: Any) -> Any:
-            return await spied(
-                press, lambda: act(table_id, user_id, move, press, *a), table_id, user_id
-            )
+            setattr(service, name, spy)
 
-        async def spied_confirm(table_id: int, user_id: int, move: int, press: str) -> Any:
-            return await spied(
-                press, lambda: confirm(table_id, user_id, move, press), table_id, user_id
-            )
-
-        async def spied_mark(table_id: int, user_id: int, move: int, *a: Any) -> Any:
-            actor = actor_of(table_id)
-            result = await mark(table_id, user_id, move, *a)
-            if actor is None or seat_of(table_id, user_id) != actor:
-                self.violations.append(f"user {user_id} marked {a} for seat {actor}")
-            return result
-
-        service.act = spied_act  # type: ignore[method-assign,assignment]
-        service.confirm_discard = spied_confirm  # type: ignore[method-assign]
-        service.mark_discard = spied_mark  # type: ignore[method-assign,assignment]
+        spied("act", True)
+        spied("confirm_discard", True)
+        spied("mark_discard", False)
         return self
 
 
@@ -360,73 +330,6 @@ class ErrorLog(logging.Handler):
                 line += f" ({type(r.exc_info[1]).__name__}: {r.exc_info[1]})"
             out.append(line)
         return out
-
-
-async def settle(h: Harness, timeout: float = 60.0) -> None:
-    """:meth:`Harness.idle`: every update handled, every message sent."""
-    await h.idle(timeout)
-
-
-async def press(
-    h: Harness, user: Any, msg: Any, data: str | None, *, force: bool = False
-) -> dict[str, Any]:
-    """Press and wait until the bot is idle; the callback answer."""
-    qid = h.fake.press(user, msg, data, force=force)
-    await settle(h)
-    return h.fake.callback_answer(qid)
-
-
-def quick_code(deal: Deal, codes: list[str]) -> str:
-    """A short legal game: the first bidder bids a low contract, the others pass, the
-    declarer names the lowest contract, defenders pass (closed), cards low to high; a
-    discard marks two cards ("t"), then confirms ("k"); offers opened (by an earlier
-    random press) are closed ("Ob") for the cards; the hint ("H") is never pressed."""
-    moves = [c for c in codes if c[0] not in "HO"]
-    if not moves:
-        return "Ob" if "Ob" in codes else codes[0]
-    codes = moves
-    kind = codes[0][0]
-    if kind in "tu":
-        return "k" if "k" in codes else next(c for c in codes if c.startswith("t"))
-    if kind == "b":
-        bids = [c for c in codes if c not in ("bP", "bM")]
-        nobody_bid = all(b.contract is None for b in deal.auction)
-        low = next((c for c in bids if c != "b6S"), bids[0]) if bids else None  # (6♠ may
-        # be a stalingrad: whisted and played)
-        return low if nobody_bid and low else ("bP" if "bP" in codes else codes[0])
-    if kind == "w":
-        return "wP" if "wP" in codes else codes[0]
-    if kind == "d":
-        return "dC" if "dC" in codes else codes[0]
-    return codes[0]
-
-
-async def quick_turn(h: Harness, table: Table, choose: Any = None) -> str:
-    """The player on turn presses the button ``choose(deal, codes)`` picks (by default
-    :func:`quick_code`); returns its code."""
-    game = table.game
-    assert game is not None and game.current is not None
-    deal = game.current
-    assert deal.actor is not None
-    player = table.seats[int(deal.actor)]
-    assert player is not None
-    slot = h.hand_slot(player.user_id)
-    assert slot is not None and slot.message_id is not None, "the hand message was never sent"
-    msg = h.fake.message(player.user_id, slot.message_id)
-    datas = [d for _, d in msg.buttons if d]
-    codes = [d.split(":", 2)[-1] for d in datas]
-    assert codes, f"seat {int(deal.actor)} has no buttons: {msg.content}"
-    code = (choose or quick_code)(deal, codes)
-    user = h.fake.user(player.user_id)
-    answer = await press(h, user, msg, datas[codes.index(code)])
-    assert not is_alert(answer), answer
-    return code
-
-
-def unthrottle(h: Harness) -> None:
-    """Lift the outbox's overall 30 requests per second (the fake has no such limit unless
-    asked): thousands of presses must fit in the test's time."""
-    h.rt.outbox.pacing.overall_interval = 0.0
 
 
 def assert_replays(game: Game) -> None:

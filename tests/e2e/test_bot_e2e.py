@@ -22,8 +22,8 @@ from bot.telegram.shown import Slot
 from tests.bot_helpers import (
     Harness,
     bot_env,
+    button,
     cards_in,
-    code_of,
     flood_waits,
     open_and_start,
     play_deal,
@@ -32,7 +32,7 @@ from tests.bot_helpers import (
     start_bot_process,
     waits_after_429,
 )
-from tests.fakes import FakeBotApiServer, FakeTelegram, FakeUser, FloodLimits, MessageView
+from tests.fakes import FakeBotApiServer, FakeTelegram, FloodLimits, MessageView
 
 _DEAL = re.compile(r"(?:Deal|Сдача) (\d+)\b")
 
@@ -75,7 +75,7 @@ def assert_no_leaks(h: Harness) -> None:
             assert not any(cards_in(b[0]) for row in markup for b in row), "cards in group buttons"
     for user in h.users:
         seat = table.seat_of(user.id)
-        for m in h.private(user):
+        for m in h.fake.bot_messages(user):
             for text, markup in _versions(m):
                 found = _DEAL.search(text.splitlines()[0] if text else "")
                 if not found or seat is None:
@@ -135,7 +135,7 @@ async def test_three_player_game_to_the_final_settlement(tmp_path: Path) -> None
         for user in h.users:
             assert sum(
                 1
-                for m in h.private(user)
+                for m in h.fake.bot_messages(user)
                 if _DEAL.match(m.content.split("\n")[0] or "") or "Deal" in m.content.split("\n")[0]
             ) == len(game.finished_deals)
 
@@ -168,9 +168,9 @@ async def test_four_player_game_misere_open_defence_and_stop(tmp_path: Path) -> 
             **{f"whist{second}": "wW", f"whist{third}": "wP"},
         )
 
-        def recording(hh: Harness, user: FakeUser, codes: list[str]) -> str:
-            code = policy(hh, user, codes)
-            presses.append((hh.table().seat_of(user.id), code, codes))
+        def recording(now: Deal, codes: list[str]) -> str:
+            code = policy(now, codes)
+            presses.append((now.actor, code, codes))
             return code
 
         await play_deal(h, recording)
@@ -208,14 +208,14 @@ async def test_turn_timer_acts_for_a_slow_declarer(tmp_path: Path) -> None:
         deal = h.deal()
         first = h.user_of_seat(int(deal.first_hand))
         msg = h.hand(first)
-        await h.press(first, msg, next(d for _, d in msg.buttons if code_of(d) == "b6S"))
+        await h.press(first, msg, button(msg, "b6S"))
         for i in range(2):
             user = h.actor()
             assert user is not None
             msg = h.hand(user)
             if i == 1:
                 h.table().settings.turn_time = 1
-            await h.press(user, msg, next(d for _, d in msg.buttons if code_of(d) == "bP"))
+            await h.press(user, msg, button(msg, "bP"))
         # the declarer does nothing: after ~1 s he discards his two lowest, then names 6♠
         # (the timeouts only bound a hang: the timer acts when the busy machine lets it)
         await h.fake.wait_until(lambda: deal.contract is not None, timeout=60, what="contract")

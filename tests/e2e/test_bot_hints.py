@@ -9,7 +9,7 @@ from bot.preferans.robot.hints import hint
 from bot.preferans.views import seat_view
 from bot.render.hint import hint_text
 from bot.render.i18n import t
-from tests.bot_helpers import code_of, is_alert, open_and_start, running_bot
+from tests.bot_helpers import button, code_of, is_alert, open_and_start, running_bot
 from tests.fakes import MessageView
 
 SETTINGS = ["Lo", "Lxn", "Lxn", "Lxi", "Lb"]
@@ -34,20 +34,20 @@ async def test_the_hint_button_answers_the_person_on_turn_alone(tmp_path: Path) 
         assert me is not None
         mine = h.hand_message(me)
         assert mine is not None and _codes(mine)[-1] == "H"
-        assert ("💡 Hint", next(d for _, d in mine.buttons if code_of(d) == "H")) in mine.buttons
+        assert ("💡 Hint", button(mine, "H")) in mine.buttons
         for other in h.users:
             if other is not me:
                 assert "H" not in _codes(h.hand_message(other))
         game = table.game
         assert game is not None and game.current is not None and game.current.actor is not None
         expected = hint(seat_view(game.current, game.current.actor))
-        data = next(d for _, d in mine.buttons if code_of(d) == "H")
+        data = button(mine, "H")
         answer = await h.press(me, mine, data)
         assert is_alert(answer)
         assert answer["text"] == hint_text(expected, "en")
         assert answer["text"].startswith("💡 The computer in your seat: ")
         moved = table.move
-        await h.act(lambda buttons: next(d for _, d in buttons if code_of(d) == "bP"))
+        await h.act(lambda deal, codes: "bP")
         assert table.move > moved
         qid = h.fake.press(me, mine, data, force=True)  # the old message's button
         await h.idle()

@@ -19,17 +19,19 @@ from bot.preferans.seats import Seat
 from bot.preferans.solver import Goal, Position, card_values, solve
 from bot.preferans.views import seat_view
 from bot.replay import load_game, replay_json
-from tests.bot_helpers import Harness, cards_in, code_of, is_alert, open_and_start, running_bot
+from tests.bot_helpers import (
+    Harness,
+    button,
+    cards_in,
+    code_of,
+    is_alert,
+    open_and_start,
+    running_bot,
+)
 from tests.fakes import FakeUser, MessageView
 
 SMALL = TableSettings(pulka=10, turn_time=0, lang="ru")
 JUDGED_DEALS = 3
-
-
-def _deal(h: Harness) -> Deal:
-    game = h.table().game
-    assert game is not None and game.current is not None
-    return game.current
 
 
 def _longest_suit_seat(deal: Deal) -> tuple[Seat, str]:
@@ -49,7 +51,7 @@ def _longest_suit_seat(deal: Deal) -> tuple[Seat, str]:
 async def _press(h: Harness, user: FakeUser, code: str) -> None:
     msg = h.hand_message(user)
     assert msg is not None
-    data = next(d for _, d in msg.buttons if d and code_of(d) == code)
+    data = button(msg, code)
     answer = await h.press(user, msg, data)
     assert not is_alert(answer), answer
 
@@ -68,7 +70,7 @@ async def _open_offers(h: Harness, user: FakeUser) -> MessageView:
 async def _to_play(h: Harness) -> tuple[Deal, Seat]:
     """The seat with the longest suit bids 6♠ (the others pass), discards his first two
     cards and names 6 of that suit; both defenders whist, closed."""
-    deal = _deal(h)
+    deal = h.deal()
     declarer, trump = _longest_suit_seat(deal)
     while deal.declarer is None or deal.phase is Phase.AUCTION:
         user = h.actor()
@@ -146,7 +148,7 @@ async def test_a_cold_declarer_offers_the_rest_the_whisters_accept_and_it_replay
         shown = [*h.group_texts(), *(m.content for m in h.fake.bot_messages(h.group))]
         assert any(claim in text for text in shown)
         for person in h.users:
-            assert any(claim in m.content for m in h.private(person)), person.first_name
+            assert any(claim in m.content for m in h.fake.bot_messages(person)), person.first_name
         # the exported record replays to the same sheet
         await h.say(h.users[0], "/export")
         doc = h.fake.last_bot_message(h.group)

@@ -13,7 +13,7 @@ from bot.core import robots
 from bot.core.model import TableSettings
 from bot.core.modes import SheetMode
 from bot.preferans.robot import Budget
-from tests.bot_helpers import Harness, code_of, is_alert, running_bot, simple_policy, take_turn
+from tests.bot_helpers import Harness, button, is_alert, running_bot, simple_policy, take_turn
 
 CHEAP = Budget(samples=2, nodes=200, total=400)
 """Card play that thinks little (the strength is measured by tests/perf/players.py)."""
@@ -23,7 +23,7 @@ async def _press_lobby(h: Harness, code: str) -> dict[str, object]:
     slot = h.table_slot()
     assert slot is not None and slot.message_id is not None
     lobby = h.fake.message(h.group.id, slot.message_id)
-    data = next(d for _, d in lobby.buttons if d and code_of(d) == code)
+    data = button(lobby, code)
     return await h.press(h.users[0], lobby, data)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot_helpers import code_of, running_bot
+from tests.bot_helpers import button, running_bot
 
 
 async def test_a_cancelled_table_tells_the_seated_players_privately(tmp_path: Path) -> None:
@@ -15,12 +15,12 @@ async def test_a_cancelled_table_tells_the_seated_players_privately(tmp_path: Pa
         assert lobby is not None
         for user in (anna, boris):
             lobby = h.fake.message(h.group.id, lobby.message_id)
-            data = next(d for _, d in lobby.buttons if d and code_of(d) == "Ls")
+            data = button(lobby, "Ls")
             await h.press(user, lobby, data)
         lobby = h.fake.message(h.group.id, lobby.message_id)
-        data = next(d for _, d in lobby.buttons if d and code_of(d) == "Lc")
+        data = button(lobby, "Lc")
         await h.press(anna, lobby, data)
         assert not h.fake.message(h.group.id, lobby.message_id).buttons
         for user in (anna, boris):
-            assert "the game never started" in h.private(user)[-1].content
-        assert not any("never started" in m.content for m in h.private(h.users[2]))
+            assert "the game never started" in h.fake.bot_messages(user)[-1].content
+        assert not any("never started" in m.content for m in h.fake.bot_messages(h.users[2]))

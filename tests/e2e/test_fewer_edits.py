@@ -53,12 +53,6 @@ def _trick_line(h: Harness, trick: Trick) -> str:
     return _trick_cards(h.table(), trick.cards, "en", RankStyle.LATIN) + " → "
 
 
-def _deal(h: Harness) -> Deal:
-    game = h.table().game
-    assert game is not None and game.current is not None
-    return game.current
-
-
 def _versions(h: Harness, chat: int, message_id: int) -> list[str]:
     """Every text a message showed, the first first."""
     msg = h.fake.message(chat, message_id)
@@ -72,7 +66,7 @@ async def _play_checking_edits(h: Harness, policy: Policy) -> int:
     deal_no = h.table().deal_no
     waited = 0
     while h.table().deal_no == deal_no:
-        deal = _deal(h)
+        deal = h.deal()
         mover = deal.actor
         assert mover is not None
         before, stage = _edits(h), _stage(deal)
@@ -84,11 +78,11 @@ async def _play_checking_edits(h: Harness, policy: Policy) -> int:
         if codes[0][0] in "tuk":  # the discard: mark two cards, then confirm
             code = "k" if "k" in codes else next(c for c in codes if c.startswith("t"))
         else:
-            code = policy(h, user, codes)
+            code = policy(deal, codes)
         assert not is_alert(await h.press(user, msg, datas[codes.index(code)]))
         if h.table().deal_no != deal_no:
             break
-        deal, after = _deal(h), _edits(h)
+        deal, after = h.deal(), _edits(h)
         for seat in range(3):
             chat = h.user_of_seat(seat).id
             edited = after.get(chat, 0) - before.get(chat, 0)

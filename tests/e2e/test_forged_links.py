@@ -10,7 +10,7 @@ from bot.core.model import TableSettings
 from bot.core.modes import SheetMode
 from bot.render.callbacks import to_base36
 from tests.bot_helpers import open_and_start, running_bot
-from tests.hostile_helpers import ErrorLog, settle
+from tests.hostile_helpers import ErrorLog
 
 QUICK = TableSettings(pulka=2, turn_time=60, sheet=SheetMode.TEXT)
 ALPHABET = "rs_-0123456789az+ ０١²z_"
@@ -62,10 +62,10 @@ async def test_forged_deep_links_are_answered_and_never_crash(tmp_path: Path) ->
             table = h.table()
             outsider = h.users[3]
             for payload in _payloads(table.id):
-                before = len(h.private(outsider))
+                before = len(h.fake.bot_messages(outsider))
                 await h.start_bot(outsider, payload)
-                await settle(h)
-                assert len(h.private(outsider)) > before, payload  # he got an answer
+                await h.idle()
+                assert len(h.fake.bot_messages(outsider)) > before, payload  # he got an answer
                 assert not errors.lines(), (payload, errors.lines())
             assert outsider.id not in [p.user_id for p in table.seats if p is not None]
 
@@ -95,7 +95,7 @@ async def test_forged_presses_are_answered_and_never_crash(tmp_path: Path) -> No
             for forged in data:
                 for who, msg in ((user, hand), (h.users[3], group_msg)):
                     qid = h.fake.press(who, msg, forged, force=True)
-                    await settle(h)
+                    await h.idle()
                     assert qid in h.fake.callback_answers, forged
                     assert not errors.lines(), (forged, errors.lines())
             assert table.move == h.table().move and h.actor() is user

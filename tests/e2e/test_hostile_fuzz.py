@@ -35,16 +35,13 @@ from bot.render.callbacks import encode, to_base36
 from bot.render.i18n import t
 from bot.telegram.scheduler import JobKind
 from bot.telegram.shown import Slot, hand_of
-from tests.bot_helpers import NO_FLOOD, FakeClock, Harness, code_of, is_alert, running_bot
-from tests.fakes import FakeChat, FakeTelegram, FakeUser, MessageView
+from tests.bot_helpers import NO_FLOOD, Harness, code_of, is_alert, quick_code, running_bot
+from tests.fakes import FakeChat, FakeTelegram, FakeUser, ManualClock, MessageView
 from tests.hostile_helpers import (
     ActSpy,
     ErrorLog,
     PrivacyWatch,
     assert_replays,
-    quick_code,
-    settle,
-    unthrottle,
 )
 
 SEEDS = [101, 202, 303]
@@ -110,7 +107,7 @@ class Driver:
     except to find the current table, its actor and messages (as a player would see)."""
 
     def __init__(
-        self, h: Harness, rng: random.Random, clock: FakeClock, people: dict[str, Any]
+        self, h: Harness, rng: random.Random, clock: ManualClock, people: dict[str, Any]
     ) -> None:
         self.h = h
         self.fake = h.fake
@@ -409,7 +406,7 @@ class Driver:
             result = op()
             if result is not None:
                 await result
-        await settle(self.h)
+        await self.h.idle()
 
     # ------------------------------------------------------------------ the end
 
@@ -419,7 +416,7 @@ class Driver:
             if not self.bot_in[g]:
                 self.fake.add_bot(self.groups[g])
                 self.bot_in[g] = True
-        await settle(self.h)
+        await self.h.idle()
         for g in self.groups:
             table = self.table(g)
             if table is not None and table.status == Status.LOBBY:
@@ -446,11 +443,11 @@ class Driver:
                 user = free[0]
                 qid = self.press(user, lobby, encode(table.id, 0, "Ls"))
                 assert qid is not None
-                await settle(self.h)
+                await self.h.idle()
                 url = self.fake.callback_answer(qid).get("url") or ""
                 if "start=" in url:  # not started yet: the link opens the bot
                     self.fake.user_starts_bot(user, url.split("start=")[1])
-            await settle(self.h)
+            await self.h.idle()
         assert table.status != Status.LOBBY, "the lobby did not start"
 
     async def play_out(self, table: Table, max_presses: int = 1500) -> None:
@@ -467,7 +464,7 @@ class Driver:
             robot = table.seats[seat]
             if robot is not None and robot.user_id < 0:  # a computer player (its timer's job)
                 self.h.rt.show(await self.h.service.robots.robot_move(table.id, table.move))
-                await settle(self.h)
+                await self.h.idle()
                 continue
             msg = self.hand_message(table, seat)
             assert msg is not None and msg.buttons, f"seat {seat} cannot act: {msg}"
@@ -476,13 +473,13 @@ class Driver:
             codes = [code_of(d) for d in datas]
             code = quick_code(deal, codes)
             qid = self.press(user, msg, datas[codes.index(code)])
-            await settle(self.h)
+            await self.h.idle()
             answer = self.fake.callback_answer(qid or "")
             assert not is_alert(answer), (code, answer)
         for player in table.seats[: len(table.seats) // 2 + 1]:
             assert player is not None
             self.say(self.user(player.user_id), self.groups_of(table), "/stop")
-            await settle(self.h)
+            await self.h.idle()
         assert game.over
 
     def groups_of(self, table: Table) -> FakeChat:
@@ -515,7 +512,7 @@ def _people(fake: FakeTelegram) -> dict[str, Any]:
 @pytest.mark.parametrize("seed", SEEDS)
 async def test_fuzz_end_to_end_over_http(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
-    clock = FakeClock()
+    clock = ManualClock()
     fake = FakeTelegram(flood=NO_FLOOD)
     people = _people(fake)
     defaults = TableSettings(pulka=2, turn_time=60, sheet=SheetMode.TEXT)
@@ -530,7 +527,6 @@ async def test_fuzz_end_to_end_over_http(tmp_path: Path, seed: int) -> None:
             seed=seed,
             defaults=defaults,
         ) as h:
-            unthrottle(h)
             # Computer players who take a seat play at the quick budget: what is checked
             # here does not depend on how deep they think (each decision is legal at any
             # budget: tests/engine/test_robot.py); the full one cost ~10 % more CPU here.
@@ -539,7 +535,7 @@ async def test_fuzz_end_to_end_over_http(tmp_path: Path, seed: int) -> None:
             spy = ActSpy(h).install()
             for user in people["everyone"][1:]:  # Anna never pressed Start
                 fake.user_starts_bot(user)
-            await settle(h)
+            await h.idle()
             driver = Driver(h, rng, clock, people)
             for batch in range(BATCHES):
                 await driver.step()
@@ -548,7 +544,7 @@ async def test_fuzz_end_to_end_over_http(tmp_path: Path, seed: int) -> None:
                         if table.game is not None:
                             assert_replays(table.game)
             await driver.finish()
-            await settle(h)
+            await h.idle()
             tables = list(h.service.registry.tables.values())
             assert tables
             for table in tables:

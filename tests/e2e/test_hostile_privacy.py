@@ -15,15 +15,12 @@ import pytest
 from bot.core.model import TableSettings
 from bot.core.modes import SheetMode
 from bot.preferans.outcome import DealKind, Defence
-from tests.bot_helpers import Harness, code_of, is_alert, running_bot
+from tests.bot_helpers import Harness, button, code_of, is_alert, running_bot
 from tests.hostile_helpers import (
     ActSpy,
     ErrorLog,
     PrivacyWatch,
     assert_replays,
-    press,
-    settle,
-    unthrottle,
 )
 
 
@@ -42,12 +39,12 @@ async def random_turn(h: Harness, rng: random.Random, bias: dict[str, float]) ->
             assert msg is not None
             toggles = [d for _, d in msg.buttons if d and code_of(d).startswith("t")]
             picked = [d for label, d in msg.buttons if d and label.startswith("✅")]
-            answer = await press(h, user, msg, rng.choice([d for d in toggles if d not in picked]))
+            answer = await h.press(user, msg, rng.choice([d for d in toggles if d not in picked]))
             assert not is_alert(answer), answer
         msg = h.hand_message(user)
         assert msg is not None
-        confirm = next(d for _, d in msg.buttons if d and code_of(d) == "k")
-        answer = await press(h, user, msg, confirm)
+        confirm = button(msg, "k")
+        answer = await h.press(user, msg, confirm)
         assert not is_alert(answer), answer
         return
     kind = codes[0][0]
@@ -62,7 +59,7 @@ async def random_turn(h: Harness, rng: random.Random, bias: dict[str, float]) ->
         pick = "dO"
     if pick is None:
         pick = rng.choice([c for c in codes if c != "bM"] or codes)
-    answer = await press(h, user, msg, datas[codes.index(pick)])
+    answer = await h.press(user, msg, datas[codes.index(pick)])
     assert not is_alert(answer), answer
 
 
@@ -87,7 +84,6 @@ async def test_no_message_shows_a_card_the_rules_have_not_opened(
     kinds: set[str] = set()
     with ErrorLog() as errors:
         async with running_bot(tmp_path, users=players, seed=seed, defaults=defaults) as h:
-            unthrottle(h)
             watch = PrivacyWatch(h).install()
             spy = ActSpy(h).install()
             from tests.bot_helpers import open_and_start
@@ -110,7 +106,7 @@ async def test_no_message_shows_a_card_the_rules_have_not_opened(
             for user in h.users[: players // 2 + 1]:  # stop the game by vote
                 await h.say(user, "/stop")
             assert game.over and table.status == "over"
-            await settle(h)
+            await h.idle()
             watch.check_transport([h.group.id, *(u.id for u in h.users)])
             assert watch.violations == []
             assert watch.with_cards > 0
@@ -130,7 +126,6 @@ async def test_privacy_covers_the_rules(tmp_path: Path) -> None:
     defaults = TableSettings(pulka=50, turn_time=0, sheet=SheetMode.TEXT)
     with ErrorLog() as errors:
         async with running_bot(tmp_path, seed=11, defaults=defaults) as h:
-            unthrottle(h)
             watch = PrivacyWatch(h).install()
             await open_and_start(h)
             # misère by the first hand: the defenders' cards open
@@ -152,7 +147,7 @@ async def test_privacy_covers_the_rules(tmp_path: Path) -> None:
                 ),
             )
             assert deal.defence is Defence.OPEN
-            await settle(h)
+            await h.idle()
             assert watch.violations == []
             # the watch is not blind: the current hand of a player in the group is a leak
             deal = h.deal()

@@ -26,25 +26,20 @@ from bot.telegram.scheduler import JobKind
 from bot.telegram.shown import Slot
 from storage import Storage
 from tests.bot_helpers import (
-    FakeClock,
     Harness,
-    code_of,
+    button,
     flood_waits,
     is_alert,
     open_and_start,
+    quick_code,
     running_bot,
     waits_after_429,
 )
-from tests.fakes import FakeTelegram, FloodLimits
+from tests.fakes import FakeTelegram, FloodLimits, ManualClock
 from tests.hostile_helpers import (
     ErrorLog,
     PrivacyWatch,
     assert_replays,
-    press,
-    quick_code,
-    quick_turn,
-    settle,
-    unthrottle,
 )
 
 QUICK = TableSettings(pulka=2, turn_time=60, sheet=SheetMode.TEXT)
@@ -68,9 +63,9 @@ async def play_to_the_end(h: Harness, max_turns: int = 400) -> None:
     for _ in range(max_turns):
         if game.over:
             break
-        await quick_turn(h, table)
+        await h.act(quick_code)
     assert game.over and table.status == "over"
-    await settle(h)
+    await h.idle()
     assert_replays(game)
     assert h.fake.unanswered_callbacks() == []
 
@@ -106,7 +101,6 @@ async def test_flood_control_bursts_are_waited_out(
     fake = FakeTelegram(flood=FloodLimits(enabled=False))
     with ErrorLog() as errors:
         async with running_bot(tmp_path, http=True, fake=fake, defaults=QUICK) as h:
-            unthrottle(h)
             watch = PrivacyWatch(h).install()
             await open_and_start(h)
             group = h.group.id
@@ -118,7 +112,7 @@ async def test_flood_control_bursts_are_waited_out(
                         error=(429, FLOOD_WAIT),
                         times=3 if turn == 0 else 2,
                     )
-                await quick_turn(h, h.table())
+                await h.act(quick_code)
             assert len(fake.flood_errors) == 5
             waits = waits_after_429(fake)
             assert len(waits) == 5 and all(waited >= wait for wait, waited in waits), waits
@@ -140,10 +134,9 @@ async def test_a_long_flood_burst_is_waited_out_once_per_429(
     fake = FakeTelegram(flood=FloodLimits(enabled=False))
     with ErrorLog() as errors:
         async with running_bot(tmp_path, fake=fake, defaults=QUICK) as h:
-            unthrottle(h)
             await open_and_start(h)
             fake.fail_next("editMessageText", times=5, error=(429, FLOOD_WAIT))
-            await quick_turn(h, h.table())
+            await h.act(quick_code)
             assert_messages_current(h)
             waits = waits_after_429(fake)
             assert len(waits) == 5 and all(waited >= wait for wait, waited in waits), waits
@@ -161,7 +154,6 @@ async def test_timeouts_resets_and_5xx(tmp_path: Path, http: bool) -> None:
         async with running_bot(
             tmp_path, http=http, fake=fake, defaults=QUICK, outbox_options=FAST_RETRIES
         ) as h:
-            unthrottle(h)
             watch = PrivacyWatch(h).install()
             await open_and_start(h)
             failures: list[tuple[Any, dict[str, Any]]] = [
@@ -184,7 +176,7 @@ async def test_timeouts_resets_and_5xx(tmp_path: Path, http: bool) -> None:
                     fake.fail_when(lambda m, p: m != "getUpdates", **kwargs)
                 else:
                     fake.fail_next(method, **kwargs)
-                await quick_turn(h, h.table())
+                await h.act(quick_code)
                 assert_messages_current(h)
             failed = [c for c in fake.calls if not c.ok]
             assert len(failed) >= len(failures)
@@ -202,7 +194,6 @@ async def test_a_deleted_table_message_is_posted_again(tmp_path: Path) -> None:
     change posts them anew ("message to edit not found") and later edits go there."""
     with ErrorLog() as errors:
         async with running_bot(tmp_path, defaults=QUICK) as h:
-            unthrottle(h)
             await open_and_start(h)
             table = h.table()
             old_table_msg = _table_slot(h).message_id
@@ -212,8 +203,8 @@ async def test_a_deleted_table_message_is_posted_again(tmp_path: Path) -> None:
             old_hand = h.hand_slots()[seat].message_id
             h.fake.handle("deleteMessage", {"chat_id": h.group.id, "message_id": old_table_msg})
             h.fake.handle("deleteMessage", {"chat_id": victim.id, "message_id": old_hand})
-            await quick_turn(h, table)
-            await quick_turn(h, table)
+            await h.act(quick_code)
+            await h.act(quick_code)
             assert any(
                 "message to edit not found" in str(c.response)
                 for c in h.fake.calls_to("editMessageText")
@@ -231,7 +222,6 @@ async def test_a_deleted_table_message_is_posted_again(tmp_path: Path) -> None:
 async def test_message_is_not_modified_is_harmless(tmp_path: Path) -> None:
     with ErrorLog() as errors:
         async with running_bot(tmp_path, defaults=QUICK) as h:
-            unthrottle(h)
             await open_and_start(h)
             for _ in range(3):
                 h.fake.fail_next(
@@ -243,7 +233,7 @@ async def test_message_is_not_modified_is_harmless(tmp_path: Path) -> None:
                         "markup of the message",
                     ),
                 )
-                await quick_turn(h, h.table())
+                await h.act(quick_code)
             await play_to_the_end(h)
     assert errors.lines() == []
 
@@ -252,10 +242,9 @@ async def test_message_is_not_modified_is_harmless(tmp_path: Path) -> None:
 async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
     tmp_path: Path,
 ) -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     with ErrorLog() as errors:
         async with running_bot(tmp_path, clock=clock, defaults=QUICK) as h:
-            unthrottle(h)
             await open_and_start(h)
             table = h.table()
             game = h.game()
@@ -264,7 +253,7 @@ async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
             seat = table.seat_of(victim.id)
             assert seat is not None
             h.fake.block_bot(victim)  # my_chat_member: the group hears it at once
-            await settle(h)
+            await h.idle()
             assert sum("blocked the bot" in t for t in h.group_texts()) == 1
             assert (held := table.seats[seat]) is not None and held.user_id == victim.id
             jobs = h.app.job_queue.get_jobs_by_name(f"table:{table.id}")
@@ -282,10 +271,10 @@ async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
                         before = table.move
                         clock.advance(61)
                         await h.rt.scheduler.on_timer(JobKind.TURN, table.id, table.move)
-                        await settle(h)
+                        await h.idle()
                         assert table.move > before
                     else:
-                        await quick_turn(h, table, all_pass)
+                        await h.act(all_pass)
 
             deal = h.deal()
             while len(deal.hand(Seat(seat))) == 10 and game.current is deal:
@@ -294,7 +283,7 @@ async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
             assert (held := table.seats[seat]) is not None and held.user_id == victim.id
             # unblocking brings his hand message up to date (it missed the edits)
             h.fake.unblock_bot(victim)
-            await settle(h)
+            await h.idle()
             deal = game.current
             hand_id = h.hand_slots()[seat].message_id
             assert hand_id is not None
@@ -303,13 +292,13 @@ async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
             assert mine and mine in (msg.sent_text or ""), msg.content
             # blocked again: the next deals' hand messages cannot be sent at all
             h.fake.block_bot(victim)
-            await settle(h)
+            await h.idle()
             deal_no = table.deal_no
             await play(200)
             assert not game.over and table.deal_no > deal_no  # the next deals were dealt
             assert sum("blocked the bot" in t for t in h.group_texts()) == 2
             h.fake.unblock_bot(victim)
-            await settle(h)
+            await h.idle()
             if not game.over:
                 hand_id = h.hand_slots()[seat].message_id
                 assert hand_id is not None
@@ -322,14 +311,13 @@ async def test_a_player_who_blocks_the_bot_keeps_his_seat_and_the_timer_plays(
 async def test_group_upgraded_to_a_supergroup_mid_game(tmp_path: Path) -> None:
     with ErrorLog() as errors:
         async with running_bot(tmp_path, defaults=QUICK) as h:
-            unthrottle(h)
             watch = PrivacyWatch(h).install()
             await open_and_start(h)
             table = h.table()
-            await quick_turn(h, table)
+            await h.act(quick_code)
             old = h.group
             new = h.fake.upgrade_to_supergroup(old)
-            await settle(h)
+            await h.idle()
             h.group = new
             assert table.chat_id == new.id
             assert h.service.registry.open_table(new.id) is table
@@ -337,7 +325,7 @@ async def test_group_upgraded_to_a_supergroup_mid_game(tmp_path: Path) -> None:
             assert _table_slot(h).chat_id == new.id
             row = await h.service.storage.table(table.id)
             assert row is not None and row.chat_id == new.id
-            await quick_turn(h, table)
+            await h.act(quick_code)
             await h.say(h.users[0], "/pulka", new)
             assert h.fake.bot_messages(new)[-1].content
             await play_to_the_end(h)
@@ -352,15 +340,15 @@ async def test_group_upgraded_while_the_lobby_is_open(tmp_path: Path) -> None:
             await h.say(h.users[0], "/newgame")
             table = h.table()
             new = h.fake.upgrade_to_supergroup(h.group)
-            await settle(h)
+            await h.idle()
             h.group = new
             lobby = h.fake.last_bot_message(new)
             assert lobby is not None and _table_slot(h).message_id == lobby.message_id
             for user in h.users:
-                data = next(d for _, d in lobby.buttons if code_of(d) == "Ls")
-                assert not is_alert(await press(h, user, lobby, data))
-            data = next(d for _, d in lobby.buttons if code_of(d) == "Lg")
-            assert not is_alert(await press(h, h.users[0], lobby, data))
+                data = button(lobby, "Ls")
+                assert not is_alert(await h.press(user, lobby, data))
+            data = button(lobby, "Lg")
+            assert not is_alert(await h.press(h.users[0], lobby, data))
             assert table.status == "playing"
     assert errors.lines() == []
 
@@ -407,40 +395,38 @@ def test_allowed_updates_include_my_chat_member() -> None:
 
 
 async def test_bot_removed_pauses_the_table_and_re_adding_resumes_it(tmp_path: Path) -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     fake = FakeTelegram(flood=FloodLimits(enabled=False))
     with ErrorLog() as errors:
         async with running_bot(tmp_path, fake=fake, clock=clock, defaults=QUICK) as h:
-            unthrottle(h)
             people, group = h.users, h.group
             await open_and_start(h)
             table = h.table()
-            await quick_turn(h, table)
+            await h.act(quick_code)
             record, move = h.game().to_record(), table.move
             fake.remove_bot(group)
-            await settle(h)
+            await h.idle()
             assert table.paused
             for user in h.users:  # each player hears it privately
-                assert "paused" in h.private(user)[-1].content
+                assert "paused" in h.fake.bot_messages(user)[-1].content
             # nothing moves: presses are refused, the timer does not act
             actor = h.actor()
             assert actor is not None
             msg = h.hand(actor)
-            answer = await press(h, actor, msg, msg.buttons[0][1])
+            answer = await h.press(actor, msg, msg.buttons[0][1])
             assert is_alert(answer) and "paused" in answer["text"]
             clock.advance(1000)
             await h.rt.scheduler.on_timer(JobKind.TURN, table.id, table.move)
-            await settle(h)
+            await h.idle()
             assert h.game().to_record() == record and table.move == move
             assert not h.app.job_queue.get_jobs_by_name(f"table:{table.id}")
         # a restart while paused stays paused and silent in the group
         async with running_bot(tmp_path, fake=fake, people=people, group=group, clock=clock) as h:
-            unthrottle(h)
             table = h.table()
             assert table.paused and table.move == move
             group_calls = [c for c in fake.calls if c.params.get("chat_id") == group.id]
             fake.add_bot(group)
-            await settle(h)
+            await h.idle()
             assert not table.paused
             assert table.deadline is not None and table.deadline > clock() + 30
             texts = [m.content for m in fake.bot_messages(group)]
@@ -461,12 +447,12 @@ async def test_bot_removed_from_a_lobby(tmp_path: Path) -> None:
             lobby = h.fake.last_bot_message(h.group)
             assert lobby is not None
             h.fake.remove_bot(h.group)
-            await settle(h)
+            await h.idle()
             assert table.paused
-            data = next(d for _, d in lobby.buttons if code_of(d) == "Ls")
-            assert is_alert(await press(h, h.users[1], lobby, data))
+            data = button(lobby, "Ls")
+            assert is_alert(await h.press(h.users[1], lobby, data))
             h.fake.add_bot(h.group)
-            await settle(h)
+            await h.idle()
             assert not table.paused
             lobby = h.fake.last_bot_message(h.group)
             assert h.table_slot().message_id == lobby.message_id
@@ -477,7 +463,7 @@ async def test_bot_removed_from_a_lobby(tmp_path: Path) -> None:
 
 async def open_and_start_from(h: Harness, lobby: Any) -> None:
     for user in h.users:
-        data = next(d for _, d in lobby.buttons if code_of(d) == "Ls")
-        assert not is_alert(await press(h, user, lobby, data))
-    data = next(d for _, d in lobby.buttons if code_of(d) == "Lg")
-    assert not is_alert(await press(h, h.users[0], lobby, data))
+        data = button(lobby, "Ls")
+        assert not is_alert(await h.press(user, lobby, data))
+    data = button(lobby, "Lg")
+    assert not is_alert(await h.press(h.users[0], lobby, data))

@@ -31,9 +31,9 @@ from storage.backup import main as backup_main
 from storage.connection import migrations, statements
 from tests.bot_helpers import (
     NO_FLOOD,
-    FakeClock,
     Harness,
     Policy,
+    button,
     code_of,
     is_alert,
     open_and_start,
@@ -42,7 +42,7 @@ from tests.bot_helpers import (
     simple_policy,
     take_turn,
 )
-from tests.fakes import FakeTelegram, FakeUser, MessageView
+from tests.fakes import FakeTelegram, FakeUser, ManualClock, MessageView
 
 SMALL = TableSettings(pulka=2, turn_time=0, sheet=SheetMode.TEXT)
 
@@ -285,7 +285,7 @@ async def test_an_action_writes_only_its_deal_and_the_record_is_the_log(tmp_path
 
 
 async def test_turn_timers_resume_from_the_stored_deadline(tmp_path: Path) -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     fake = FakeTelegram(flood=NO_FLOOD)
     settings = TableSettings(turn_time=60, sheet=SheetMode.TEXT)
     async with running_bot(tmp_path, fake=fake, clock=clock, defaults=settings) as h:
@@ -410,7 +410,7 @@ async def test_a_stopped_game_is_archived_and_its_settlement_survives_a_restart(
 
 
 async def test_a_repeated_press_is_already_done_and_discard_marks_are_idempotent(
-    tmp_path: Path
+    tmp_path: Path,
 ) -> None:
     async with running_bot(tmp_path, defaults=SMALL) as h:
         await open_and_start(h)
@@ -429,7 +429,7 @@ async def test_a_repeated_press_is_already_done_and_discard_marks_are_idempotent
         picked = h.table().ui.discard_pick[first]
         assert [c.code for c in picked] == [code_of(marks[0])[1:]]
         msg = h.hand(declarer)
-        unmark = next(d for _, d in msg.buttons if d and code_of(d) == "u" + code_of(marks[0])[1:])
+        unmark = button(msg, "u" + code_of(marks[0])[1:])
         for _ in range(2):
             h.fake.press(declarer, msg, unmark, force=True)
             await h.idle()
@@ -543,11 +543,11 @@ async def test_history_stats_top_and_export_of_a_finished_game(tmp_path: Path) -
         # in a private chat: the player's last game, and his overall statistics
         h.fake.send_text(vera, vera.id, "/export")
         await h.idle()
-        exported = h.private(vera)[-1].media
+        exported = h.fake.bot_messages(vera)[-1].media
         assert exported is not None and json.loads(exported.data) == record
         h.fake.send_text(vera, vera.id, "/stats")
         await h.idle()
-        assert "games 1" in h.private(vera)[-1].content
+        assert "games 1" in h.fake.bot_messages(vera)[-1].content
     proc = subprocess.run(
         [sys.executable, "-m", "bot.recompute", str(path)],
         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path.cwd())},

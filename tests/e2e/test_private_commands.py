@@ -15,7 +15,7 @@ from bot.core.modes import SheetMode
 from bot.render.i18n import t
 from tests.bot_helpers import (
     Harness,
-    code_of,
+    button,
     is_alert,
     open_and_start,
     play_deal,
@@ -31,10 +31,10 @@ DAY = r"\d\d\.\d\d\.\d{4}"
 
 async def _ask(h: Harness, user: FakeUser, command: str) -> str:
     """``command`` sent in ``user``'s private chat; the bot's answer."""
-    before = len(h.private(user))
+    before = len(h.fake.bot_messages(user))
     h.fake.send_text(user, user.id, command)
     await h.idle()
-    answers = h.private(user)[before:]
+    answers = h.fake.bot_messages(user)[before:]
     assert len(answers) == 1, [m.content for m in answers]
     return answers[0].content
 
@@ -58,10 +58,10 @@ async def _start_in(h: Harness, group: FakeChat, users: list[FakeUser]) -> None:
     assert lobby is not None
     for user in users:
         lobby = h.fake.message(group.id, lobby.message_id)
-        data = next(d for _, d in lobby.buttons if d and code_of(d) == "Ls")
+        data = button(lobby, "Ls")
         assert not is_alert(await h.press(user, lobby, data))
     lobby = h.fake.message(group.id, lobby.message_id)
-    data = next(d for _, d in lobby.buttons if d and code_of(d) == "Lg")
+    data = button(lobby, "Lg")
     assert not is_alert(await h.press(users[0], lobby, data))
 
 

@@ -489,9 +489,7 @@ _PLAYERS = (
 )
 
 
-def _archived(
-    db: Path, url: str | None = None
-) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
+def _archived(db: Path, url: str | None = None) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
     if url is not None:
         games, rows = query(url, "SELECT record FROM games"), query(url, _PLAYERS)
     else:
@@ -579,9 +577,7 @@ def _press_it_myself(fake: FakeTelegram, user: FakeUser) -> None:
     menu = fake.bot_messages(user.id)[-1]
     data = next(d for label, d in menu.buttons if d and label.endswith("press it myself"))
     qid = fake.press(user, menu, data)
-    fake.wait_until_sync(
-        lambda: qid in fake.callback_answers, timeout=30, what="the setting saved"
-    )
+    fake.wait_until_sync(lambda: qid in fake.callback_answers, timeout=30, what="the setting saved")
     assert fake.callback_answers[qid].get("text") == "Saved."
 
 

@@ -14,14 +14,13 @@ from typing import Any
 from bot.core.service import TableService
 from bot.render.i18n import t
 from tests.bot_helpers import (
-    FakeClock,
     Harness,
-    code_of,
+    button,
     is_alert,
     open_and_start,
     running_bot,
 )
-from tests.fakes import FakeChat, FakeTelegram, FakeUser
+from tests.fakes import FakeChat, FakeTelegram, FakeUser, ManualClock
 
 SENDS = ("sendmessage", "editmessagetext", "editmessagereplymarkup")
 
@@ -41,7 +40,7 @@ async def _tables(h: Harness, groups: int) -> list[tuple[FakeChat, list[FakeUser
     for group, people in out:
         other = Harness(h.fake, h.app, group, people)
         await open_and_start(other)
-        await other.act(lambda buttons: next(d for _, d in buttons if code_of(d) == "bP"))
+        await other.act(lambda deal, codes: "bP")
     return out
 
 
@@ -109,7 +108,7 @@ async def test_a_press_on_a_table_not_resumed_yet_is_applied_once(tmp_path: Path
     async with _restarted(tmp_path, fake, made, hold) as h:
         reads = _recorded(h.service)
         hand = fake.message(actor.id, hand.message_id)
-        data = next(d for _, d in hand.buttons if code_of(d) == "bP")
+        data = button(hand, "bP")
         answer = await h.press(actor, hand, data)
         assert not is_alert(answer) and t("en", "err.stale") not in (answer.get("text") or "")
         table = h.service.registry.get(first)
@@ -131,11 +130,11 @@ async def test_a_press_on_a_table_not_resumed_yet_is_applied_once(tmp_path: Path
 
 
 async def test_messages_that_show_what_they_must_are_not_edited_again(tmp_path: Path) -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     async with running_bot(tmp_path, users=3, clock=clock) as h:
         await open_and_start(h)
         mover = h.actor()
-        await h.act(lambda buttons: next(d for _, d in buttons if code_of(d) == "bP"))
+        await h.act(lambda deal, codes: "bP")
         actor = h.actor()
         assert actor is not None and mover is not None
         hand = h.hand_message(actor)
@@ -172,7 +171,7 @@ async def test_the_most_recently_active_table_resumes_first(tmp_path: Path) -> N
         made = await _tables(h, 3)
         ids = [_table_id(h, group) for group, _ in made]
         first = Harness(h.fake, h.app, *made[0])  # active again: the most recent now
-        await first.act(lambda buttons: next(d for _, d in buttons if code_of(d) == "bP"))
+        await first.act(lambda deal, codes: "bP")
     fake, hold = h.fake, asyncio.Event()
     async with _restarted(tmp_path, fake, made, hold) as h:
         reads = _recorded(h.service)
@@ -190,7 +189,7 @@ async def test_a_press_repeated_on_a_table_closed_before_the_restart_is_already_
         assert actor is not None
         hand = h.hand_message(actor)
         assert hand is not None
-        data = next(d for _, d in hand.buttons if code_of(d) == "bP")
+        data = button(hand, "bP")
         answer = await h.press(actor, hand, data)
         assert not is_alert(answer)
         for user in h.users[:2]:  # the game is stopped: the table is closed

@@ -16,8 +16,8 @@ from bot.core.model import TableSettings
 from bot.preferans.seats import Seat, replaceable
 from bot.render.callbacks import to_base36
 from bot.telegram.scheduler import JobKind
-from tests.bot_helpers import FakeClock, Harness, code_of, is_alert, open_and_start, running_bot
-from tests.fakes import MessageView
+from tests.bot_helpers import Harness, button, is_alert, open_and_start, running_bot
+from tests.fakes import ManualClock
 
 
 def _rows(call: Any) -> list[list[Any]]:
@@ -39,7 +39,7 @@ def _group_requests(h: Harness) -> list[Any]:
 
 async def _sit(h: Harness, user: Any, lobby: Any) -> dict[str, Any]:
     lobby = h.fake.message(h.group.id, lobby.message_id)
-    data = next(d for _, d in lobby.buttons if d and code_of(d) == "Ls")
+    data = button(lobby, "Ls")
     return await h.press(user, lobby, data)
 
 
@@ -81,7 +81,7 @@ async def test_a_full_lobby_asks_for_start_and_never_sends_an_empty_row(tmp_path
         assert is_alert(await _sit(h, h.users[0], lobby))  # seated already
 
 
-async def _time_out_until(h: Harness, clock: FakeClock, done: Any) -> None:
+async def _time_out_until(h: Harness, clock: ManualClock, done: Any) -> None:
     """Whoever is to act times out, until ``done()``."""
     table = h.table()
     for _ in range(100):
@@ -93,11 +93,7 @@ async def _time_out_until(h: Harness, clock: FakeClock, done: Any) -> None:
     raise AssertionError("it never came")
 
 
-def _button(msg: MessageView, code: str) -> str:
-    return next(d for _, d in msg.buttons if d and code_of(d) == code)
-
-
-async def _late_player(h: Harness, clock: FakeClock) -> tuple[Any, Seat]:
+async def _late_player(h: Harness, clock: ManualClock) -> tuple[Any, Seat]:
     """Start a game; the first player to act misses turns until his seat is offered."""
     await open_and_start(h)
     table = h.table()
@@ -121,7 +117,7 @@ async def test_a_replaced_players_hand_is_frozen_and_says_how_to_come_back(
     """After two timeouts in a row his seat goes to a computer player (or to a person who
     was not seated): his hand message loses its buttons and its "your turn", and says who
     plays for him (and, for a computer, which group button gives the seat back)."""
-    clock = FakeClock()
+    clock = ManualClock()
     async with running_bot(
         tmp_path, users=4, clock=clock, defaults=TableSettings(turn_time=30)
     ) as h:
@@ -135,7 +131,7 @@ async def test_a_replaced_players_hand_is_frozen_and_says_how_to_come_back(
             presser, code = next(u for u in h.users[:3] if u is not late), f"Q{seat}"
         else:
             presser, code = h.users[3], f"R{seat}"
-        assert not is_alert(await h.press(presser, offer, _button(offer, code)))
+        assert not is_alert(await h.press(presser, offer, button(offer, code)))
         assert table.seat_of(late.id) is None
         frozen = h.fake.message(late.id, hand.message_id)
         assert not frozen.buttons and "👉 Your" not in frozen.content and "⏳" not in frozen.content
@@ -147,7 +143,7 @@ async def test_a_replaced_players_hand_is_frozen_and_says_how_to_come_back(
                 f"«🪑 Take seat {seat + 1} back» in the group."
             )
             back = h.fake.last_bot_message(h.group)
-            assert back is not None and _button(back, f"R{seat}")  # the button it names
+            assert back is not None and button(back, f"R{seat}")  # the button it names
         else:
             assert frozen.content.endswith("🪑 Gleb plays in your seat now.")
 
@@ -181,7 +177,7 @@ def _vote_messages(h: Harness) -> list[Any]:
 async def test_a_vote_is_one_message_told_when_it_lapses_and_frozen_at_the_end(
     tmp_path: Path,
 ) -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     settings = TableSettings(turn_time=30, players=4)
     async with running_bot(tmp_path, users=4, clock=clock, defaults=settings) as h:
         anna, boris, vera, _ = h.users
@@ -190,8 +186,8 @@ async def test_a_vote_is_one_message_told_when_it_lapses_and_frozen_at_the_end(
         await h.say(anna, "/stop")
         [vote] = _vote_messages(h)
         assert vote.content.startswith("🛑 Votes to stop the game: Anna (1 of 3).")
-        assert _button(vote, "V")
-        assert not is_alert(await h.press(boris, vote, _button(vote, "V")))
+        assert button(vote, "V")
+        assert not is_alert(await h.press(boris, vote, button(vote, "V")))
         [vote] = _vote_messages(h)  # the same message, edited: no second one
         assert vote.content.startswith("🛑 Votes to stop the game: Anna, Boris (2 of 3).")
         await _time_out_until(h, clock, lambda: table.deal_no == 2)
@@ -205,8 +201,8 @@ async def test_a_vote_is_one_message_told_when_it_lapses_and_frozen_at_the_end(
         for user in (vera, anna):
             await h.say(user, "/stop")
         second = _vote_messages(h)[-1]
-        assert second.message_id != vote.message_id and _button(second, "V")
-        assert not is_alert(await h.press(boris, second, _button(second, "V")))
+        assert second.message_id != vote.message_id and button(second, "V")
+        assert not is_alert(await h.press(boris, second, button(second, "V")))
         assert table.status == "over"
         second = h.fake.message(h.group.id, second.message_id)
         assert not second.buttons and second.content.endswith("🛑 The game is stopped.")
@@ -261,7 +257,7 @@ async def test_a_game_stopped_before_any_deal_was_settled_rings_its_end_once(
 async def test_the_seat_messages_lose_their_buttons_when_the_game_ends(tmp_path: Path) -> None:
     """The messages "… keeps missing turns" and "🤖 … plays instead of …" offer seats while
     the game runs: when it stops, both keep their text and lose their buttons."""
-    clock = FakeClock()
+    clock = ManualClock()
     async with running_bot(
         tmp_path, users=4, clock=clock, defaults=TableSettings(turn_time=30)
     ) as h:
@@ -269,9 +265,9 @@ async def test_the_seat_messages_lose_their_buttons_when_the_game_ends(tmp_path:
         table = h.table()
         offer = _offer(h, seat)
         presser = next(u for u in h.users[:3] if u is not late)
-        assert not is_alert(await h.press(presser, offer, _button(offer, f"Q{seat}")))
+        assert not is_alert(await h.press(presser, offer, button(offer, f"Q{seat}")))
         back = h.fake.last_bot_message(h.group)
-        assert back is not None and _button(back, f"R{seat}")
+        assert back is not None and button(back, f"R{seat}")
         for user in [u for u in h.users[:3] if u is not late]:
             await h.say(user, "/stop")
         assert table.status == "over"

@@ -15,13 +15,13 @@ from bot.render.text import title_of
 from bot.telegram.personal import settings_text
 from bot.telegram.scheduler import JobKind
 from tests.bot_helpers import (
-    FakeClock,
     Harness,
     open_and_start,
     running_bot,
     simple_policy,
     take_turn,
 )
+from tests.fakes import ManualClock
 
 NO_TIMER = TableSettings(turn_time=0, pulka=10)
 POLICY = simple_policy({1: ["b6S"]}, whist="wW")
@@ -39,7 +39,7 @@ def _pings(h: Harness) -> list[tuple[int, int, bool]]:
     return out
 
 
-async def _play_one_deal(h: Harness, clock: FakeClock, pause: float) -> Counter[str]:
+async def _play_one_deal(h: Harness, clock: ManualClock, pause: float) -> Counter[str]:
     """Play the current deal with ``pause`` seconds of thought before every move; the Bot
     API requests it took, by method."""
     before = len(h.fake.calls)
@@ -61,7 +61,7 @@ async def _play_one_deal(h: Harness, clock: FakeClock, pause: float) -> Counter[
 async def test_a_slow_turn_brings_one_notification_that_goes_once_he_moved(
     tmp_path: Path,
 ) -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     async with running_bot(tmp_path, clock=clock, defaults=NO_TIMER) as h:
         await open_and_start(h)
         await _play_one_deal(h, clock, pause=30)
@@ -72,7 +72,7 @@ async def test_a_slow_turn_brings_one_notification_that_goes_once_he_moved(
 
 
 async def test_an_active_player_is_not_pinged_and_never_means_never(tmp_path: Path) -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     async with running_bot(tmp_path, clock=clock, defaults=NO_TIMER) as h:
         await open_and_start(h)
         # everyone has acted, or was dealt his ringing hand, within moments: no ping
@@ -106,7 +106,7 @@ async def test_requests_per_deal_before_and_after(tmp_path: Path) -> None:
         ("fast", 2.0, NotifyMode.ALWAYS),
     )
     for label, pause, mode in runs:
-        clock = FakeClock()
+        clock = ManualClock()
         (tmp_path / label).mkdir()
         async with running_bot(tmp_path / label, clock=clock, defaults=NO_TIMER) as h:
             await open_and_start(h)
@@ -129,7 +129,7 @@ async def test_requests_per_deal_before_and_after(tmp_path: Path) -> None:
 
 
 async def test_pulka_in_private_shows_the_players_running_table(tmp_path: Path) -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     async with running_bot(tmp_path, clock=clock, defaults=NO_TIMER) as h:
         anna = h.users[0]
         await h.say(anna, "/pulka", chat=anna)
@@ -145,7 +145,7 @@ async def test_pulka_in_private_shows_the_players_running_table(tmp_path: Path) 
 
 
 async def test_each_hand_message_reviews_the_finished_deal(tmp_path: Path) -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     async with running_bot(tmp_path, clock=clock, defaults=NO_TIMER) as h:
         await open_and_start(h)
         hands = {u.id: h.hand_message(u) for u in h.users}
@@ -161,7 +161,7 @@ async def test_each_hand_message_reviews_the_finished_deal(tmp_path: Path) -> No
 async def test_a_forced_card_that_plays_itself_brings_no_ping(tmp_path: Path) -> None:
     """The turn passes, after a slow move, to a player whose only card will play itself
     (his setting on): his phone does not ring for a move he need not make."""
-    clock = FakeClock()
+    clock = ManualClock()
     async with running_bot(tmp_path, clock=clock, defaults=NO_TIMER, forced_pause=600) as h:
         await open_and_start(h)
         for _ in range(300):
@@ -185,7 +185,7 @@ async def test_a_forced_card_that_plays_itself_brings_no_ping(tmp_path: Path) ->
 async def test_a_player_away_hears_one_sound_a_turn(tmp_path: Path) -> None:
     """He is called to his turn; the reminder before his time runs out edits that message
     (an edit rings nothing) instead of sending a second one."""
-    clock = FakeClock()
+    clock = ManualClock()
     async with running_bot(tmp_path, clock=clock, defaults=TableSettings(pulka=10)) as h:
         await open_and_start(h)
         table = h.table()
@@ -241,7 +241,7 @@ async def test_no_ping_soon_after_the_new_hand_rang_nor_within_30_s_of_his_press
 ) -> None:
     """The new deal's hand message rings: a turn within 30 s of it needs no notification,
     as a turn within 30 s of the player's own press does not (he waits for the others)."""
-    clock = FakeClock()
+    clock = ManualClock()
     async with running_bot(tmp_path, clock=clock, defaults=NO_TIMER) as h:
         await open_and_start(h)
         dealt = clock()

@@ -16,6 +16,7 @@ from bot.preferans.seats import Seat
 from bot.preferans.views import public_view, seat_view
 from bot.render.callbacks import action_of
 from storage import Storage
+from tests.fakes import ManualClock
 
 GROUP = -100
 PEOPLE = [Player(1, "Анна"), Player(2, "Борис"), Player(3, "Вера"), Player(4, "Глеб")]
@@ -23,22 +24,9 @@ STRANGER = Player(9, "Дина")
 E = TypeVar("E", bound=Effect)
 
 
-class Clock:
-    """A clock that moves only when told."""
-
-    def __init__(self, now: float = 1_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
 @asynccontextmanager
 async def service_on(
-    path: Path | str = ":memory:", *, clock: Clock | None = None, turn_time: int = 60
+    path: Path | str = ":memory:", *, clock: ManualClock | None = None, turn_time: int = 60
 ) -> AsyncIterator[TableService]:
     """A core service on a database (a temporary file survives a "restart")."""
     storage = await Storage.open(str(path))
@@ -46,7 +34,7 @@ async def service_on(
         yield TableService(
             storage,
             seed=7,
-            clock=clock or Clock(),
+            clock=clock or ManualClock(),
             defaults=TableSettings(pulka=10, turn_time=turn_time),
         )
     finally:
@@ -143,11 +131,6 @@ async def all_pass(service: TableService, table: Table) -> Effects:
     last: Effects = ()
     while table.deal_no == deal_no:
         actions = legal(table)
-        passes = [a for a in actions if isinstance(a, Bid) and a.contract is None]
-        target = passes[0] if passes else actions[0]
-
-        def wanted(a: Action, want: Action = target) -> bool:
-            return a == want
-
-        last = await press(service, table, wanted)
+        target = next((a for a in actions if isinstance(a, Bid) and a.contract is None), actions[0])
+        last = await press(service, table, target.__eq__)
     return last

@@ -7,10 +7,10 @@ import pytest
 
 from bot.core import effects as fx
 from bot.core.errors import Rejected
+from tests.fakes import ManualClock
 from tests.service.helpers import (
     GROUP,
     PEOPLE,
-    Clock,
     actor,
     kinds,
     lobby_of,
@@ -24,7 +24,7 @@ NEW_GROUP = -1_000_000_000_100
 
 
 async def test_the_bot_removed_pauses_and_added_back_resumes() -> None:
-    clock = Clock()
+    clock = ManualClock()
     async with service_on(clock=clock) as service:
         table = await started(service)
         effects = await service.group_lost(GROUP)

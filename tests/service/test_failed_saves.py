@@ -14,7 +14,8 @@ from bot.core.errors import AlreadyDone, NotSaved
 from bot.core.model import Status, Table
 from bot.core.service import TableService
 from bot.preferans.actions import Action, Bid
-from tests.service.helpers import PEOPLE, Clock, actor, pick, service_on, started
+from tests.fakes import ManualClock
+from tests.service.helpers import PEOPLE, actor, pick, service_on, started
 
 
 def CHOOSE(a: Action) -> bool:
@@ -42,7 +43,7 @@ class Disk:
         service.storage.save_table = save_table  # type: ignore[method-assign]
 
 
-async def _step(service: TableService, table: Table, clock: Clock, n: int) -> None:
+async def _step(service: TableService, table: Table, clock: ManualClock, n: int) -> None:
     """Step ``n`` of the script: mostly the player to act presses, sometimes his time runs
     out (the timer acts for him)."""
     if n % 7 == 3:
@@ -55,7 +56,7 @@ async def _step(service: TableService, table: Table, clock: Clock, n: int) -> No
     await service.act(table.id, player.user_id, table.move, f"p{n}", pick(table, CHOOSE))
 
 
-async def _play(service: TableService, clock: Clock, fail: set[int]) -> tuple[Table, int]:
+async def _play(service: TableService, clock: ManualClock, fail: set[int]) -> tuple[Table, int]:
     """Play the script; at each step in ``fail`` the disk is full for a few tries."""
     disk = Disk(service)
     table = await started(service)
@@ -94,12 +95,12 @@ class _nothing:
 
 
 async def test_a_failing_disk_changes_nothing_and_the_game_ends_as_undisturbed() -> None:
-    async with service_on(clock=(c1 := Clock())) as calm:
+    async with service_on(clock=(c1 := ManualClock())) as calm:
         undisturbed, none = await _play(calm, c1, set())
         assert none == 0
         calm_row = await calm.storage.table(undisturbed.id)
     fail = set(range(0, 200, 5)) | set(range(40, 60))
-    async with service_on(clock=(c2 := Clock())) as service:
+    async with service_on(clock=(c2 := ManualClock())) as service:
         table, failures = await _play(service, c2, fail)
         row = await service.storage.table(table.id)
     assert failures > 60
@@ -136,7 +137,7 @@ async def test_a_failed_press_is_undone_logged_once_and_can_be_pressed_again(
 
 
 async def test_a_timeout_that_cannot_be_saved_is_tried_again_later() -> None:
-    clock = Clock()
+    clock = ManualClock()
     async with service_on(clock=clock) as service:
         table = await started(service)
         disk = Disk(service)

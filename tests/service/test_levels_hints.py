@@ -25,11 +25,11 @@ from bot.preferans.robot.levels import choose_at
 from bot.preferans.seats import Seat
 from bot.preferans.views import SeatView
 from bot.replay import hint_move
+from tests.fakes import ManualClock
 from tests.service.helpers import (
     GROUP,
     PEOPLE,
     STRANGER,
-    Clock,
     actor,
     lobby_of,
     press,
@@ -103,7 +103,7 @@ async def test_a_beginner_plays_another_card_where_the_strong_player_is_known() 
 
 
 async def test_a_computer_player_seated_mid_game_plays_at_the_tables_level() -> None:
-    clock = Clock()
+    clock = ManualClock()
     async with service_on(clock=clock) as service:
         service.robots.budget = FAST
         table = await lobby_of(service)

@@ -11,11 +11,11 @@ from bot.core.errors import AlreadyDone, Rejected
 from bot.core.model import Player, Status
 from bot.render.keyboards import lobby_keyboard
 from bot.render.lobby import lobby_text
+from tests.fakes import ManualClock
 from tests.service.helpers import (
     GROUP,
     PEOPLE,
     STRANGER,
-    Clock,
     kinds,
     lobby_of,
     of,
@@ -101,7 +101,7 @@ async def test_start_needs_every_seat_and_a_seated_player() -> None:
 
 
 async def test_cancel_by_the_owner_and_expiry_by_the_clock() -> None:
-    clock = Clock()
+    clock = ManualClock()
     async with service_on(clock=clock) as service:
         table = await lobby_of(service, 1)
         with pytest.raises(Rejected, match="err.owner_only"):

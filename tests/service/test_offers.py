@@ -22,9 +22,9 @@ from bot.preferans.seats import Seat
 from bot.preferans.views import seat_view
 from bot.render.table import hand_text
 from tests.bot_helpers import cards_in
+from tests.fakes import ManualClock
 from tests.service.helpers import (
     GROUP,
-    Clock,
     actor,
     decoded,
     legal,
@@ -118,7 +118,7 @@ async def test_a_refusal_withdraws_the_offer_and_stale_or_foreign_presses_change
         assert table.ui.offer_note is None
 
 
-def _kept(table: Table, seat: Seat) -> set[Card] | None:
+def _kept(table: Table, seat: Seat) -> frozenset[Card] | None:
     """The refused offer's cards in ``seat``'s hand message, if they are still there."""
     text = hand_text(table, seat_view(_deal(table), seat), 1, "ru")
     label = "карты, открытые с предложением (видны до вашего хода):"
@@ -169,7 +169,7 @@ async def test_all_accepting_ends_the_deal_scored_from_the_offer() -> None:
 
 
 async def test_the_timer_refuses_an_open_offer_for_the_player() -> None:
-    clock = Clock()
+    clock = ManualClock()
     async with service_on(clock=clock, turn_time=30) as service:
         table = await started(service)
         leader = await to_trick(service, table, 8)

@@ -13,10 +13,10 @@ from bot.core.service import Shown
 from bot.preferans.actions import Action, Bid, Discard, Play
 from bot.preferans.contracts import parse_contract
 from bot.preferans.seats import replaceable
+from tests.fakes import ManualClock
 from tests.service.helpers import (
     PEOPLE,
     STRANGER,
-    Clock,
     actor,
     decoded,
     kinds,
@@ -142,7 +142,7 @@ async def test_discard_marks_are_idempotent_and_confirmed_as_one_action() -> Non
 async def test_a_turn_whose_buttons_were_never_delivered_does_not_time_out() -> None:
     """Telegram slow or down: the player to act never saw his buttons, so his time starts
     again instead of a move being made for him; once they are out, the timer acts."""
-    clock = Clock()
+    clock = ManualClock()
     async with service_on(clock=clock, turn_time=30) as service:
         table = await started(service)
         seat, _ = actor(table)
@@ -175,7 +175,7 @@ async def test_his_late_press_of_what_his_timeout_made_is_already_done() -> None
 
 
 async def test_timeouts_act_safely_and_make_a_seat_replaceable() -> None:
-    clock = Clock()
+    clock = ManualClock()
     async with service_on(clock=clock, turn_time=30) as service:
         table = await started(service)
         first, _ = actor(table)
@@ -235,7 +235,7 @@ async def test_a_stop_vote_needs_a_majority_and_archives_the_game() -> None:
 
 async def test_turn_passed_says_how_long_the_next_player_has_been_idle() -> None:
     """The presenter pings only a player who has not acted moments ago."""
-    clock = Clock()
+    clock = ManualClock()
     async with service_on(clock=clock) as service:
         table = await started(service)
         idles = []

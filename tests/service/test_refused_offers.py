@@ -10,12 +10,13 @@ from bot.preferans.actions import Accept, Offer, Play
 from bot.preferans.seats import Seat
 from tests.engine.test_offers import play_to_trick
 from tests.engine.test_robot_offers import cold_all_pass
-from tests.service.helpers import Clock, of, service_on
+from tests.fakes import ManualClock
+from tests.service.helpers import of, service_on
 from tests.service.test_robots import OWNER, _robot_table
 
 
 async def test_a_refused_robot_offer_is_not_made_again_in_that_position() -> None:
-    clock = Clock()
+    clock = ManualClock()
     async with service_on(clock=clock, turn_time=30) as service:
         table = await _robot_table(service)  # the owner in seat 0, computer players 1 and 2
         await service.start(table.id, OWNER.user_id)

@@ -9,9 +9,9 @@ from pathlib import Path
 from bot.core import effects as fx
 from bot.core.model import Status
 from bot.core.service import Shown
+from tests.fakes import ManualClock
 from tests.service.helpers import (
     GROUP,
-    Clock,
     actor,
     all_pass,
     kinds,
@@ -24,7 +24,7 @@ from tests.service.helpers import (
 
 async def test_a_game_resumes_where_it_stopped(tmp_path: Path) -> None:
     path = tmp_path / "bot.sqlite3"
-    clock = Clock()
+    clock = ManualClock()
     async with service_on(path, clock=clock) as service:
         table = await started(service)
         await press(service, table, lambda a: True)

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from bot.core.model import Status
 from storage import Storage
+from tests.fakes import ManualClock
 from tests.pg_helpers import database_target
-from tests.service.helpers import GROUP, Clock, actor, press, service_on, started
+from tests.service.helpers import GROUP, actor, press, service_on, started
 
 __all__ = ["database_target"]
 
 
 async def test_every_table_resumes_and_a_bad_one_is_set_aside(database_target: str) -> None:
-    clock = Clock()
+    clock = ManualClock()
     before = {}
     async with service_on(database_target, clock=clock) as service:
         for chat in (GROUP, GROUP - 1, GROUP - 2):

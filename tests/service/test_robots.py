@@ -19,11 +19,11 @@ from bot.preferans.actions import Action, Discard
 from bot.preferans.robot import FAST
 from bot.preferans.views import SeatView, seat_view
 from storage import archive
+from tests.fakes import ManualClock
 from tests.service.helpers import (
     GROUP,
     PEOPLE,
     STRANGER,
-    Clock,
     actor,
     kinds,
     of,
@@ -155,7 +155,7 @@ def _any(table: Table) -> Action:
 
 
 async def test_a_timed_out_player_is_replaced_and_takes_the_seat_back() -> None:
-    clock = Clock()
+    clock = ManualClock()
     async with service_on(clock=clock) as service:
         service.robots.budget = FAST
         table = await started(service)
@@ -243,7 +243,7 @@ async def test_switching_the_group_language_renames_the_computer_players() -> No
 
 
 async def test_the_last_person_is_not_replaced_by_a_computer() -> None:
-    clock = Clock()
+    clock = ManualClock()
     async with service_on(clock=clock) as service:
         table = await _robot_table(service)
         await service.start(table.id, OWNER.user_id)

@@ -9,11 +9,12 @@ from pathlib import Path
 from bot.core import effects as fx
 from bot.core.model import Status
 from bot.render.sheet_text import short_name
-from tests.service.helpers import PEOPLE, Clock, of, open_table, service_on, started
+from tests.fakes import ManualClock
+from tests.service.helpers import PEOPLE, of, open_table, service_on, started
 
 
 async def test_votes_and_auto_notes_do_not_outlive_their_deal() -> None:
-    clock = Clock()
+    clock = ManualClock()
     async with service_on(clock=clock) as service:
         table = await started(service)
         await service.vote_stop(table.id, PEOPLE[0].user_id)
@@ -38,7 +39,7 @@ def test_a_cut_name_holds_no_bidi_control() -> None:
 async def test_a_deals_vote_is_one_message_that_is_told_when_it_lapses(tmp_path: Path) -> None:
     """Every vote of a deal edits one group message (stored, so a restart edits it too); when
     the deal ends without a majority the group is told, and the next vote is a new one."""
-    clock = Clock()
+    clock = ManualClock()
     path = tmp_path / "bot.sqlite3"
     async with service_on(path, clock=clock) as service:
         table = await started(service, 4)  # three of four people stop the game

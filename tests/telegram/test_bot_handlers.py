@@ -15,20 +15,15 @@ from bot.render.i18n import t
 from bot.telegram.scheduler import JobKind
 from tests.bot_helpers import (
     NO_FLOOD,
-    FakeClock,
+    button,
     cards_in,
-    code_of,
     is_alert,
     open_and_start,
     running_bot,
     simple_policy,
     take_turn,
 )
-from tests.fakes import FakeTelegram, MessageView
-
-
-def _button(msg: MessageView, code: str) -> str:
-    return next(d for _, d in msg.buttons if d and code_of(d) == code)
+from tests.fakes import FakeTelegram, ManualClock
 
 
 async def test_commands_menu_registered_in_ru_and_en(tmp_path: Path) -> None:
@@ -60,34 +55,34 @@ async def test_lobby_settings_seats_and_start_rules(tmp_path: Path) -> None:
         await h.say(boris, "/newgame")  # one table per group
         assert "already has a table" in h.group_texts()[-1]
         # only the owner opens and changes the settings
-        answer = await h.press(boris, lobby, _button(lobby, "Lo"))
+        answer = await h.press(boris, lobby, button(lobby, "Lo"))
         assert is_alert(answer) and "opened the table" in answer["text"]
-        await h.press(anna, lobby, _button(lobby, "Lo"))
+        await h.press(anna, lobby, button(lobby, "Lo"))
         lobby = h.fake.message(h.group.id, lobby.message_id)
         for code in ("Lxp", "Lxc", "Lxu", "Lxj"):  # 4 players, Leningrad, pulka 30, jumps
             lobby = h.fake.message(h.group.id, lobby.message_id)
-            await h.press(anna, lobby, _button(lobby, code))
+            await h.press(anna, lobby, button(lobby, code))
         lobby = h.fake.message(h.group.id, lobby.message_id)
         assert "Leningrad" in lobby.content and "players: 4" in lobby.content
         assert "pulka to 30" in lobby.content and "jumps" in lobby.content
-        await h.press(anna, lobby, _button(lobby, "Lb"))
+        await h.press(anna, lobby, button(lobby, "Lb"))
         lobby = h.fake.message(h.group.id, lobby.message_id)
         assert lobby.content.count("free") == 4
         # sit, stand, start only when full and by a seated player
-        await h.press(anna, lobby, _button(lobby, "Ls"))
-        answer = await h.press(anna, lobby, _button(lobby, "Ls"))
+        await h.press(anna, lobby, button(lobby, "Ls"))
+        answer = await h.press(anna, lobby, button(lobby, "Ls"))
         assert is_alert(answer)
-        answer = await h.press(anna, lobby, _button(lobby, "Lg"))
+        answer = await h.press(anna, lobby, button(lobby, "Lg"))
         assert is_alert(answer) and "Not every seat" in answer["text"]
-        await h.press(boris, lobby, _button(lobby, "Ls"))
-        await h.press(boris, lobby, _button(lobby, "Lu"))
+        await h.press(boris, lobby, button(lobby, "Ls"))
+        await h.press(boris, lobby, button(lobby, "Lu"))
         for user in (boris, vera, gleb):
-            await h.press(user, lobby, _button(lobby, "Ls"))
-        answer = await h.press(dasha, lobby, _button(lobby, "Ls"))
+            await h.press(user, lobby, button(lobby, "Ls"))
+        answer = await h.press(dasha, lobby, button(lobby, "Ls"))
         assert is_alert(answer) and "taken" in answer["text"]
-        answer = await h.press(dasha, lobby, _button(lobby, "Lg"))
+        answer = await h.press(dasha, lobby, button(lobby, "Lg"))
         assert is_alert(answer)
-        await h.press(vera, lobby, _button(lobby, "Lg"))
+        await h.press(vera, lobby, button(lobby, "Lg"))
         lobby = h.fake.message(h.group.id, lobby.message_id)
         assert "The game has started" in lobby.content and not lobby.buttons
         table = h.table()
@@ -96,7 +91,7 @@ async def test_lobby_settings_seats_and_start_rules(tmp_path: Path) -> None:
         for user in (anna, boris, vera, gleb):
             assert h.hand_message(user) is not None
         # not seated: her chat holds the answer to her /start alone, no hand
-        assert [m.content for m in h.private(dasha)] == [t("en", "start.private")]
+        assert [m.content for m in h.fake.bot_messages(dasha)] == [t("en", "start.private")]
         assert h.fake.unanswered_callbacks() == []
 
 
@@ -106,13 +101,13 @@ async def test_sitting_down_without_a_private_chat_takes_one_tap(tmp_path: Path)
         await h.say(anna, "/newgame")
         lobby = h.fake.last_bot_message(h.group)
         assert lobby is not None
-        answer = await h.press(anna, lobby, _button(lobby, "Ls"))
+        answer = await h.press(anna, lobby, button(lobby, "Ls"))
         assert answer.get("url", "").startswith("https://t.me/fake_test_bot?start=s")
         assert h.table().seats[0] is None
         payload = answer["url"].split("start=")[1]
         await h.start_bot(anna, payload)  # the link opens the bot; Start seats her
         assert h.table().seats[0] is not None
-        assert "seat 1" in h.private(anna)[-1].content
+        assert "seat 1" in h.fake.bot_messages(anna)[-1].content
         lobby = h.fake.message(h.group.id, lobby.message_id)
         assert "1. Anna" in lobby.content
 
@@ -130,11 +125,11 @@ async def test_presses_by_strangers_on_old_messages_and_out_of_turn_change_nothi
         move = table.move
         assert table.game is not None
         record = table.game.to_record()
-        bid = _button(msg, "bP")
+        bid = button(msg, "bP")
         # a stranger forges a press of the actor's button in his own chat: not seated
         await h.start_bot(stranger)
         h.fake.send_text(stranger, stranger.id, "hi")
-        fake_msg = h.private(stranger)[-1]
+        fake_msg = h.fake.bot_messages(stranger)[-1]
         qid = h.fake.press(stranger, fake_msg, bid, force=True)
         await h.idle()
         assert is_alert(h.fake.callback_answers[qid])
@@ -169,7 +164,7 @@ async def test_presses_by_strangers_on_old_messages_and_out_of_turn_change_nothi
 
 
 async def test_timeouts_auto_act_and_a_stranger_takes_the_seat(tmp_path: Path) -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     async with running_bot(
         tmp_path, users=4, clock=clock, defaults=TableSettings(turn_time=30)
     ) as h:
@@ -201,7 +196,7 @@ async def test_timeouts_auto_act_and_a_stranger_takes_the_seat(tmp_path: Path) -
         mine = h.hand(first)
         assert "Time is up" in mine.content
         newcomer = h.users[3]
-        answer = await h.press(newcomer, take, _button(take, f"R{first_seat}"))
+        answer = await h.press(newcomer, take, button(take, f"R{first_seat}"))
         assert not is_alert(answer)
         taker = table.seats[first_seat]
         assert taker is not None and taker.user_id == newcomer.id
@@ -219,7 +214,7 @@ async def test_timeouts_auto_act_and_a_stranger_takes_the_seat(tmp_path: Path) -
         await h.rt.scheduler.on_timer(JobKind.REMIND, table.id, table.move)
         await h.idle()
         actor = h.actor()
-        assert actor is not None and "your turn" in h.private(actor)[-1].content
+        assert actor is not None and "your turn" in h.fake.bot_messages(actor)[-1].content
 
 
 async def test_stop_by_vote_settles_the_game(tmp_path: Path) -> None:
@@ -231,7 +226,7 @@ async def test_stop_by_vote_settles_the_game(tmp_path: Path) -> None:
         assert h.group_texts()[-1].startswith("🛑 Votes to stop the game: Anna (1 of 2).")
         vote = h.fake.last_bot_message(h.group)
         assert vote is not None
-        await h.press(h.users[1], vote, _button(vote, "V"))
+        await h.press(h.users[1], vote, button(vote, "V"))
         texts = h.group_texts()
         assert "Game stopped" in texts[-1]
         assert h.table().status == "over" and h.game().stopped
@@ -240,7 +235,7 @@ async def test_stop_by_vote_settles_the_game(tmp_path: Path) -> None:
             assert not hand.buttons
             assert "The game is stopped" in hand.content and "⏳" not in hand.content
             # told privately: the settlement after the frozen hand
-            assert "Game stopped" in h.private(user)[-1].content
+            assert "Game stopped" in h.fake.bot_messages(user)[-1].content
         table_msg = h.table_message()
         assert table_msg is not None
         assert "The game is stopped" in table_msg.content and not table_msg.buttons
@@ -265,7 +260,7 @@ async def test_a_closed_table_leaves_memory_once_shown_and_late_presses_are_stal
         await h.say(h.users[0], "/stop")
         vote = h.fake.last_bot_message(h.group)
         assert vote is not None
-        await h.press(h.users[1], vote, _button(vote, "V"))
+        await h.press(h.users[1], vote, button(vote, "V"))
         assert table.status == "over" and not table.unshown.settlement
         job = h.rt.scheduler.timers[table.id][0]
         assert job.data == ("evict", table.id, 0)  # armed when the game closed
@@ -308,7 +303,7 @@ async def test_help_rules_pulka(tmp_path: Path) -> None:
         assert "/newgame" in h.group_texts()[-1]
         h.fake.send_text(h.users[0], h.users[0].id, "/newgame")
         await h.idle()
-        assert "в группе" in h.private(h.users[0])[-1].content
+        assert "в группе" in h.fake.bot_messages(h.users[0])[-1].content
         await open_and_start(h)
         await h.say(h.users[0], "/pulka")  # the sheet picture with its title
         sheet = h.fake.last_bot_message(h.group)
@@ -354,7 +349,7 @@ async def test_restart_resumes_the_game_in_the_same_messages(tmp_path: Path) -> 
 
 
 async def test_unstarted_lobby_expires_and_owner_can_close_it(tmp_path: Path) -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     async with running_bot(tmp_path, clock=clock, lobby_ttl=600) as h:
         await h.say(h.users[0], "/newgame")
         table = h.table()
@@ -373,8 +368,8 @@ async def test_unstarted_lobby_expires_and_owner_can_close_it(tmp_path: Path) ->
         await h.say(h.users[1], "/newgame")
         new_lobby = h.fake.last_bot_message(h.group)
         assert new_lobby is not None
-        answer = await h.press(h.users[0], new_lobby, _button(new_lobby, "Lc"))
+        answer = await h.press(h.users[0], new_lobby, button(new_lobby, "Lc"))
         assert is_alert(answer)
-        await h.press(h.users[1], new_lobby, _button(new_lobby, "Lc"))
+        await h.press(h.users[1], new_lobby, button(new_lobby, "Lc"))
         assert "Table closed" in h.fake.message(h.group.id, new_lobby.message_id).content
         assert h.service.registry.open_table(h.group.id) is None

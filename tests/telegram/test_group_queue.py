@@ -18,9 +18,8 @@ from bot.telegram.outbox import Outbox
 from bot.telegram.pacing import ANSWERS_AHEAD, ANSWERS_WINDOW
 from bot.telegram.queue import Post, Show
 from bot.telegram.shown import Slot
-from tests.bot_helpers import Harness, code_of, open_and_start, running_bot
+from tests.bot_helpers import Harness, code_of, open_and_start, quick_code, running_bot
 from tests.e2e.test_hostile_telegram import QUICK, play_to_the_end
-from tests.hostile_helpers import quick_code, settle, unthrottle
 from tests.telegram.conftest import StoppedClock, group_flood
 
 LIMITS = {"group_limit": 20, "group_window": 6.0, "group_fast_interval": 0.0}
@@ -30,7 +29,7 @@ LIMITS = {"group_limit": 20, "group_window": 6.0, "group_fast_interval": 0.0}
 async def test_a_command_flood_cannot_hold_the_table_back(tmp_path: Path) -> None:
     async with running_bot(tmp_path, outbox_options=LIMITS) as h:
         await open_and_start(h)
-        await settle(h)
+        await h.idle()
         table = h.table()
         slot = h.table_slot()
         assert slot is not None and slot.message_id is not None
@@ -71,7 +70,7 @@ async def test_a_command_flood_cannot_hold_the_table_back(tmp_path: Path) -> Non
         ]
         print(f"table message shown {shown:.2f} s after the press; {len(ahead)} answers ahead")
         assert len(ahead) <= ANSWERS_AHEAD  # his share ahead of the game, no more
-        await settle(h, timeout=60)
+        await h.idle(timeout=60)
         answers = [t("en", "table_exists"), t("en", "help"), rules_text(table.settings, "en")]
         texts = [c.params.get("text") for c in h.fake.calls_to("sendMessage")]
         texts = [x for x in texts if x in answers]
@@ -99,9 +98,8 @@ async def _handled(h: Harness) -> None:
 
 async def _started(h: Harness) -> tuple[Table, Slot]:
     """A quick game started and shown; the table and its group message."""
-    unthrottle(h)
     await open_and_start(h)
-    await settle(h)
+    await h.idle()
     table = h.table()
     slot = h.table_slot()
     assert slot is not None and slot.message_id is not None
@@ -153,7 +151,7 @@ async def test_rules_in_a_busy_game_go_ahead_of_the_queued_table_edits(tmp_path:
         await _handled(h)
         before = len(h.fake.calls)
         gate.set()
-        await settle(h)
+        await h.idle()
         group = [c for c in h.fake.calls[before:] if c.ok and c.params.get("chat_id") == h.group.id]
         rules = rules_text(table.settings, "en")
         assert group[0].method == "sendMessage" and group[0].params["text"] == rules
@@ -196,7 +194,7 @@ async def test_an_answer_in_a_busy_game_is_not_held_by_the_games_pace(
         )
         assert any(isinstance(i, Show) and i.slot is slot for i in chat.queue)  # still paced
         clock.at = None
-        await settle(h)
+        await h.idle()
         assert [e for e in h.fake.flood_errors if e.chat_id == h.group.id] == []
 
 

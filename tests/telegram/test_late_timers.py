@@ -12,7 +12,8 @@ from typing import Any, cast
 import pytest
 
 from bot.telegram.scheduler import JobKind
-from tests.bot_helpers import FakeClock, open_and_start, running_bot
+from tests.bot_helpers import open_and_start, running_bot
+from tests.fakes import ManualClock
 
 OLD_GRACE = 1.0
 """APScheduler's default ``misfire_grace_time``: a job later than this was dropped."""
@@ -59,7 +60,7 @@ async def test_a_turn_arms_its_tick_alone_and_the_tick_the_reminder_and_timeout(
 ) -> None:
     """Each move arms its turn's jobs anew: the half-time tick alone at once, the reminder
     and the timeout once the tick ran (a job costs the scheduler; most turns end before)."""
-    clock = FakeClock()
+    clock = ManualClock()
     async with running_bot(tmp_path, clock=clock) as h:
         await open_and_start(h)
         table = h.table()
@@ -81,7 +82,7 @@ async def test_a_move_keeps_the_earlier_tick_and_that_tick_arms_the_current_one(
     """A move at a person's pace costs the scheduler no job: the previous move's tick,
     due sooner, is kept; when it runs it finds the move changed and arms this move's tick
     (so the current turn's tick, reminder and timeout still come, on time)."""
-    clock = FakeClock()
+    clock = ManualClock()
     async with running_bot(tmp_path, clock=clock) as h:
         await open_and_start(h)
         table = h.table()
@@ -89,7 +90,7 @@ async def test_a_move_keeps_the_earlier_tick_and_that_tick_arms_the_current_one(
         [first] = sched.timers[table.id]
         assert first.data == ("tick", table.id, table.move)
         clock.advance(10)
-        await h.act(lambda buttons: next(d for _, d in buttons if d and ":bP" in d))
+        await h.act(lambda deal, codes: "bP")
         assert table.move == first.data[2] + 1
         assert sched.timers[table.id] == [first]  # kept, not replaced
         clock.advance(20)  # the first tick's time: 30 s after the first turn began

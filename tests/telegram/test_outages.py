@@ -20,7 +20,7 @@ from bot.core.model import Table, TableSettings
 from bot.render.callbacks import decode
 from tests.bot_helpers import Harness, code_of, open_and_start, running_bot
 from tests.fakes import FakeUser
-from tests.hostile_helpers import ErrorLog, settle
+from tests.hostile_helpers import ErrorLog
 
 SCALED = {"group_limit": 100_000, "group_fast_interval": 0.0, "retry_base": 0.01, "retry_cap": 0.3}
 
@@ -45,7 +45,7 @@ async def _bid_during_an_outage(
     ``turn_time``: the turn timer from the bid on (the first player's turn keeps the
     table's, so that his timer cannot act before his press on a busy machine)."""
     await open_and_start(h)
-    await settle(h)
+    await h.idle()
     table = h.table()
     user = h.actor()
     assert user is not None
@@ -74,7 +74,7 @@ async def test_a_move_during_an_outage_is_shown_once_telegram_is_back(
             await _until(lambda: _refused(h), "Telegram was never asked during the outage")
             await asyncio.sleep(outage)
             h.fake.clear_failures()
-            await settle(h, timeout=30)
+            await h.idle(timeout=30)
             nxt = h.actor()
             assert nxt is not None and nxt is not user
             new_hand = h.hand_message(nxt)
@@ -84,7 +84,7 @@ async def test_a_move_during_an_outage_is_shown_once_telegram_is_back(
                 assert pressed is not None and pressed.move == table.move  # current buttons
             group_msg = h.table_message()
             assert group_msg is not None and user.first_name in group_msg.content
-            await h.act(lambda buttons: next(d for _, d in buttons if d))  # the game goes on
+            await h.act(lambda deal, codes: codes[0])  # the game goes on
             assert table.move == move + 2
         assert not errors.lines(), errors.lines()
 
@@ -99,7 +99,7 @@ async def test_no_turn_times_out_while_its_buttons_cannot_be_delivered(tmp_path:
         await asyncio.sleep(3.5)  # three turns' time with nothing delivered
         assert table.move == move + 1  # nobody moved for the player who saw nothing
         h.fake.clear_failures()
-        await settle(h, timeout=30)
+        await h.idle(timeout=30)
         nxt = h.actor()
         assert nxt is not None and nxt is not user
         new_hand = h.hand_message(nxt)

@@ -19,7 +19,7 @@ from tests.bot_helpers import (
     simple_policy,
     take_turn,
 )
-from tests.hostile_helpers import ErrorLog, settle
+from tests.hostile_helpers import ErrorLog
 
 PRIVATE = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "sendPhoto")
 
@@ -31,7 +31,7 @@ async def test_a_player_who_blocked_the_bot_gets_nothing_until_he_writes_again(
     his chat refuses every message (the bot learns it only from the refusals)."""
     async with running_bot(tmp_path, users=4, defaults=TableSettings(players=4)) as h:
         await open_and_start(h)
-        await settle(h)
+        await h.idle()
         table = h.table()
         assert table.game is not None and table.game.current is not None
         dealer = h.user_of_seat(int(table.game.current.dealer))
@@ -48,7 +48,7 @@ async def test_a_player_who_blocked_the_bot_gets_nothing_until_he_writes_again(
         h.fake.fail_when(lambda method, params: params.get("chat_id") == dealer.id, blocked)
         with ErrorLog() as errors:
             await play_deal(h, simple_policy())
-            await settle(h)
+            await h.idle()
         tried = to_dealer()[before:]
         assert len(tried) == 1, tried  # the first refusal, then nothing more
         told = [t for t in h.group_texts() if dealer.first_name in t and "blocked" in t]
@@ -56,7 +56,7 @@ async def test_a_player_who_blocked_the_bot_gets_nothing_until_he_writes_again(
         assert not errors.lines(), errors.lines()
         h.fake.clear_failures()
         await h.start_bot(dealer)  # he writes to the bot again
-        await settle(h)
+        await h.idle()
         assert len(to_dealer()) > before + 1
         assert h.hand_message(dealer) is not None
 
@@ -88,7 +88,7 @@ async def test_a_group_without_rights_keeps_its_results_until_it_may_write(
     scaled = {"group_limit": 100_000, "group_fast_interval": 0.0, "retry_base": 0.01}
     async with running_bot(tmp_path, outbox_options={**scaled, "retry_cap": 0.05}) as h:
         await open_and_start(h)
-        await settle(h)
+        await h.idle()
         policy = simple_policy()
         while not _last_card(h):
             await take_turn(h, policy)
@@ -109,7 +109,7 @@ async def test_a_group_without_rights_keeps_its_results_until_it_may_write(
         await h.fake.wait_until(lambda: refused() >= 6, timeout=30, what="refusals")
         assert len(h.group_texts()) == texts  # nothing could be written
         h.fake.clear_failures()
-        await settle(h)
+        await h.idle()
         shown = h.group_texts()[texts:]
         kept = h.rt.store.get(h.table().id, "sheet", group, 0)
         sheet = kept.message_id if kept is not None else None

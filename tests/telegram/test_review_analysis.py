@@ -37,7 +37,7 @@ async def _all_pass_deal(h: Any) -> None:
 
 def _review(h: Any, user: Any) -> Any:
     """The user's deal 1 hand message, which shows the deal in full."""
-    [msg] = [m for m in h.private(user) if "The deal in full" in m.content]
+    [msg] = [m for m in h.fake.bot_messages(user) if "The deal in full" in m.content]
     return msg
 
 

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from tests.bot_helpers import code_of, open_and_start, running_bot
-from tests.hostile_helpers import settle
 
 HOLD = 20.0
 """Seconds answerCallbackQuery is held at most (Telegram was seen taking 16): it is let go
@@ -19,7 +18,7 @@ once the next player's buttons went out; this only bounds the wait if they never
 async def test_a_slow_answer_does_not_delay_the_next_players_buttons(tmp_path: Path) -> None:
     async with running_bot(tmp_path) as h:
         await open_and_start(h)
-        await settle(h)
+        await h.idle()
         outbox = h.rt.outbox
         real = outbox.answer
         released = asyncio.Event()
@@ -51,5 +50,5 @@ async def test_a_slow_answer_does_not_delay_the_next_players_buttons(tmp_path: P
         methods = [c.method for c in h.fake.calls[before:]]
         released.set()
         assert "answerCallbackQuery" not in methods[: to_next()[0]], methods
-        await settle(h)
+        await h.idle()
         assert qid in h.fake.callback_answers

@@ -21,10 +21,10 @@ from bot.telegram.outbox import Outbox
 from bot.telegram.personal import PATTERN, notify_keyboard
 from bot.telegram.scheduler import NUDGE_AFTER, JobKind, turn_jobs
 from bot.telegram.shown import MessageStore, Slot
+from tests.fakes import ManualClock
 from tests.service.helpers import (
     GROUP,
     PEOPLE,
-    Clock,
     actor,
     legal,
     lobby_of,
@@ -116,7 +116,7 @@ def test_the_time_shown_is_never_less_than_the_time_left() -> None:
 
 
 async def test_the_hand_counts_down_at_half_time() -> None:
-    clock = Clock()
+    clock = ManualClock()
     async with service_on(clock=clock) as service:
         table = await started(service)
         presenter, outbox, _, _ = _presenter(service)
@@ -254,7 +254,7 @@ async def test_a_held_bid_reads_naturally_in_both_languages() -> None:
 async def test_a_discard_made_for_the_declarer_is_not_shown_to_him_after_the_first_lead() -> None:
     """Кодекс 3.4.9: after the first lead the declarer may not look at his discard, so the
     note of a discard made for him when his time ran out goes with the first card."""
-    clock = Clock()
+    clock = ManualClock()
     async with service_on(clock=clock) as service:
         table = await started(service)
         presenter, outbox, _, _ = _presenter(service)

@@ -17,8 +17,9 @@ from bot.core.model import TableSettings
 from bot.core.modes import SheetMode
 from bot.core.persist import SAVE_RETRY
 from bot.preferans.robot import Budget
-from tests.bot_helpers import code_of, is_alert, running_bot, simple_policy, take_turn
-from tests.service.helpers import Clock, press, service_on
+from tests.bot_helpers import button, is_alert, running_bot, simple_policy, take_turn
+from tests.fakes import ManualClock
+from tests.service.helpers import press, service_on
 from tests.service.test_failed_saves import Disk
 from tests.service.test_robots import OWNER, _robot_table
 
@@ -50,7 +51,7 @@ async def test_a_robot_move_during_a_full_disk_is_made_once_the_disk_is_back(
             slot = h.table_slot()
             assert slot is not None and slot.message_id is not None
             lobby = h.fake.message(h.group.id, slot.message_id)
-            data = next(d for _, d in lobby.buttons if d and code_of(d) == code)
+            data = button(lobby, code)
             assert not is_alert(await h.press(me, lobby, data)), code
         table = h.table()
         policy = simple_policy()
@@ -75,7 +76,7 @@ async def test_a_robot_move_during_a_full_disk_is_made_once_the_disk_is_back(
 
 
 async def test_an_unsaved_robot_move_asks_to_be_timed_again() -> None:
-    clock = Clock()
+    clock = ManualClock()
     async with service_on(clock=clock) as service:
         table = await _robot_table(service)
         service.robots.budget = CHEAP
