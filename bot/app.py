@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import logging
+import os
 import time
 from collections.abc import Callable
 from typing import Any

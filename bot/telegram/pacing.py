@@ -62,7 +62,8 @@ ANSWERS_WINDOW: Final = 60.0
 
 
 def flood_wait(exc: RetryAfter) -> float:
-    """The seconds Telegram asked to wait (a ``timedelta``: see :func:`bot.app.build_application`)."""
+    """The seconds Telegram asked to wait (a ``timedelta``: the opt-in is in
+    :func:`bot.app.build_application`)."""
     delay = exc.retry_after
     return delay.total_seconds() if isinstance(delay, timedelta) else float(delay)
 

@@ -160,7 +160,7 @@ async def test_a_turn_whose_buttons_were_never_delivered_does_not_time_out() -> 
 
 
 async def test_his_late_press_of_what_his_timeout_made_is_already_done() -> None:
-    clock = Clock()
+    clock = ManualClock()
     async with service_on(clock=clock, turn_time=30) as service:
         table = await started(service)
         _, player = actor(table)

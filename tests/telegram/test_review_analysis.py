@@ -13,7 +13,8 @@ from typing import Any
 from bot.core import effects as fx
 from bot.preferans.actions import Action, Bid, Play
 from bot.preferans.analysis import analyse
-from tests.bot_helpers import FakeClock, code_of, is_alert, open_and_start, running_bot
+from tests.bot_helpers import code_of, is_alert, open_and_start, running_bot
+from tests.fakes import ManualClock
 from tests.service.helpers import pick
 
 LINE = "All-pass: playing their best, each takes at most this"
@@ -139,7 +140,7 @@ async def test_a_forgotten_tables_review_is_analysed_from_the_database(tmp_path:
 async def test_the_analysis_keeps_the_note_of_a_move_made_by_the_timer(tmp_path: Path) -> None:
     """The last card of the deal played by the timer: its note stays in the review with the
     analysis added, as the review showed it before."""
-    clock = FakeClock()
+    clock = ManualClock()
     async with running_bot(tmp_path, analysis=True, clock=clock) as h:
         h.rt.presenter.analyst.analyse = partial(analyse, from_trick=8)
         await open_and_start(h)

@@ -434,7 +434,8 @@ async def test_bot_api_errors_come_out_as_ptb_raises_them(srv: Server, req: Aioh
         await req.post(srv.url("editMessageText"), data(chat_id=1))
     with pytest.raises(RetryAfter) as flooded:
         await req.post(srv.url("sendMessage"), data(chat_id=1))
-    # a time period is a timedelta (the bot opts in when it builds its application): no PTBDeprecationWarning
+    # a time period is a timedelta (the bot opts in as it builds its application): no
+    # PTBDeprecationWarning
     assert flooded.value.message == "Flood control exceeded. Retry in 0:00:07"
     assert flood_wait(flooded.value) == 7.0
     with pytest.raises(ChatMigrated) as moved:
