@@ -84,14 +84,14 @@ def choice(frame: Frame) -> str | None:
     if on_cards and code_of(on_cards[0]["data"])[0] in "tu":  # the discard
         if sum(c["marked"] for c in frame["hand"]) < 2:
             return str(next(c["data"] for c in on_cards if not c["marked"]))
-        return buttons[codes.index("k")]
+        return str(buttons[codes.index("k")])
     if on_cards:
         return str(on_cards[0]["data"])
     for wanted in ("b6S", "bP", "wP", "dC", "aN"):
         if wanted in codes:
-            return buttons[codes.index(wanted)]
+            return str(buttons[codes.index(wanted)])
     moves = [d for d, c in zip(buttons, codes, strict=True) if c not in ("H", "Oo", "Ob")]
-    return moves[0] if moves else None
+    return str(moves[0]) if moves else None
 
 
 async def play_deal(h: Harness, socket: Socket, first: Frame | None = None) -> Frame:
