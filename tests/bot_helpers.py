@@ -43,6 +43,9 @@ from tests.fakes import (
 )
 
 NO_FLOOD = FloodLimits(enabled=False)
+WEBAPP_URL = "https://pref.example.com/app/"
+"""The Mini App's public address in the tests (``running_bot(webapp=True)``)."""
+WEBAPP: dict[str, Any] = {"webapp_url": WEBAPP_URL, "webapp_listen": "127.0.0.1", "webapp_port": 0}
 _QUIET_LOOKS = 4
 """Turns of the event loop the bot must stay idle for :meth:`Harness.idle`."""
 
@@ -292,6 +295,7 @@ async def running_bot(
     analysis: bool = False,
     overall_rate: float = 0.0,
     resume_hold: asyncio.Event | None = None,
+    webapp: bool = False,
 ) -> AsyncIterator[Harness]:
     """Start the real Application with polling against a fake Telegram.
 
@@ -302,7 +306,9 @@ async def running_bot(
     default, as the fake has no such limit unless its flood limits are on; at the
     production 30 a second every test waited ~33 ms per request. The tables of an earlier
     run are resumed before the harness is handed out, unless ``resume_hold`` holds the
-    background resuming (it waits for the event before each table).
+    background resuming (it waits for the event before each table). ``webapp``: the Mini
+    App is on (:data:`WEBAPP_URL`), served on 127.0.0.1 at a free port
+    (``app.bot_data.miniapp.port``).
     """
     fake = fake or FakeTelegram(flood=flood)
     fresh = people is None
@@ -320,6 +326,7 @@ async def running_bot(
             database_path=str(tmp_path / db_name),
             api_url=server.root_url if server else None,
             overall_rate=overall_rate,
+            **(WEBAPP if webapp else {}),
         ),
         seed=seed,
         clock=clock,
