@@ -58,10 +58,10 @@ async def test_the_groups_link_answers_with_the_mini_app_in_private(tmp_path: Pa
         await open_and_start(h)
         table = h.table()
         anna, stranger = h.users[0], h.users[3]
-        before = len(h.private(anna))
+        before = len(h.fake.bot_messages(anna.id))
         await h.start_bot(anna, f"table_{table.id}")
         text = "🃏 Your table in «Preferans club»: open it with the button below."
-        answer = next(m for m in h.private(anna)[before:] if m.content == text)
+        answer = next(m for m in h.fake.bot_messages(anna.id)[before:] if m.content == text)
         sent = next(c for c in h.fake.calls_to("sendMessage") if c.params.get("text") == text)
         assert sent.params["reply_markup"]["inline_keyboard"] == [
             [{"text": "🃏 Table", "web_app": {"url": f"{WEBAPP_URL}?t={table.id}"}}]
