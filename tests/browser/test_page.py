@@ -1,0 +1,231 @@
+"""The Mini App's page against a scripted stand-in server: what it draws from a `state`,
+what a tap sends, and how it shows a toast, a refusal and a dropped connection."""
+
+import json
+import urllib.parse
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from playwright.async_api import BrowserContext, Page, expect
+
+from tests.browser.fake_table import FakeTableServer, bid_state, play_state
+
+pytestmark = pytest.mark.browser
+
+INIT = "query_id=AAE&user=%7B%22id%22%3A5%7D&auth_date=1700000000&hash=ab12"
+
+
+def page_url(base: str, *, theme: dict[str, str] | None = None) -> str:
+    """The page as Telegram opens it: the table in the query, initData in the hash."""
+    hash_ = {"tgWebAppData": INIT, "tgWebAppVersion": "7.0", "tgWebAppPlatform": "android"}
+    if theme is not None:
+        hash_["tgWebAppThemeParams"] = json.dumps(theme)
+    return f"{base}?t=12#{urllib.parse.urlencode(hash_, quote_via=urllib.parse.quote)}"
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[FakeTableServer]:
+    srv = await FakeTableServer().start()
+    yield srv
+    await srv.stop()
+
+
+async def open_page(browser: Any, server: FakeTableServer, **kw: Any) -> Page:
+    context: BrowserContext = browser
+    page = await context.new_page()
+    await page.goto(page_url(server.base, **kw))
+    return page
+
+
+async def test_hello_carries_the_init_data_from_the_hash_and_the_table(
+    browser: Any, server: FakeTableServer
+) -> None:
+    await open_page(browser, server)
+    hello = await server.next_frame()
+    assert hello == {"t": "hello", "init": INIT, "table": 12}
+
+
+async def test_a_state_draws_seats_trick_hand_and_moves(
+    browser: Any, server: FakeTableServer
+) -> None:
+    server.on_hello = [play_state()]
+    page = await open_page(browser, server)
+    await expect(page.locator(".seat")).to_have_count(3)
+    me = page.locator(".seat.place-bottom")
+    await expect(me.locator(".name")).to_have_text("Аня")
+    await expect(me).to_have_class("seat place-bottom turn mine")
+    await expect(me.locator(".timer")).to_contain_text("⏱ 1:3")  # 95 s, counting down
+    # Борис plays after Аня: on her left; Вера (the dealer) on her right
+    await expect(page.locator(".seat.place-left .name")).to_have_text("🤖 Борис Петрович")
+    await expect(page.locator(".seat.place-right .name")).to_have_text("🤖 Вера")
+    await expect(page.locator(".seat.place-right .dealer")).to_have_text("сдаёт")
+    await expect(page.locator(".seat.place-left .role")).to_have_text("играет")
+    await expect(page.locator(".seat.place-left .backs .count")).to_have_text("7")
+    await expect(page.locator(".seat.place-left .taken")).to_have_text("взяток: 1")
+    await expect(page.locator("#status div")).to_have_text(
+        ["Сдача 2 · играет Борис Петрович: 7♥", "Аня — вист, Вера — пас"])
+    # the trick: Борис's queen of hearts in front of him, drawn red
+    trick = page.locator(".centre .trick .card")
+    await expect(trick).to_have_count(1)
+    await expect(trick).to_have_attribute("data-card", "QH")
+    await expect(trick).to_have_class("card red from-left")
+    # the hand: eight cards, the two hearts legal
+    cards = page.locator("#hand .card-btn")
+    await expect(cards).to_have_count(8)
+    await expect(page.locator("#hand .card-btn:enabled")).to_have_count(2)
+    legal = page.locator("#hand .card-btn.legal")
+    assert await legal.evaluate_all("bs => bs.map(b => b.dataset.card)") == ["AH", "10H"]
+    await expect(page.locator("#hand .card-btn[data-card=KS]")).to_be_disabled()
+    await expect(page.locator("#moves .move")).to_have_text(["🏳 Сдаюсь"])
+    await expect(page.locator("#tabs .tab")).to_have_text(["Взятки", "Пуля", "Разбор", "Повтор"])
+    assert await page.title() == "Преферанс"
+    assert await page.locator("html").get_attribute("lang") == "ru"
+
+
+async def test_tapping_a_legal_card_sends_its_press(browser: Any, server: FakeTableServer) -> None:
+    server.on_hello = [play_state()]
+    page = await open_page(browser, server)
+    assert (await server.next_frame())["t"] == "hello"
+    await page.locator("#hand .card-btn[data-card='10H']").click()
+    assert await server.next_frame() == {"t": "press", "data": "c:h:10H"}
+    # an illegal card cannot be tapped: the next frame is the bid's, not the king's
+    await page.locator("#hand .card-btn[data-card=KS]").click(force=True)
+    await server.send(play_state(move=18))
+    await page.locator("#moves .move").click()
+    assert await server.next_frame() == {"t": "press", "data": "c:h:give"}
+
+
+async def test_bids_are_the_servers_buttons_and_a_tap_sends_one(
+    browser: Any, server: FakeTableServer
+) -> None:
+    server.on_hello = [bid_state()]
+    page = await open_page(browser, server)
+    assert (await server.next_frame())["t"] == "hello"
+    await expect(page.locator("#moves .row")).to_have_count(2)
+    await expect(page.locator("#moves .move")).to_have_text(["6♠", "6♣", "6♦", "Мизер", "Пас"])
+    # no card is a move in the auction: none is tappable, none dimmed
+    await expect(page.locator("#hand")).to_have_class("hand waiting")
+    await expect(page.locator("#hand .card-btn:enabled")).to_have_count(0)
+    await page.get_by_role("button", name="Мизер").click()
+    assert await server.next_frame() == {"t": "press", "data": "c:b:mis"}
+
+
+async def test_a_toast_shows_its_text_and_frees_the_moves(
+    browser: Any, server: FakeTableServer
+) -> None:
+    server.on_hello = [bid_state()]
+    page = await open_page(browser, server)
+    await page.get_by_role("button", name="Пас").click()
+    await expect(page.locator("body")).to_have_class("pressed")
+    await server.send({"t": "toast", "text": "Сейчас не ваш ход"})
+    await expect(page.locator("#toast")).to_have_text("Сейчас не ваш ход")
+    await expect(page.locator("#toast")).to_be_visible()
+    await expect(page.locator("body")).not_to_have_class("pressed")
+
+
+async def test_a_refusal_shows_its_text_and_no_table(browser: Any, server: FakeTableServer) -> None:
+    text = "Не удалось проверить, кто вы: откройте стол кнопкой в чате с ботом."
+    server.on_hello = [{"t": "refused", "code": "auth", "text": text}]
+    page = await open_page(browser, server)
+    await expect(page.locator("#refused")).to_have_text(text)
+    await expect(page.locator("#refused")).to_be_visible()
+    await expect(page.locator("#app")).to_be_hidden()
+    await expect(page.locator("#loading")).to_be_hidden()
+    await expect(page.locator(".card")).to_have_count(0)
+
+
+async def test_server_texts_are_shown_as_text_never_as_markup(
+    browser: Any, server: FakeTableServer
+) -> None:
+    state = play_state()
+    state["seats"][1]["name"] = "<img src=x onerror=alert(1)>Боб"
+    state["status"] = ["<b>жирно</b>"]
+    state["buttons"] = [[{"text": "<i>Пас</i>", "data": "c:b:pass"}]]
+    server.on_hello = [state]
+    page = await open_page(browser, server)
+    await expect(page.locator(".seat.place-left .name")).to_have_text(
+        "🤖 <img src=x onerror=alert(1)>Боб")
+    await expect(page.locator("#status div")).to_have_text("<b>жирно</b>")
+    await expect(page.locator("#moves .move")).to_have_text("<i>Пас</i>")
+    assert await page.locator("img, b, i").count() == 0
+
+
+async def test_the_page_connects_again_when_the_socket_drops(
+    browser: Any, server: FakeTableServer
+) -> None:
+    server.on_hello = [play_state()]
+    page = await open_page(browser, server)
+    assert (await server.next_frame())["t"] == "hello"
+    await expect(page.locator("#hand .card-btn")).to_have_count(8)
+    server.on_hello = [play_state(move=18, hand=play_state()["hand"][:7])]
+    await server.drop()
+    await expect(page.locator("#lost-text")).to_have_text("Связь потеряна, подключаюсь…")
+    assert await server.next_frame() == {"t": "hello", "init": INIT, "table": 12}
+    await expect(page.locator("#hand .card-btn")).to_have_count(7)
+    await expect(page.locator("#lost")).to_be_hidden()
+    assert server.connects == 2
+
+
+async def test_tabs_show_the_tricks_the_sheet_and_the_review(
+    browser: Any, server: FakeTableServer
+) -> None:
+    server.on_hello = [play_state()]
+    page = await open_page(browser, server)
+    await page.locator("[data-tab=tricks]").click()
+    rows = page.locator(".trick-list .trick-row")
+    await expect(rows).to_have_count(2)
+    await expect(rows.nth(0).locator(".label")).to_have_text("Взятка 1")
+    await expect(rows.nth(0).locator(".play.won figcaption")).to_have_text("Борис Петрович")
+    await expect(rows.nth(1).locator(".play.won .card")).to_have_attribute("data-card", "AD")
+    await page.locator("[data-tab=sheet]").click()
+    await expect(page.locator("#panel pre")).to_contain_text("Аня           4     0")
+    await page.locator("[data-tab=review]").click()
+    await expect(page.locator("#panel pre")).to_have_text(
+        "Сдача 1: Вера играла 6♠ и взяла 6 взяток.")
+    await page.locator("[data-tab=review]").click()  # a second tap closes it
+    await expect(page.locator("#panel")).to_be_hidden()
+
+
+async def test_a_finished_deal_replays_card_by_card(
+    browser: Any, server: FakeTableServer
+) -> None:
+    server.on_hello = [play_state()]
+    page = await open_page(browser, server)
+    assert (await server.next_frame())["t"] == "hello"
+    await page.locator("[data-tab=replay]").click()
+    await expect(page.locator(".deal-btn")).to_have_text(["Сдача 1"])
+    await page.locator(".deal-btn").click()
+    assert await server.next_frame() == {"t": "replay", "deal": 1}
+    await server.send({
+        "t": "replay", "deal": 1,
+        "hands": {"0": ["AS", "7H"], "1": ["KS", "8H"], "2": ["QS", "9H"]},
+        "talon": ["7C", "8C"],
+        "tricks": [[{"seat": 0, "card": "AS"}, {"seat": 1, "card": "KS"},
+                    {"seat": 2, "card": "QS"}],
+                   [{"seat": 0, "card": "7H"}, {"seat": 1, "card": "8H"},
+                    {"seat": 2, "card": "9H"}]],
+        "result": "Сдача 1: распасы.",
+    })
+    await expect(page.locator(".replay .counter")).to_have_text("0 / 6")
+    await expect(page.locator(".replay-hand .card")).to_have_count(6)
+    for _ in range(4):
+        await page.locator("[data-step=next]").click()
+    await expect(page.locator(".replay .counter")).to_have_text("4 / 6")
+    # the second trick's first card lies on the table; the first trick is gone
+    await expect(page.locator(".replay-trick .card")).to_have_count(1)
+    await expect(page.locator(".replay-trick .card")).to_have_attribute("data-card", "7H")
+    await expect(page.locator(".replay-hand .card")).to_have_count(2)
+    await expect(page.locator(".replay .result")).to_have_count(0)
+    await page.locator("[data-step=last]").click()
+    await expect(page.locator(".replay .result")).to_have_text("Сдача 1: распасы.")
+
+
+async def test_telegram_dark_theme_from_the_hash(browser: Any, server: FakeTableServer) -> None:
+    server.on_hello = [play_state()]
+    theme = {"bg_color": "#17212b", "text_color": "#f5f5f5", "button_color": "#5288c1",
+             "button_text_color": "#ffffff", "secondary_bg_color": "#232e3c"}
+    page = await open_page(browser, server, theme=theme)
+    await expect(page.locator("html")).to_have_attribute("data-scheme", "dark")
+    await expect(page.locator("body")).to_have_css("background-color", "rgb(23, 33, 43)")
+    await expect(page.locator("#moves .move")).to_have_css("background-color", "rgb(82, 136, 193)")
