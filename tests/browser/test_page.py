@@ -229,3 +229,18 @@ async def test_telegram_dark_theme_from_the_hash(browser: Any, server: FakeTable
     await expect(page.locator("html")).to_have_attribute("data-scheme", "dark")
     await expect(page.locator("body")).to_have_css("background-color", "rgb(23, 33, 43)")
     await expect(page.locator("#moves .move")).to_have_css("background-color", "rgb(82, 136, 193)")
+
+
+async def test_the_sheet_opens_by_itself_when_the_game_is_over(
+    browser: Any, server: FakeTableServer
+) -> None:
+    server.on_hello = [play_state()]
+    page = await open_page(browser, server)
+    await expect(page.locator("#hand .card-btn")).to_have_count(8)
+    await expect(page.locator("#panel")).to_be_hidden()
+    await server.send(play_state(over=True, hand=[], buttons=[], trick=[], turn_left=None,
+                                 status=["Игра окончена"]))
+    await expect(page.locator("[data-tab=sheet]")).to_have_attribute("aria-expanded", "true")
+    await expect(page.locator("#panel pre")).to_contain_text("Аня           4     0")
+    await expect(page.locator("#hand .card-btn")).to_have_count(0)
+    await expect(page.locator(".timer")).to_have_count(0)

@@ -16,6 +16,8 @@ const page = {
   tab: null,        // the open tab under the table, or null
   deadline: null,   // when the current turn runs out (ms), for the clock
   toastTimer: 0,
+  pressTimer: 0,
+  sawOver: false,   // the sheet opens by itself once, when the game ends
 };
 
 const socket = new TableSocket({
@@ -30,8 +32,16 @@ const replay = new ReplayView($("replay"), (deal) => socket.send({ t: "replay", 
 function press(data) {
   if (!socket.send({ t: "press", data })) return;
   tapFeedback();
-  // one tap, one move: the moves wait for the server's answer (a new state or a toast)
+  // one tap, one move: the moves wait for the server's answer (a new state or a toast),
+  // or a few seconds if none comes (a press that changed nothing)
   document.body.classList.add("pressed");
+  clearTimeout(page.pressTimer);
+  page.pressTimer = setTimeout(released, 5000);
+}
+
+function released() {
+  clearTimeout(page.pressTimer);
+  document.body.classList.remove("pressed");
 }
 
 function onTab(name) {
@@ -71,12 +81,14 @@ function handle(frame) {
     page.state = frame;
     const left = frame.turn_left;
     page.deadline = typeof left === "number" ? Date.now() + left * 1000 : null;
-    document.body.classList.remove("pressed");
+    if (frame.over && !page.sawOver) page.tab = "sheet";
+    page.sawOver = Boolean(frame.over);
+    released();
     $("app").hidden = false;
     $("loading").hidden = true;
     draw();
   } else if (frame.t === "toast") {
-    document.body.classList.remove("pressed");
+    released();
     showToast(frame.text || "");
   } else if (frame.t === "refused") {
     // no table for this user: say why and show nothing else

@@ -32,7 +32,9 @@ export class TableSocket {
       if (frame.t === "refused") this.stopped = true;
       this.onFrame(frame);
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
+      // 4401 (not signed in) and 4404 (no such table for you) will not change by retrying
+      if (event.code === 4401 || event.code === 4404) this.stopped = true;
       if (this.ws !== ws || this.stopped) return;
       this.onStatus("lost");
       setTimeout(() => this.connect(), this.delay);
