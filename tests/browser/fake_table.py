@@ -78,19 +78,22 @@ class FakeTableServer:
             await ws.close()
 
 
-STRINGS = {
-    "title": "Преферанс",
-    "tricks": "Взятки",
-    "sheet": "Пуля",
-    "review": "Разбор",
-    "replay": "Повтор",
-    "talon": "Прикуп",
-    "taken": "взяток: {n}",
-    "dealer": "сдаёт",
-    "deal": "Сдача {n}",
+STRINGS = {  # the server's words for the page (bot/webapp/state.py's STRINGS)
+    "table": "Стол",
+    "tricks": "Взятки сдачи",
     "trick": "Взятка {n}",
-    "reconnecting": "Связь потеряна, подключаюсь…",
-    "no_deals": "Сыгранных сдач ещё нет",
+    "talon": "Прикуп",
+    "sheet": "Пуля",
+    "review": "Прошлая сдача",
+    "replay": "Повтор сдачи",
+    "seconds": "{n} с",
+    "waiting": "Ждём начала игры.",
+    "game_over": "Игра окончена.",
+    "lost": "Связь потеряна, соединяемся снова…",
+    "prev": "Назад",
+    "next": "Дальше",
+    "dealer": "сдаёт",
+    "robot": "компьютер",
 }
 
 SHEET = (
@@ -115,9 +118,9 @@ def play_state(**changes: Any) -> Frame:
         "seats": [
             {"seat": 0, "name": "Аня", "robot": False, "dealer": False, "turn": True,
              "cards": 8, "tricks": 1, "role": "вист"},
-            {"seat": 1, "name": "Борис Петрович", "robot": True, "dealer": False, "turn": False,
+            {"seat": 1, "name": "🤖 Борис Петрович", "robot": True, "dealer": False, "turn": False,
              "cards": 7, "tricks": 1, "role": "играет"},
-            {"seat": 2, "name": "Вера", "robot": True, "dealer": True, "turn": False,
+            {"seat": 2, "name": "🤖 Вера", "robot": True, "dealer": True, "turn": False,
              "cards": 8, "tricks": 0, "role": "пас"},
         ],
         "status": ["Сдача 2 · играет Борис Петрович: 7♥", "Аня — вист, Вера — пас"],

@@ -62,7 +62,7 @@ async def test_a_state_draws_seats_trick_hand_and_moves(
     await expect(page.locator(".seat.place-right .dealer")).to_have_text("сдаёт")
     await expect(page.locator(".seat.place-left .role")).to_have_text("играет")
     await expect(page.locator(".seat.place-left .backs .count")).to_have_text("7")
-    await expect(page.locator(".seat.place-left .taken")).to_have_text("взяток: 1")
+    await expect(page.locator(".seat.place-left .taken")).to_have_text("✋ 1")
     await expect(page.locator("#status div")).to_have_text(
         ["Сдача 2 · играет Борис Петрович: 7♥", "Аня — вист, Вера — пас"])
     # the trick: Борис's queen of hearts in front of him, drawn red
@@ -78,8 +78,9 @@ async def test_a_state_draws_seats_trick_hand_and_moves(
     assert await legal.evaluate_all("bs => bs.map(b => b.dataset.card)") == ["AH", "10H"]
     await expect(page.locator("#hand .card-btn[data-card=KS]")).to_be_disabled()
     await expect(page.locator("#moves .move")).to_have_text(["🏳 Сдаюсь"])
-    await expect(page.locator("#tabs .tab")).to_have_text(["Взятки", "Пуля", "Разбор", "Повтор"])
-    assert await page.title() == "Преферанс"
+    await expect(page.locator("#tabs .tab")).to_have_text(
+        ["Взятки сдачи", "Пуля", "Прошлая сдача", "Повтор сдачи"])
+    assert await page.title() == "Стол"
     assert await page.locator("html").get_attribute("lang") == "ru"
 
 
@@ -105,7 +106,7 @@ async def test_bids_are_the_servers_buttons_and_a_tap_sends_one(
     await expect(page.locator("#moves .row")).to_have_count(2)
     await expect(page.locator("#moves .move")).to_have_text(["6♠", "6♣", "6♦", "Мизер", "Пас"])
     # no card is a move in the auction: none is tappable, none dimmed
-    await expect(page.locator("#hand")).to_have_class("hand waiting")
+    await expect(page.locator("#hand .cards")).to_have_class("cards waiting")
     await expect(page.locator("#hand .card-btn:enabled")).to_have_count(0)
     await page.get_by_role("button", name="Мизер").click()
     assert await server.next_frame() == {"t": "press", "data": "c:b:mis"}
@@ -160,7 +161,7 @@ async def test_the_page_connects_again_when_the_socket_drops(
     await expect(page.locator("#hand .card-btn")).to_have_count(8)
     server.on_hello = [play_state(move=18, hand=play_state()["hand"][:7])]
     await server.drop()
-    await expect(page.locator("#lost-text")).to_have_text("Связь потеряна, подключаюсь…")
+    await expect(page.locator("#lost-text")).to_have_text("Связь потеряна, соединяемся снова…")
     assert await server.next_frame() == {"t": "hello", "init": INIT, "table": 12}
     await expect(page.locator("#hand .card-btn")).to_have_count(7)
     await expect(page.locator("#lost")).to_be_hidden()
@@ -176,7 +177,7 @@ async def test_tabs_show_the_tricks_the_sheet_and_the_review(
     rows = page.locator(".trick-list .trick-row")
     await expect(rows).to_have_count(2)
     await expect(rows.nth(0).locator(".label")).to_have_text("Взятка 1")
-    await expect(rows.nth(0).locator(".play.won figcaption")).to_have_text("Борис Петрович")
+    await expect(rows.nth(0).locator(".play.won figcaption")).to_have_text("🤖 Борис Петрович")
     await expect(rows.nth(1).locator(".play.won .card")).to_have_attribute("data-card", "AD")
     await page.locator("[data-tab=sheet]").click()
     await expect(page.locator("#panel pre")).to_contain_text("Аня           4     0")
@@ -194,7 +195,7 @@ async def test_a_finished_deal_replays_card_by_card(
     page = await open_page(browser, server)
     assert (await server.next_frame())["t"] == "hello"
     await page.locator("[data-tab=replay]").click()
-    await expect(page.locator(".deal-btn")).to_have_text(["Сдача 1"])
+    await expect(page.locator(".deal-btn")).to_have_text(["1"])
     await page.locator(".deal-btn").click()
     assert await server.next_frame() == {"t": "replay", "deal": 1}
     await server.send({
@@ -244,3 +245,32 @@ async def test_the_sheet_opens_by_itself_when_the_game_is_over(
     await expect(page.locator("#panel pre")).to_contain_text("Аня           4     0")
     await expect(page.locator("#hand .card-btn")).to_have_count(0)
     await expect(page.locator(".timer")).to_have_count(0)
+
+
+async def test_in_open_defence_the_passers_cards_are_tapped_below_his_name(
+    browser: Any, server: FakeTableServer
+) -> None:
+    state = play_state()
+    state["open"] = {"2": ["KC", "JC", "7H"]}
+    state["controlled"] = {"2": [{"card": "KC", "data": None, "marked": False},
+                                 {"card": "JC", "data": None, "marked": False},
+                                 {"card": "7H", "data": "c:h:p7H", "marked": False}]}
+    server.on_hello = [state]
+    page = await open_page(browser, server)
+    assert (await server.next_frame())["t"] == "hello"
+    passer = page.locator("#hand .controlled[data-seat='2']")
+    await expect(passer.locator(".label")).to_have_text("🤖 Вера")
+    await expect(passer.locator(".card-btn:enabled")).to_have_count(1)
+    # his open hand also lies face up at his seat
+    await expect(page.locator(".seat.place-right .open-hand .card")).to_have_count(3)
+    await passer.locator(".card-btn[data-card='7H']").click()
+    assert await server.next_frame() == {"t": "press", "data": "c:h:p7H"}
+
+
+async def test_a_talon_card_led_in_all_pass_lies_in_the_middle(
+    browser: Any, server: FakeTableServer
+) -> None:
+    server.on_hello = [play_state(trick=[{"seat": None, "card": "9S"}], talon=["9S"])]
+    page = await open_page(browser, server)
+    await expect(page.locator(".centre .trick .card")).to_have_class("card black from-talon")
+    await expect(page.locator(".centre .talon .label")).to_have_text("Прикуп")

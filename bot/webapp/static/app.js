@@ -53,9 +53,11 @@ function draw() {
   const state = page.state;
   if (!state) return;
   document.documentElement.lang = state.lang || "";
-  document.title = word(state.strings, "title") || document.title;
-  $("lost-text").textContent = word(state.strings, "reconnecting");
-  fill($("status"), (state.status || []).map((line) => {
+  document.title = word(state.strings, "table") || document.title;
+  $("lost-text").textContent = word(state.strings, "lost");
+  let lines = state.status || [];
+  if (!lines.length) lines = [word(state.strings, state.over ? "game_over" : "waiting")];
+  fill($("status"), lines.filter(Boolean).map((line) => {
     const div = document.createElement("div");
     div.textContent = line;
     return div;

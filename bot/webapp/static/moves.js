@@ -3,7 +3,7 @@
 // the chat keyboard's own.
 
 import { cardFace } from "./cards.js";
-import { el, fill } from "./dom.js";
+import { append, el, fill } from "./dom.js";
 
 /** Cards per row: one row while each card keeps ~44 px, else two rows. */
 function columns(count, width) {
@@ -11,13 +11,11 @@ function columns(count, width) {
   return width / count >= 44 ? count : Math.ceil(count / 2);
 }
 
-/** Renders the hand into `root`; `press(data)` is called with a tapped card's data. */
-export function renderHand(root, state, press) {
-  const hand = state.hand || [];
-  const anyLegal = hand.some((c) => c.data);
-  root.style.setProperty("--cols", String(columns(hand.length, root.clientWidth || 360)));
-  root.classList.toggle("waiting", !anyLegal);
-  fill(root, hand.map((c) => el("button", {
+/** One hand as a grid of card buttons; `press(data)` gets a tapped card's data. */
+function handGrid(cards, width, press) {
+  const grid = el("div", { class: `cards${cards.some((c) => c.data) ? "" : " waiting"}` });
+  grid.style.setProperty("--cols", String(columns(cards.length, width)));
+  return append(grid, cards.map((c) => el("button", {
     class: `card-btn${c.data ? " legal" : ""}${c.marked ? " marked" : ""}`,
     type: "button",
     disabled: !c.data,
@@ -25,6 +23,17 @@ export function renderHand(root, state, press) {
     "aria-pressed": c.marked ? "true" : null,
     onclick: () => c.data && press(c.data),
   }, cardFace(c.card))));
+}
+
+/** Renders your hand into `root`, and above it any hand you move for (open defence). */
+export function renderHand(root, state, press) {
+  const width = root.clientWidth || 360;
+  const names = Object.fromEntries(state.seats.map((s) => [String(s.seat), s.name || ""]));
+  const controlled = Object.entries(state.controlled || {}).filter(([, cards]) => cards.length);
+  fill(root,
+    controlled.map(([seat, cards]) => el("div", { class: "controlled", "data-seat": seat },
+      el("div", { class: "label", text: names[seat] || "" }), handGrid(cards, width, press))),
+    handGrid(state.hand || [], width, press));
 }
 
 /** Renders the rows of move buttons into `root`. */

@@ -13,16 +13,22 @@ export function finishedDeals(state) {
 
 /** The replay's position after `step` cards played: hands left and the trick on the table. */
 export function positionAt(replay, step) {
-  const plays = replay.tricks.flatMap((trick) => trick.cards || trick);
-  const played = new Set(plays.slice(0, step).map((p) => p.card));
+  const tricks = replay.tricks.map((trick) => trick.cards || trick);
+  const total = tricks.reduce((n, trick) => n + trick.length, 0);
+  const played = new Set();
+  let trick = [];
+  let left = step;
+  for (const plays of tricks) {
+    if (left <= 0) break;
+    trick = plays.slice(0, left);  // the trick the last played card belongs to
+    trick.forEach((p) => played.add(p.card));
+    left -= plays.length;
+  }
   const hands = {};
   for (const [seat, cards] of Object.entries(replay.hands)) {
     hands[seat] = cards.filter((c) => !played.has(c));
   }
-  // the trick the last played card belongs to (or none before the first card)
-  const trickSize = step > 0 ? (replay.tricks[0].cards || replay.tricks[0]).length : 0;
-  const start = step > 0 ? Math.floor((step - 1) / trickSize) * trickSize : 0;
-  return { hands, trick: plays.slice(start, step), total: plays.length };
+  return { hands, trick, total };
 }
 
 export class ReplayView {
@@ -59,7 +65,7 @@ export class ReplayView {
     const hands = Object.entries(pos.hands).map(([seat, cards]) => {
       const found = state.seats.find((s) => String(s.seat) === seat);
       return el("div", { class: `replay-hand place-${places[seat] || "top"}` },
-        el("div", { class: "name", text: found ? found.name : seat }),
+        el("div", { class: "name", text: (found && found.name) || seat }),
         el("div", { class: "open-hand" }, cards.map((card) => cardFace(card))));
     });
     const go = (step) => () => {
@@ -68,9 +74,11 @@ export class ReplayView {
     };
     const controls = el("div", { class: "replay-controls" },
       el("button", { type: "button", class: "step", "data-step": "first", onclick: go(0) }, "⏮"),
-      el("button", { type: "button", class: "step", "data-step": "back", onclick: go(this.step - 1) }, "◀"),
+      el("button", { type: "button", class: "step", "data-step": "back", "aria-label": word(state.strings, "prev"),
+        onclick: go(this.step - 1) }, "◀"),
       el("span", { class: "counter", text: `${this.step} / ${pos.total}` }),
-      el("button", { type: "button", class: "step", "data-step": "next", onclick: go(this.step + 1) }, "▶"),
+      el("button", { type: "button", class: "step", "data-step": "next", "aria-label": word(state.strings, "next"),
+        onclick: go(this.step + 1) }, "▶"),
       el("button", { type: "button", class: "step", "data-step": "last", onclick: go(pos.total) }, "⏭"));
     const talon = (replay.talon || []).length
       ? el("div", { class: "talon" }, el("span", { class: "label", text: word(state.strings, "talon") }),

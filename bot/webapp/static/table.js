@@ -48,7 +48,9 @@ function seatBox(state, seat, place) {
     class: `seat place-${place}${seat.turn ? " turn" : ""}${mine ? " mine" : ""}`,
     "data-seat": seat.seat,
   });
-  box.append(el("div", { class: "name" }, seat.robot ? "🤖 " : "", seat.name));
+  const name = seat.name || "";
+  // computer players' names carry their 🤖 already; the mark is added only where one lacks it
+  box.append(el("div", { class: "name" }, seat.robot && !name.startsWith("🤖") ? "🤖 " : "", name));
   const facts = el("div", { class: "facts" });
   if (seat.dealer) facts.append(el("span", { class: "badge dealer", text: word(strings, "dealer") || "⟲" }));
   if (seat.role) facts.append(el("span", { class: "badge role", text: seat.role }));
@@ -60,6 +62,10 @@ function seatBox(state, seat, place) {
   box.append(facts);
   if (open && open.length) box.append(openHand(open));
   else if (!mine && seat.cards > 0) box.append(backs(seat.cards));
+  // the declarer's own discard, which only he sees
+  if (mine && state.discard && state.discard.length) {
+    box.append(el("div", { class: "open-hand discard" }, state.discard.map((card) => cardFace(card))));
+  }
   return box;
 }
 
@@ -68,7 +74,8 @@ export function trickView(trick, places, extraClass = "") {
   const view = el("div", { class: `trick ${extraClass}` });
   trick.forEach((play, i) => {
     const card = cardFace(play.card);
-    card.classList.add(`from-${places[play.seat] || "top"}`);
+    // a talon card led in all-pass has no seat
+    card.classList.add(play.seat === null ? "from-talon" : `from-${places[play.seat] || "top"}`);
     card.style.zIndex = String(i + 1);  // later cards lie on top
     view.append(card);
   });
@@ -83,6 +90,10 @@ function centre(state, places) {
       el("div", { class: "cards" }, state.talon.map((card) => cardFace(card)))));
   }
   box.append(trickView(state.trick || [], places));
+  // an offer's cards, shown to the players who answer it
+  if (state.offer_hand && state.offer_hand.length) {
+    box.append(el("div", { class: "open-hand offer" }, state.offer_hand.map((card) => cardFace(card))));
+  }
   return box;
 }
 
