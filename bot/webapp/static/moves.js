@@ -20,6 +20,7 @@ function handGrid(cards, width, press) {
     type: "button",
     disabled: !c.data,
     "data-card": c.card,
+    "data-press": c.data,
     "aria-pressed": c.marked ? "true" : null,
     onclick: () => c.data && press(c.data),
   }, cardFace(c.card))));
