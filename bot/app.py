@@ -26,6 +26,7 @@ from bot.core.service import LOBBY_TTL, TableService
 from bot.render.i18n import t
 from bot.telegram import buttons, commands, history, membership, personal, resuming
 from bot.telegram.edits import ignore_typed_method_advice
+from bot.telegram.miniapp import MiniApp
 from bot.telegram.outbox import Outbox
 from bot.telegram.resuming import Resumer
 from bot.telegram.running import OUTBOX_FLUSH, OutageWatch, serve
@@ -134,10 +135,19 @@ def build_application(
         resumer = app.bot_data.resumer = Resumer(service, rt.presenter, outbox)
         resumer.hold = resume_hold
         await resumer.start()
+        if config.webapp_url:  # the table as a Mini App, served beside the bot
+            miniapp = app.bot_data.miniapp = MiniApp(rt, config).server
+            await miniapp.start()
+            log.info(
+                "mini app on %s:%d (%s)", config.webapp_listen, miniapp.port, config.webapp_url
+            )
 
     async def post_stop(app: Application[Any, Any, Any, Any, BotData, Any]) -> None:
         rt = app.bot_data.rt
         resumer = app.bot_data.resumer
+        miniapp, app.bot_data.miniapp = app.bot_data.miniapp, None
+        if miniapp is not None:  # no press from the page once the stop began
+            await miniapp.stop()
         if resumer is not None:
             await resumer.stop()
         if rt is not None:

@@ -30,6 +30,10 @@ class Config:
     ``WEBHOOK_LISTEN``, default 0.0.0.0, and ``WEBHOOK_SECRET``), ``LOG_LEVEL``,
     ``OVERALL_RATE`` (requests per second to all chats together, default 30, Telegram's
     documented bulk limit; ``0``: no overall limit, only the per-chat ones).
+    ``WEBAPP_URL`` (the public https address of the table's Mini App, e.g.
+    ``https://pref.example.com/app/``; off without it), served on ``WEBAPP_PORT`` (default
+    ``PORT``, else 8080) at ``WEBAPP_LISTEN`` (default 0.0.0.0); ``WEBAPP_MAX_AGE``: seconds
+    Telegram's signature of a user stays good (default a day). docs/webapp.md.
 
     For tests (docs/operating.md, "Settings for tests"): ``PREFERANS_SEED`` (an integer:
     every table's deals follow from it and the table's id, so two runs deal the same cards),
@@ -53,6 +57,10 @@ class Config:
     pacing: bool = True
     overall_rate: float = 30.0
     analysis: bool = True
+    webapp_url: str | None = None
+    webapp_listen: str = "0.0.0.0"
+    webapp_port: int = 8080
+    webapp_max_age: int = 86_400
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -83,6 +91,20 @@ class Config:
                 f"OVERALL_RATE must be a number of requests per second (0: no limit), "
                 f"not {rate_text!r}"
             )
+        webapp_url = env.get("WEBAPP_URL", "").strip() or None
+        if webapp_url is not None and not webapp_url.startswith("https://"):
+            raise ConfigError(
+                f"WEBAPP_URL must be an https:// address (Telegram opens Mini Apps only over "
+                f"https), not {webapp_url!r}"
+            )
+        webapp_port = _whole(env, "WEBAPP_PORT", env.get("PORT", "").strip() or "8080")
+        webapp_max_age = _whole(env, "WEBAPP_MAX_AGE", "86400")
+        webhook_url = env.get("WEBHOOK_URL", "").strip() or None
+        if webapp_url and webhook_url and webapp_port == port:
+            raise ConfigError(
+                "WEBAPP_PORT must differ from the webhook's PORT: the Mini App has a server "
+                "of its own (set WEBAPP_PORT, e.g. 8080)"
+            )
         database_url = env.get("DATABASE_URL", "").strip() or None
         if database_url is not None and not database_url.startswith(
             ("postgres://", "postgresql://")
@@ -96,7 +118,7 @@ class Config:
             database_path=env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE,
             database_url=database_url,
             api_url=env.get("TELEGRAM_API_URL", "").strip() or None,
-            webhook_url=env.get("WEBHOOK_URL", "").strip() or None,
+            webhook_url=webhook_url,
             webhook_listen=env.get("WEBHOOK_LISTEN", "").strip() or "0.0.0.0",
             webhook_port=port,
             webhook_secret=env.get("WEBHOOK_SECRET", "").strip() or None,
@@ -106,6 +128,10 @@ class Config:
             pacing=_on(env.get("PREFERANS_PACING", "")),
             overall_rate=overall_rate,
             analysis=_on(env.get("PREFERANS_ANALYSIS", "")),
+            webapp_url=webapp_url,
+            webapp_listen=env.get("WEBAPP_LISTEN", "").strip() or "0.0.0.0",
+            webapp_port=webapp_port,
+            webapp_max_age=webapp_max_age,
         )
 
     @property
@@ -129,6 +155,14 @@ class Config:
         if url.endswith("/bot"):
             url = url[: -len("/bot")]
         return url + "/file/bot"
+
+
+def _whole(env: Mapping[str, str], key: str, default: str) -> int:
+    """A whole number of the environment (``default`` when unset)."""
+    text = env.get(key, "").strip() or default
+    if not text.isdigit():
+        raise ConfigError(f"{key} must be a whole number, not {text!r}")
+    return int(text)
 
 
 def _on(text: str) -> bool:

@@ -8,6 +8,7 @@ python-telegram-bot's request layer (:class:`FakeRequest`) or over HTTP against
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import os
 import re
@@ -44,6 +45,8 @@ from tests.fakes import (
 )
 
 NO_FLOOD = FloodLimits(enabled=False)
+WEBAPP_URL = "https://pref.example.com/app/"
+"""The Mini App's public address in the tests (``running_bot(webapp=True)``)."""
 _QUIET_LOOKS = 4
 """Turns of the event loop the bot must stay idle for :meth:`Harness.idle`."""
 
@@ -298,6 +301,7 @@ async def running_bot(
     analysis: bool = False,
     overall_rate: float = 0.0,
     resume_hold: asyncio.Event | None = None,
+    webapp: bool = False,
 ) -> AsyncIterator[Harness]:
     """Start the real Application with polling against a fake Telegram.
 
@@ -308,7 +312,9 @@ async def running_bot(
     default, as the fake has no such limit unless its flood limits are on; at the
     production 30 a second every test waited ~33 ms per request. The tables of an earlier
     run are resumed before the harness is handed out, unless ``resume_hold`` holds the
-    background resuming (it waits for the event before each table).
+    background resuming (it waits for the event before each table). ``webapp``: the Mini
+    App is on (:data:`WEBAPP_URL`), served on 127.0.0.1 at a free port
+    (``app.bot_data.miniapp.port``).
     """
     fake = fake or FakeTelegram(flood=flood)
     names = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"]
@@ -329,15 +335,14 @@ async def running_bot(
     config = Config(
         token=fake.token, database_path=str(tmp_path / db_name), overall_rate=overall_rate
     )
+    if webapp:
+        config = dataclasses.replace(
+            config, webapp_url=WEBAPP_URL, webapp_listen="127.0.0.1", webapp_port=0
+        )
     kwargs: dict[str, Any] = {}
     if http:
         server = await FakeBotApiServer(fake).start()
-        config = Config(
-            token=fake.token,
-            database_path=str(tmp_path / db_name),
-            api_url=server.root_url,
-            overall_rate=overall_rate,
-        )
+        config = dataclasses.replace(config, api_url=server.root_url)
     else:
         kwargs = {"request": FakeRequest(fake), "get_updates_request": FakeRequest(fake)}
     if resume_hold is not None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.core.model import Table, TableSettings
 from bot.core.modes import RankStyle
@@ -40,6 +40,7 @@ __all__ = [
     "take_back_keyboard",
     "offer_choices",
     "analysis_keyboard",
+    "table_link",
     "SETTING_CODES",
 ]
 
@@ -151,6 +152,21 @@ def analysis_keyboard(table: Table, deal_no: int, seat: Seat, lang: str) -> Inli
     """The «🔍» button under ``seat``'s review of deal ``deal_no``: its analysis, on request
     (the deal's number in place of the move: the review stays valid while play goes on)."""
     return _markup([[_btn(table, t(lang, "btn.analysis"), f"A{int(seat)}", deal_no)]])
+
+
+def table_link(
+    markup: InlineKeyboardMarkup | None, lang: str, url: str, *, web_app: bool
+) -> InlineKeyboardMarkup:
+    """``markup`` with the «🃏 Стол» button below: the Mini App itself (``web_app``: in a
+    private chat) or a link to the bot's private chat that opens it (Telegram refuses
+    ``web_app`` buttons in groups)."""
+    text = t(lang, "webapp.button")
+    if web_app:
+        button = InlineKeyboardButton(text, web_app=WebAppInfo(url))
+    else:
+        button = InlineKeyboardButton(text, url=url)
+    rows = list(markup.inline_keyboard) if markup is not None else []
+    return InlineKeyboardMarkup([*rows, [button]])
 
 
 def _rows_by_suit(

@@ -31,6 +31,7 @@ __all__ = [
     "public_block",
     "table_text",
     "hand_text",
+    "prompt_line",
     "time_left",
     "review_text",
 ]
@@ -274,14 +275,7 @@ def hand_text(
     if ended:  # the game ended in the middle of the deal: nobody is to act any more
         lines.append(ended)
     elif sv.my_turn:
-        if pv.offer is not None:
-            lines.append(t(lang, "offer.prompt"))
-        elif pv.phase is Phase.PLAY and pv.to_act is not None and pv.to_act != sv.seat:
-            lines.append(t(lang, "hand.play_for", name=name(table, pv.to_act)))
-        elif answers_half_whist(pv, sv.seat):
-            lines.append(t(lang, "hand.half_prompt"))
-        else:
-            lines.append(t(lang, _PROMPTS.get(pv.phase, "hand.your_turn")))
+        lines.append(prompt_line(table, sv, lang))
         if sure_offers(table, sv.seat):
             lines.append(t(lang, "offer.sure"))
         if table.settings.turn_time:
@@ -295,6 +289,18 @@ def hand_text(
     if note:
         lines.append(note)
     return "\n\n".join(lines)
+
+
+def prompt_line(table: Table, sv: SeatView, lang: str) -> str:
+    """What ``sv``'s seat is asked to do on its turn."""
+    pv = sv.public
+    if pv.offer is not None:
+        return t(lang, "offer.prompt")
+    if pv.phase is Phase.PLAY and pv.to_act is not None and pv.to_act != sv.seat:
+        return t(lang, "hand.play_for", name=name(table, pv.to_act))
+    if answers_half_whist(pv, sv.seat):
+        return t(lang, "hand.half_prompt")
+    return t(lang, _PROMPTS.get(pv.phase, "hand.your_turn"))
 
 
 def time_left(turn: int, left: float | None, lang: str) -> str:

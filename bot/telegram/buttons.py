@@ -1,17 +1,19 @@
 """Inline buttons: one python-telegram-bot handler per kind of press, routed by ``pattern``.
 
-Callback data is ``<table>:<move>:<code>`` (:mod:`bot.render.callbacks`). Each handler
-decodes its press, calls the core service, answers the press and shows the effects.
-Every press is answered exactly once; a refused one with the reason.
+Callback data is ``<table>:<move>:<code>`` (:mod:`bot.render.callbacks`). A press, from the
+chat or from the Mini App (:func:`web_press`), takes one path: decoded, routed by its kind,
+handed to the core service, its effects shown; a chat press is then answered exactly
+once, a refused one with the reason.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Awaitable, Callable, Coroutine
+import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from telegram import CallbackQuery, Update
+from telegram import CallbackQuery, Update, User
 from telegram.ext import Application, CallbackQueryHandler
 
 from bot.core import effects as fx
@@ -30,7 +32,7 @@ from .recovery import stale_buttons
 from .runtime import Context, Runtime, player_of, runtime
 from .shown import Slot
 
-__all__ = ["add_handlers", "PATTERNS"]
+__all__ = ["add_handlers", "PATTERNS", "web_press"]
 
 _HEAD = r"^[0-9a-z]{1,12}:[0-9a-z]{1,12}:"
 PATTERNS = {
@@ -49,17 +51,18 @@ PATTERNS = {
 
 
 class _Press:
-    """One press being handled: answered once, after what it changed was handed to the
-    outbox (a slow answer to the press never holds back the next player's buttons)."""
+    """One press being handled, from the chat or the Mini App: the answer chosen for it is
+    held, and sent once what it changed was handed to the outbox (a slow answer to the
+    press never holds back the next player's buttons)."""
 
-    def __init__(self, rt: Runtime, query: CallbackQuery) -> None:
+    def __init__(self, rt: Runtime, user: User) -> None:
         self.rt = rt
-        self.query = query
-        self.user = query.from_user
-        self.lang = lang_of(self.user.language_code)
-        self.answered = False
+        self.user = user
+        self.lang = lang_of(user.language_code)
         self.held: tuple[str | None, bool, str | None] | None = None
-        """The answer chosen while the press is handled, sent by :meth:`flush`."""
+        """The answer chosen while the press is handled."""
+        self.stale = False
+        """Refused as out of date."""
 
     async def answer(
         self, text: str | None = None, *, alert: bool = False, url: str | None = None
@@ -67,59 +70,69 @@ class _Press:
         if self.held is None:
             self.held = (text, alert, url)
 
-    async def flush(self) -> None:
-        """Send the answer (an empty one if none was chosen)."""
-        if not self.answered:
-            self.answered = True
-            text, alert, url = self.held or (None, False, None)
-            await self.rt.outbox.answer(self.query, text, alert=alert, url=url)
+    def refused(self, exc: Rejected) -> None:
+        """The press was refused: the reason is the answer (unless one was chosen)."""
+        if self.held is None:
+            self.held = (t(self.lang, exc.key, **exc.values), exc.alert, None)
+        self.stale = exc.key == "err.stale"
+
+    async def flush(self, query: CallbackQuery) -> None:
+        """Answer the chat's press (an empty answer if none was chosen)."""
+        text, alert, url = self.held or (None, False, None)
+        await self.rt.outbox.answer(query, text, alert=alert, url=url)
 
     def deep_link(self, payload: str) -> str:
         return f"https://t.me/{self.rt.bot_username}?start={payload}"
 
 
 Handle = Callable[[_Press, Table, CallbackData], Awaitable[Effects]]
-Callback = Callable[[Update, Context], Coroutine[Any, Any, None]]
 
 
-def _answered(run: Callable[[_Press], Awaitable[None]]) -> Callback:
-    """A PTB callback that runs ``run`` for a press and answers it once: a refused press
-    with the reason (an out-of-date private message also loses its buttons)."""
-
-    async def callback(update: Update, context: Context) -> None:
-        query = update.callback_query
-        if query is None:
-            return
-        rt = runtime(context)
-        press = _Press(rt, query)
-        try:
-            await run(press)
-        except Rejected as exc:
-            await press.answer(t(press.lang, exc.key, **exc.values), alert=exc.alert)
-            if exc.key == "err.stale":
-                stale_buttons(rt.store, rt.outbox, query)
-        finally:
-            await press.flush()
-
-    return callback
-
-
-def _pressed(handle: Handle, *, group_only: bool = False) -> Callback:
-    """A PTB callback that runs ``handle`` for a press on a known table."""
-
-    async def run(press: _Press) -> None:
-        rt, query = press.rt, press.query
-        data = decode(query.data)
-        table = rt.service.registry.get(data.table_id) if data is not None else None
-        if data is None or table is None:
+async def _handle(press: _Press, data: str | None, where: int | None) -> None:
+    """One press: its data decoded and routed by :data:`PATTERNS`, the core asked, what
+    changed shown; a refusal is held as the answer. ``where``: the chat of the pressed
+    message (the Mini App's: the presser's own)."""
+    rt = press.rt
+    try:
+        handle, group_only = next(
+            (route for kind, route in _ROUTES.items() if re.match(PATTERNS[kind], data or "")),
+            (_unknown, False),
+        )
+        decoded = decode(data)
+        table = rt.service.registry.get(decoded.table_id) if decoded is not None else None
+        if decoded is None or table is None:
             raise Rejected("err.stale")
-        where = query.message.chat.id if query.message is not None else None
         if group_only and where != table.chat_id:
             raise Rejected("err.stale")  # lobby and seat buttons live in the group only
-        effects = await handle(press, table, data)
+        effects = await handle(press, table, decoded)
         rt.show(effects)  # queued before the press is answered: the table goes first
+    except Rejected as exc:
+        press.refused(exc)
 
-    return _answered(run)
+
+async def web_press(rt: Runtime, user: User, data: str) -> str | None:
+    """A press from the Mini App, by the signed ``user``: the chat's own path (the same
+    move numbers, checks and saving); returns the answer's text, if any."""
+    press = _Press(rt, user)
+    await _handle(press, data, user.id)
+    return press.held[0] if press.held is not None else None
+
+
+async def _on_press(update: Update, context: Context) -> None:
+    """A press in the chat, answered exactly once; a refused one with the reason (an
+    out-of-date private message also loses its buttons)."""
+    query = update.callback_query
+    if query is None:
+        return
+    rt = runtime(context)
+    press = _Press(rt, query.from_user)
+    try:
+        where = query.message.chat.id if query.message is not None else None
+        await _handle(press, query.data, where)
+        if press.stale:
+            stale_buttons(rt.store, rt.outbox, query)
+    finally:
+        await press.flush(query)
 
 
 async def _lobby(press: _Press, table: Table, data: CallbackData) -> Effects:
@@ -235,43 +248,54 @@ async def _hint(press: _Press, table: Table, data: CallbackData) -> Effects:
     return ()
 
 
-async def _analysis(press: _Press) -> None:
+async def _analysis(update: Update, context: Context) -> None:
     """«🔍» under a player's review: its analysis, worked out and added to that review
     (:mod:`.reviews`). The callback data holds the deal's number in place of the move, and
     the table may be forgotten already (a finished game): not the other presses' route."""
-    rt, data, message = press.rt, decode(press.query.data), press.query.message
-    # only in the player's own chat, where the bot sent him his review
-    if data is None or message is None or message.chat.id != press.user.id:
-        raise Rejected("err.stale")
-    if not rt.presenter.analysis:  # switched off since the review was shown
-        raise Rejected("err.stale")
-    # the review is the deal's hand message (not kept in the store once the deal was shown)
-    slot = Slot(data.table_id, "hand", message.chat.id, data.move, message.message_id)
-    seat, user = Seat(int(data.code[1:])), player_of(press.user)
-    key = await rt.presenter.reviews.ask(data.table_id, data.move, seat, slot, user)
-    await press.answer(t(press.lang, key))
+    query = update.callback_query
+    if query is None:
+        return
+    rt = runtime(context)
+    press = _Press(rt, query.from_user)
+    try:
+        data, message = decode(query.data), query.message
+        # only in the player's own chat, where the bot sent him his review
+        if data is None or message is None or message.chat.id != press.user.id:
+            raise Rejected("err.stale")
+        if not rt.presenter.analysis:  # switched off since the review was shown
+            raise Rejected("err.stale")
+        # the review is the deal's hand message (not kept in the store once the deal was shown)
+        slot = Slot(data.table_id, "hand", message.chat.id, data.move, message.message_id)
+        seat, user = Seat(int(data.code[1:])), player_of(press.user)
+        key = await rt.presenter.reviews.ask(data.table_id, data.move, seat, slot, user)
+        await press.answer(t(press.lang, key))
+    except Rejected as exc:
+        press.refused(exc)
+        if press.stale:
+            stale_buttons(rt.store, rt.outbox, query)
+    finally:
+        await press.flush(query)
 
 
 async def _unknown(press: _Press, table: Table, data: CallbackData) -> Effects:
     raise Rejected("err.stale")
 
 
+_ROUTES: dict[str, tuple[Handle, bool]] = {
+    "lobby": (_lobby, True),
+    "vote": (_vote, False),
+    "take": (_take, True),
+    "robot": (_robot, True),
+    "mark": (_mark, False),
+    "discard": (_discard, False),
+    "move": (_move, False),
+    "hint": (_hint, False),
+    "offers": (_offers, False),
+}
+"""Each kind of press (tried in this order) and whether its button lives in the group only."""
+
+
 def add_handlers(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """Register the button handlers (the catch-all last)."""
-    routes: list[tuple[str, Handle, bool]] = [
-        ("lobby", _lobby, True),
-        ("vote", _vote, False),
-        ("take", _take, True),
-        ("robot", _robot, True),
-        ("mark", _mark, False),
-        ("discard", _discard, False),
-        ("move", _move, False),
-        ("hint", _hint, False),
-        ("offers", _offers, False),
-    ]
-    for kind, handle, group_only in routes:
-        callback = _pressed(handle, group_only=group_only)
-        application.add_handler(CallbackQueryHandler(callback, pattern=PATTERNS[kind]))
-    analysis = _answered(_analysis)
-    application.add_handler(CallbackQueryHandler(analysis, pattern=PATTERNS["analysis"]))
-    application.add_handler(CallbackQueryHandler(_pressed(_unknown)))
+    """Register the button handlers: the analysis, then every other press."""
+    application.add_handler(CallbackQueryHandler(_analysis, pattern=PATTERNS["analysis"]))
+    application.add_handler(CallbackQueryHandler(_on_press))

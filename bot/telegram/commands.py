@@ -7,7 +7,7 @@ import html
 import logging
 from typing import Any
 
-from telegram import Update
+from telegram import InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
 from telegram.ext import Application, CommandHandler
 
@@ -16,6 +16,7 @@ from bot.core.errors import Rejected
 from bot.core.model import Player
 from bot.preferans.game import Game
 from bot.preferans.seats import Seat
+from bot.render import keyboards
 from bot.render.callbacks import from_base36
 from bot.render.i18n import t
 from bot.render.results import pulka_text
@@ -64,6 +65,22 @@ async def _deep_link(rt: Runtime, player: Player, payload: str) -> str:
     return t(player.lang, "start.private")
 
 
+def _table_link(
+    rt: Runtime, player: Player, table_text: str
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The answer to the group's «🃏 Стол» link: the Mini App's button for a player of the
+    table (Telegram opens a ``web_app`` button only from a private chat)."""
+    link, lang = rt.presenter.web.link, player.lang
+    table = rt.service.registry.get(int(table_text)) if table_text.isdigit() else None
+    if link is None:  # the Mini App was switched off since
+        return t(lang, "start.private"), None
+    if table is None or not table.status.open or table.seat_of(player.user_id) is None:
+        return t(lang, "webapp.not_seated"), None
+    title = title_of(table, rt.service.registry.tables_of(player.user_id))
+    markup = keyboards.table_link(None, lang, link(table.id), web_app=True)
+    return t(lang, "webapp.open", title=title), markup
+
+
 async def start(update: Update, context: Context) -> None:
     """Let the bot write to the user; a deep link seats him at a table."""
     rt = runtime(context)
@@ -80,9 +97,12 @@ async def start(update: Update, context: Context) -> None:
     rt.outbox.unblock(chat.id)  # he writes to the bot: it may write to him again
     await rt.service.registry.remember_user(player, private_ok=True)
     payload = context.args[0] if context.args else ""
-    text = await _deep_link(rt, player, payload) if payload else t(player.lang, "start.private")
-    if text:
-        rt.outbox.post(chat.id, text)
+    if payload.startswith("table_"):  # the group's «🃏 Стол» link
+        rt.outbox.post(chat.id, *_table_link(rt, player, payload[len("table_") :]))
+    else:
+        text = await _deep_link(rt, player, payload) if payload else t(player.lang, "start.private")
+        if text:
+            rt.outbox.post(chat.id, text)
     rt.show(await rt.service.unblocked(player))
 
 

@@ -11,6 +11,11 @@ acts on a view older than the table. That saves about one private request per mo
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from telegram import InlineKeyboardMarkup
+
 from bot.core import effects as fx
 from bot.core.model import Player, Table
 from bot.core.service import TableService
@@ -31,7 +36,7 @@ from bot.render.text import action_text, forced_note
 from .queue import Content
 from .shown import MessageStore, Slot
 
-__all__ = ["HandEdits", "epoch", "hand_content", "review_content"]
+__all__ = ["HandEdits", "WebLinks", "epoch", "hand_content", "review_content"]
 
 
 _STAGES = {Phase.DISCARD: Phase.CONTRACT, Phase.DEFENCE: Phase.WHIST}
@@ -66,12 +71,39 @@ class HandEdits:
         self._tables.pop(table_id, None)
 
 
+@dataclass(eq=False)
+class WebLinks:
+    """The Mini App as the chat shows it (all off without it)."""
+
+    link: Callable[[int], str] | None = None
+    """A table's Mini App link, for a ``web_app`` button in private chats."""
+    start: Callable[[int], str] | None = None
+    """A table's link to the bot's private chat that answers with :attr:`link`."""
+    watching: Callable[[int, int], bool] = lambda user_id, table_id: False
+    """Whether a user has a table open in the Mini App: his hand message waits."""
+
+    def group(
+        self, table: Table, markup: InlineKeyboardMarkup | None
+    ) -> InlineKeyboardMarkup | None:
+        """The group's ``markup`` with the «🃏 Стол» link, if the Mini App is on."""
+        if self.start is None:
+            return markup
+        url = self.start(table.id)
+        return keyboards.table_link(markup, table.settings.lang, url, web_app=False)
+
+
 def hand_content(
-    service: TableService, store: MessageStore, table: Table, seat: Seat, slot: Slot
+    service: TableService,
+    store: MessageStore,
+    table: Table,
+    seat: Seat,
+    slot: Slot,
+    web: Callable[[int], str] | None = None,
 ) -> Content | None:
-    """``seat``'s hand message now: his view, the notes for him, the time left; ``None``
-    once ``slot`` is not his hand message of the deal any more (what replaced its
-    content there was rendered at once)."""
+    """``seat``'s hand message now: his view, the notes for him, the time left, and with
+    ``web`` (the Mini App's link of a table) its «🃏 Стол» button; ``None`` once ``slot``
+    is not his hand message of the deal any more (what replaced its content there was
+    rendered at once)."""
     game = table.game
     player = table.player(seat)
     if game is None or game.current is None or player is None:
@@ -101,7 +133,10 @@ def hand_content(
         ranks=ranks,
         others=service.registry.tables_of(player.user_id),
     )
-    return text, keyboards.actions_keyboard(table, sv, player.lang, ranks=ranks)
+    markup = keyboards.actions_keyboard(table, sv, player.lang, ranks=ranks)
+    if web is not None:
+        markup = keyboards.table_link(markup, player.lang, web(table.id), web_app=True)
+    return text, markup
 
 
 def review_content(

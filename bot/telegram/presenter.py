@@ -47,7 +47,7 @@ from bot.render.text import (
 )
 
 from .analysing import Analyst
-from .hands import HandEdits, epoch, hand_content, review_content
+from .hands import HandEdits, WebLinks, epoch, hand_content, review_content
 from .outbox import Outbox, Sound
 from .pings import Pings
 from .queue import Content
@@ -87,11 +87,16 @@ class Presenter:
         """Whether forced cards play themselves (the scheduler's pause is set)."""
         self.pings = Pings(service, outbox, self.store)
         self.hands = HandEdits()
+        self.watchers: list[Callable[[Effects], None]] = []
+        """Told of every change shown (the Mini App's open tables)."""
+        self.web = WebLinks()
 
     def show(self, effects: Effects) -> None:
         """Show every effect, in order."""
         for effect in effects:
             self._one(effect)
+        for watcher in self.watchers:
+            watcher(effects)
 
     def _one(self, e: fx.Effect) -> None:
         table = e.table
@@ -103,7 +108,8 @@ class Presenter:
                 text = lobby_text(table, closed_key=CLOSED_KEYS[e.status])
                 lobby = self.store.get(table.id, "table", table.chat_id, 0)
                 if lobby is not None:  # (none: it was never sent, nothing to close)
-                    self.outbox.show(lobby, text, None)
+                    link = e.status == Status.PLAYING  # the game's table, a tap away
+                    self.outbox.show(lobby, text, self.web.group(table, None) if link else None)
                 if e.status == Status.PLAYING:
                     self._confirm(table, Shown("lobby"))
                 else:  # cancelled or expired: the seated players are told privately
@@ -206,7 +212,8 @@ class Presenter:
             return
         slot = table_slot(self.store, table, 0)
         shown = table.ui.settings_open
-        markup = keyboards.settings_keyboard(table) if shown else keyboards.lobby_keyboard(table)
+        keyboard = keyboards.settings_keyboard(table) if shown else keyboards.lobby_keyboard(table)
+        markup = self.web.group(table, keyboard)
         # the lobby answers a person's press (a seat, a setting): it goes with the answers
         self.outbox.show(slot, lobby_text(table), markup, sound=Sound.RING, answer=True)
 
@@ -241,10 +248,16 @@ class Presenter:
             self.show_hand(table, seat)
 
     def show_hand(self, table: Table, seat: Seat) -> None:
-        """Refresh ``seat``'s hand message (rendered when it is sent: the state then)."""
+        """Refresh ``seat``'s hand message (rendered when it is sent: the state then);
+        not while its player has the table open in the Mini App."""
+        player = table.player(seat)
+        if player is not None and self.web.watching(player.user_id, table.id):
+            return  # brought up to date when he closes it
         slot = hand_slot(self.store, table, seat)
         if slot is not None:
-            content = partial(hand_content, self.service, self.store, table, seat, slot)
+            content = partial(
+                hand_content, self.service, self.store, table, seat, slot, self.web.link
+            )
             self.outbox.show_lazy(slot, content)
 
     def _show_ended(self, e: fx.DealEnded) -> None:

@@ -18,6 +18,7 @@ from bot.core.names import clean_name
 from bot.core.persist import SAVE_RETRY
 from bot.core.service import TableService
 from bot.render.i18n import lang_of
+from bot.webapp.server import WebServer
 from storage import Storage
 
 from .outbox import Outbox
@@ -134,6 +135,8 @@ class BotData:
     storage: Storage | None = None
     resumer: Resumer | None = None
     """Resumes the tables after a start (:mod:`bot.telegram.resuming`)."""
+    miniapp: WebServer | None = None
+    """The Mini App's server, with ``WEBAPP_URL`` (:mod:`bot.telegram.miniapp`)."""
 
 
 Context: TypeAlias = CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], BotData]

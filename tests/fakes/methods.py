@@ -127,13 +127,18 @@ class BotApi(World):
 
     def _markup(self, p: JSONDict) -> JSONDict | None:
         """An inline keyboard, checked as Telegram does (a button needs an action,
-        callback_data takes 1-64 bytes)."""
+        callback_data takes 1-64 bytes, a web_app button goes to a private chat)."""
         markup = p.get("reply_markup")
         if not markup:
             return None
         rows = [[dict(b) for b in row] for row in markup.get("inline_keyboard", [])]
         for button in (b for row in rows for b in row):
             data = button.get("callback_data")
+            if "web_app" in button:  # a Mini App opens from a private chat only
+                url = str((button["web_app"] or {}).get("url", ""))
+                if int(p.get("chat_id") or 0) <= 0 or not url.startswith("https://"):
+                    raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
+                continue
             if data is None and "url" not in button:
                 raise ApiError(
                     400,

@@ -1,0 +1,251 @@
+"""The Mini App's aiohttp server: the page, its files, its WebSocket and ``/healthz``.
+
+``GET /app/`` is the page, ``GET /app/static/...`` its files, ``GET /app/ws`` the
+WebSocket (docs/webapp.md: the first frame is ``hello`` with Telegram's signed
+``initData``; the socket is then bound to that user and table, and gets only his view).
+A press goes through the chat's own press path (:attr:`Wiring.press`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from bot.core.model import Table
+from bot.core.service import TableService
+from bot.render.i18n import lang_of, t
+
+from .auth import MAX_AGE, AuthError, StaleAuth, WebAppUser, check_init_data
+from .hub import Hub, Viewer
+from .replay import replay_frame
+from .state import table_state
+
+__all__ = [
+    "Wiring",
+    "WebServer",
+    "build_app",
+    "STATIC",
+    "HELLO_TIMEOUT",
+    "CLOSE_AUTH",
+    "CLOSE_NO_TABLE",
+]
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).with_name("static")
+HELLO_TIMEOUT = 10.0
+"""Seconds a new socket has to say ``hello``."""
+MAX_FRAME = 8192
+"""Bytes a frame from the page may hold (a press is under 100)."""
+CLOSE_AUTH = 4401
+CLOSE_NO_TABLE = 4404
+CLOSE_PROTOCOL = 4400
+CLOSE_HELLO_TIMEOUT = 4408
+
+Press = Callable[[WebAppUser, str], Awaitable[str | None]]
+"""A press from the page: the chat's press path; returns the answer's text, if any."""
+
+
+@dataclass(eq=False)
+class Wiring:
+    """What the server needs of the bot."""
+
+    token: str
+    service: TableService
+    press: Press
+    hub: Hub = field(default_factory=Hub)
+    max_age: float = MAX_AGE
+    static: Path = STATIC
+    hello_timeout: float = HELLO_TIMEOUT
+    now: Callable[[], float] = time.time
+    """The wall clock ``auth_date`` is checked against (Telegram's clock)."""
+    ready: Callable[[int, int], Awaitable[None]] | None = None
+    """Resumes table ``(table_id, user_id)`` needs after a start, before it is looked up."""
+    health: Callable[[], Awaitable[tuple[bool, dict[str, Any]]]] | None = None
+
+
+class WebServer:
+    """The server of :func:`build_app`, listening until :meth:`stop`."""
+
+    def __init__(self, wiring: Wiring, listen: str, port: int) -> None:
+        self.wiring = wiring
+        self.listen = listen
+        self.port = port
+        """The port it listens on (the one asked for, or the one given for 0, once started)."""
+        self.runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        self.runner = web.AppRunner(build_app(self.wiring), access_log=None)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, self.listen, self.port)
+        await site.start()
+        for address in self.runner.addresses:  # (host, port, ...) of each socket
+            self.port = int(address[1])
+
+    async def stop(self) -> None:
+        """Close every socket, then the server."""
+        await self.wiring.hub.close()
+        if self.runner is not None:
+            await self.runner.cleanup()
+            self.runner = None
+
+
+def build_app(wiring: Wiring) -> web.Application:
+    app = web.Application(client_max_size=64 * 1024)
+    app.router.add_get("/app/", partial(_page, wiring))
+    app.router.add_get("/app/ws", partial(_socket, wiring))
+    app.router.add_get("/healthz", partial(_health, wiring))
+    if wiring.static.is_dir():
+        app.router.add_static("/app/static/", wiring.static, follow_symlinks=False)
+    return app
+
+
+async def _page(wiring: Wiring, request: web.Request) -> web.StreamResponse:
+    page = wiring.static / "index.html"
+    if not page.is_file():
+        raise web.HTTPNotFound()
+    return web.FileResponse(page, headers={"Cache-Control": "no-cache"})
+
+
+async def _health(wiring: Wiring, request: web.Request) -> web.Response:
+    if wiring.health is None:
+        return web.json_response({"ok": True})
+    healthy, report = await wiring.health()
+    return web.json_response(report, status=200 if healthy else 503)
+
+
+class _Refused(Exception):
+    def __init__(self, code: str, close: int, lang: str) -> None:
+        super().__init__(code)
+        self.code = code
+        self.close = close
+        self.lang = lang
+
+
+async def _socket(wiring: Wiring, request: web.Request) -> web.StreamResponse:
+    ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_FRAME)
+    await ws.prepare(request)
+    lock = asyncio.Lock()
+
+    async def send(frame: dict[str, Any]) -> None:
+        async with lock:  # the state's sender and the answers to presses take turns
+            await ws.send_str(json.dumps(frame, ensure_ascii=False))
+
+    try:
+        user, table, lang = await _hello(wiring, ws)
+    except _Refused as exc:
+        text = t(exc.lang, f"webapp.refused.{exc.code}")
+        await send({"t": "refused", "code": exc.code, "text": text})
+        await ws.close(code=exc.close, message=exc.code.encode())
+        return ws
+    except _Closed as exc:
+        await ws.close(code=exc.code, message=exc.why.encode())
+        return ws
+    viewer = Viewer(user.id, table.id, lang, send, lambda v: _state(wiring, v))
+    wiring.hub.join(viewer)
+    try:
+        async for message in ws:
+            if message.type != WSMsgType.TEXT:
+                continue
+            frame = _frame(message.data)
+            if frame is not None:
+                await _answer(wiring, user, viewer, frame, send)
+    finally:
+        await wiring.hub.leave(viewer)
+    return ws
+
+
+class _Closed(Exception):
+    def __init__(self, code: int, why: str) -> None:
+        super().__init__(why)
+        self.code = code
+        self.why = why
+
+
+def _frame(text: str) -> dict[str, Any] | None:
+    try:
+        frame = json.loads(text)
+    except ValueError:
+        return None
+    return frame if isinstance(frame, dict) else None
+
+
+async def _hello(wiring: Wiring, ws: web.WebSocketResponse) -> tuple[WebAppUser, Table, str]:
+    """The first frame: who the signed user is and which of his tables he opens."""
+    try:
+        message = await asyncio.wait_for(ws.receive(), wiring.hello_timeout)
+    except TimeoutError:
+        raise _Closed(CLOSE_HELLO_TIMEOUT, "hello expected") from None
+    frame = _frame(message.data) if message.type == WSMsgType.TEXT else None
+    if frame is None or frame.get("t") != "hello":
+        raise _Closed(CLOSE_PROTOCOL, "hello expected")
+    init = frame.get("init")
+    try:
+        user = check_init_data(
+            init if isinstance(init, str) else "",
+            wiring.token,
+            now=wiring.now(),
+            max_age=wiring.max_age,
+        )
+    except StaleAuth as exc:
+        log.info("mini app: stale initData refused (%s)", exc)
+        raise _Refused("stale_auth", CLOSE_AUTH, "ru") from None
+    except AuthError as exc:
+        log.info("mini app: initData refused (%s)", exc)
+        raise _Refused("auth", CLOSE_AUTH, "ru") from None
+    lang = lang_of(user.language_code)
+    table_id = frame.get("table")
+    if type(table_id) is not int or table_id <= 0:
+        raise _Refused("no_table", CLOSE_NO_TABLE, lang)
+    if wiring.ready is not None:
+        await wiring.ready(table_id, user.id)
+    table = wiring.service.registry.get(table_id)
+    if table is None:
+        raise _Refused("no_table", CLOSE_NO_TABLE, lang)
+    seat = table.seat_of(user.id)
+    player = table.player(seat) if seat is not None else None
+    if player is None:
+        raise _Refused("not_at_table", CLOSE_NO_TABLE, lang)
+    return user, table, player.lang
+
+
+def _state(wiring: Wiring, viewer: Viewer) -> dict[str, Any] | None:
+    """The viewer's state of his table now (``None``: the table is forgotten)."""
+    service = wiring.service
+    table = service.registry.get(viewer.table_id)
+    if table is None:
+        return None
+    ranks = service.registry.card_ranks(viewer.user_id)
+    return table_state(table, viewer.user_id, viewer.lang, now=service.clock(), ranks=ranks)
+
+
+async def _answer(
+    wiring: Wiring,
+    user: WebAppUser,
+    viewer: Viewer,
+    frame: dict[str, Any],
+    send: Callable[[dict[str, Any]], Awaitable[None]],
+) -> None:
+    """A frame after ``hello``: a press, a replay asked for; anything else is ignored."""
+    kind = frame.get("t")
+    if kind == "press":
+        data = frame.get("data")
+        text = await wiring.press(user, data if isinstance(data, str) else "")
+        if text:
+            await send({"t": "toast", "text": text})
+    elif kind == "replay":
+        table = wiring.service.registry.get(viewer.table_id)
+        deal_no = frame.get("deal")
+        reply = None
+        if table is not None and type(deal_no) is int:
+            reply = replay_frame(table, deal_no, viewer.lang)
+        await send(reply or {"t": "toast", "text": t(viewer.lang, "webapp.no_replay")})

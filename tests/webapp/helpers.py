@@ -1,0 +1,87 @@
+"""Helpers for the Mini App's tests: signed initData, a socket that keeps every frame."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import aiohttp
+
+from bot.webapp.auth import sign
+from tests.bot_helpers import Harness
+from tests.fakes import FakeUser
+
+Frame = dict[str, Any]
+FRAME_WAIT = 30.0
+"""Seconds a test waits for a frame at most: only a bound on a hang."""
+
+
+def init_data(
+    h: Harness, user: FakeUser, *, age: float = 5.0, token: str | None = None, **extra: str
+) -> str:
+    """``initData`` as Telegram would sign it for ``user`` (``token``: another bot's)."""
+    person = {"id": user.id, "first_name": user.first_name, "language_code": user.language_code}
+    fields = {
+        "query_id": "AAH" + str(user.id),
+        "user": json.dumps(person, ensure_ascii=False),
+        "auth_date": str(int(time.time() - age)),
+        **extra,
+    }
+    return sign(fields, token or h.fake.token)
+
+
+def base_url(h: Harness) -> str:
+    server = h.app.bot_data.miniapp
+    assert server is not None, "the Mini App is off"
+    return f"http://127.0.0.1:{server.port}"
+
+
+class Socket:
+    """An open WebSocket of the page: every frame it got is kept in :attr:`frames`."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self.frames: list[Frame] = []
+
+    async def send(self, frame: Frame) -> None:
+        await self.ws.send_str(json.dumps(frame))
+
+    async def receive(self) -> Frame | None:
+        """The next frame (``None``: the socket closed)."""
+        message = await self.ws.receive(timeout=FRAME_WAIT)
+        if message.type != aiohttp.WSMsgType.TEXT:
+            return None
+        frame = json.loads(message.data)
+        assert isinstance(frame, dict)
+        self.frames.append(frame)
+        return frame
+
+    async def until(self, wanted: Callable[[Frame], bool]) -> Frame:
+        """Frames are read until one is ``wanted``."""
+        while True:
+            frame = await self.receive()
+            assert frame is not None, f"closed ({self.ws.close_code}) before the frame wanted"
+            if wanted(frame):
+                return frame
+
+    async def state(self, wanted: Callable[[Frame], bool] = lambda f: True) -> Frame:
+        return await self.until(lambda f: f["t"] == "state" and wanted(f))
+
+    async def press(self, data: str) -> None:
+        await self.send({"t": "press", "data": data})
+
+
+@asynccontextmanager
+async def opened(
+    h: Harness, user: FakeUser, table_id: int, *, init: str | None = None
+) -> AsyncIterator[Socket]:
+    """A socket of the page that said ``hello`` for ``table_id`` as ``user``."""
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(base_url(h) + "/app/ws") as ws:
+            socket = Socket(ws)
+            hello = {"t": "hello", "init": init or init_data(h, user), "table": table_id}
+            await socket.send(hello)
+            yield socket
