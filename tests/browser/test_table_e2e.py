@@ -48,13 +48,26 @@ def signed_init_data(token: str, user: FakeUser, *, auth_date: float) -> str:
 
 
 def table_button_url(h: Harness, user: FakeUser) -> str:
-    """The «🃏 Стол» web_app button's URL on the user's hand message, served locally."""
-    keyboard = h.hand(user).keyboard or {}
-    urls = [b["web_app"]["url"] for row in keyboard.get("inline_keyboard", [])
-            for b in row if "web_app" in b]
-    assert len(urls) == 1, keyboard
+    """The «🃏 Стол» web_app button's URL on the user's hand message (as the bot last sent
+    or edited its keyboard), served locally."""
+    hand = h.hand(user)
+    urls = []
+    for call in h.fake.calls:
+        params = call.params
+        markup = params.get("reply_markup")
+        if params.get("chat_id") != user.id or not isinstance(markup, dict):
+            continue
+        result = (call.response or {}).get("result")
+        sent = result.get("message_id") if isinstance(result, dict) else None
+        if hand.message_id not in (params.get("message_id"), sent):
+            continue
+        urls = [str(b["web_app"]["url"]) for row in markup["inline_keyboard"] for b in row
+                if "web_app" in b]
+    assert len(urls) == 1, urls
     assert urls[0].startswith(WEBAPP_URL), urls[0]
-    port = h.app.bot_data.miniapp.port
+    miniapp = h.app.bot_data.miniapp
+    assert miniapp is not None, "the Mini App is off"
+    port = miniapp.port
     return f"http://127.0.0.1:{port}/app/" + urls[0][len(WEBAPP_URL):]
 
 
@@ -170,6 +183,7 @@ async def test_a_person_plays_a_deal_in_the_mini_app_and_sees_the_sheet(
         await page.locator("[data-step=last]").click()
         await expect(page.locator(".replay .result")).to_contain_text("Сдача 1")
         assert h.fake.unanswered_callbacks() == []
+        await page.close()  # the person closes the table before the bot stops
 
 
 @pytest.mark.parametrize("kind", ["forged", "stale"])
