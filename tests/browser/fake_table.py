@@ -157,8 +157,8 @@ def bid_state() -> Frame:
     state = play_state(trick=[], tricks=[], deal=1, move=2)
     state["hand"] = [{"card": c["card"], "data": None, "marked": False} for c in state["hand"]]
     state["buttons"] = [
-        [{"text": "6♠", "data": "c:b:6S"}, {"text": "6♣", "data": "c:b:6C"},
-         {"text": "6♦", "data": "c:b:6D"}],
+        [{"text": "6♠️", "data": "c:b:6S"}, {"text": "6♣️", "data": "c:b:6C"},
+         {"text": "6♦️", "data": "c:b:6D"}],
         [{"text": "Мизер", "data": "c:b:mis"}, {"text": "Пас", "data": "c:b:pass"}],
     ]
     state["status"] = ["Торговля: Борис Петрович — 6♠"]

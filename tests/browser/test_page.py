@@ -104,7 +104,10 @@ async def test_bids_are_the_servers_buttons_and_a_tap_sends_one(
     page = await open_page(browser, server)
     assert (await server.next_frame())["t"] == "hello"
     await expect(page.locator("#moves .row")).to_have_count(2)
+    # the bot's emoji suits (♠️) drawn as coloured text symbols
     await expect(page.locator("#moves .move")).to_have_text(["6♠", "6♣", "6♦", "Мизер", "Пас"])
+    await expect(page.locator("#moves .move .suit-sym")).to_have_class(
+        ["suit-sym black", "suit-sym black", "suit-sym red"])
     # no card is a move in the auction: none is tappable, none dimmed
     await expect(page.locator("#hand .cards")).to_have_class("cards waiting")
     await expect(page.locator("#hand .card-btn:enabled")).to_have_count(0)
@@ -229,7 +232,7 @@ async def test_telegram_dark_theme_from_the_hash(browser: Any, server: FakeTable
     page = await open_page(browser, server, theme=theme)
     await expect(page.locator("html")).to_have_attribute("data-scheme", "dark")
     await expect(page.locator("body")).to_have_css("background-color", "rgb(23, 33, 43)")
-    await expect(page.locator("#moves .move")).to_have_css("background-color", "rgb(82, 136, 193)")
+    await expect(page.locator("#moves .move")).to_have_css("border-top-color", "rgb(82, 136, 193)")
 
 
 async def test_the_sheet_opens_by_itself_when_the_game_is_over(
@@ -274,3 +277,25 @@ async def test_a_talon_card_led_in_all_pass_lies_in_the_middle(
     page = await open_page(browser, server)
     await expect(page.locator(".centre .trick .card")).to_have_class("card black from-talon")
     await expect(page.locator(".centre .talon .label")).to_have_text("Прикуп")
+
+
+async def test_a_long_status_folds_behind_its_first_line(
+    browser: Any, server: FakeTableServer
+) -> None:
+    lines = ["Торговля: Аня 6♠️ · 🤖 Борис пас", "Игра: 6♠️ — Аня", "Висты: 🤖 Вера вист",
+             "Взятки: Аня 2 · 🤖 Борис 1", "👉 Ваш ход: выберите карту"]
+    server.on_hello = [play_state(status=lines)]
+    page = await open_page(browser, server)
+    lines = [line.replace("\ufe0f", "") for line in lines]  # suits drawn as text symbols
+    await expect(page.locator("#status summary")).to_have_text(lines[0])
+    await expect(page.locator("#status .line.last")).to_have_text(lines[-1])
+    await expect(page.locator("#status .line.last")).to_be_visible()
+    middle = page.locator("#status details > div.line")
+    await expect(middle).to_have_text(lines[1:-1])
+    await expect(middle.first).to_be_hidden()
+    await page.locator("#status summary").click()
+    await expect(middle.first).to_be_visible()
+    # it stays open when the next state comes
+    await server.send(play_state(status=lines, move=18))
+    await expect(page.locator("#hand .card-btn")).to_have_count(8)
+    await expect(page.locator("#status details")).to_have_attribute("open", "")

@@ -1,11 +1,12 @@
 // The Mini App's page: connects to the table, draws each `state` the server sends and sends
 // the player's taps back as `press` frames. Everything it shows comes from the server.
 
-import { fill, word } from "./dom.js";
+import { word } from "./dom.js";
 import { renderButtons, renderHand } from "./moves.js";
 import { renderPanel, renderTabs } from "./panels.js";
 import { ReplayView } from "./replay.js";
 import { TableSocket, socketUrl } from "./socket.js";
+import { renderStatus } from "./status.js";
 import { clock, renderTable } from "./table.js";
 import { initData, startTelegram, tableId, tapFeedback } from "./telegram.js";
 
@@ -18,6 +19,7 @@ const page = {
   toastTimer: 0,
   pressTimer: 0,
   sawOver: false,   // the sheet opens by itself once, when the game ends
+  statusFold: { open: false },
 };
 
 const socket = new TableSocket({
@@ -55,13 +57,7 @@ function draw() {
   document.documentElement.lang = state.lang || "";
   document.title = word(state.strings, "table") || document.title;
   $("lost-text").textContent = word(state.strings, "lost");
-  let lines = state.status || [];
-  if (!lines.length) lines = [word(state.strings, state.over ? "game_over" : "waiting")];
-  fill($("status"), lines.filter(Boolean).map((line) => {
-    const div = document.createElement("div");
-    div.textContent = line;
-    return div;
-  }));
+  renderStatus($("status"), state, page.statusFold);
   renderTable($("table"), state);
   renderButtons($("moves"), state, press);
   renderHand($("hand"), state, press);

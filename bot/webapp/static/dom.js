@@ -34,3 +34,14 @@ export function word(strings, key, fields = {}) {
   const text = (strings && strings[key]) || "";
   return text.replace(/\{(\w+)\}/g, (all, name) => (name in fields ? String(fields[name]) : all));
 }
+
+const SUIT = /([♠♣♦♥])\uFE0F?/u;
+
+/** A server text with its suit symbols drawn as text in the suit's colour: the bot's emoji
+ * suits (♠️) turn dark grey on a dark theme, a coloured text symbol reads on both. */
+export function suitText(text) {
+  return String(text).split(SUIT).filter((part) => part !== "").map((part) => (
+    SUIT.test(part)
+      ? el("span", { class: `suit-sym ${"♦♥".includes(part) ? "red" : "black"}`, text: part })
+      : part));
+}

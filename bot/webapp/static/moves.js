@@ -3,7 +3,7 @@
 // the chat keyboard's own.
 
 import { cardFace } from "./cards.js";
-import { append, el, fill } from "./dom.js";
+import { append, el, fill, suitText } from "./dom.js";
 
 /** Cards per row: one row while each card keeps ~44 px, else two rows. */
 function columns(count, width) {
@@ -46,5 +46,5 @@ export function renderButtons(root, state, press) {
     disabled: !b.data,
     "data-press": b.data,
     onclick: () => b.data && press(b.data),
-  }, b.text)))));
+  }, suitText(b.text))))));
 }
