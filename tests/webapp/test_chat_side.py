@@ -68,12 +68,12 @@ async def test_the_groups_link_answers_with_the_mini_app_in_private(tmp_path: Pa
         ]
         assert answer.buttons == [("🃏 Table", None)]
         await h.start_bot(stranger, f"table_{table.id}")
-        answer = h.fake.last_bot_message(stranger.id)
-        assert answer is not None and answer.content == t("en", "webapp.not_seated")
-        assert answer.reply_markup is None
+        refusal = h.fake.last_bot_message(stranger.id)
+        assert refusal is not None and refusal.content == t("en", "webapp.not_seated")
+        assert refusal.reply_markup is None
         await h.start_bot(stranger, "table_x")
-        answer = h.fake.last_bot_message(stranger.id)
-        assert answer is not None and answer.content == t("en", "webapp.not_seated")
+        refusal = h.fake.last_bot_message(stranger.id)
+        assert refusal is not None and refusal.content == t("en", "webapp.not_seated")
 
 
 async def test_an_open_mini_app_holds_the_hand_message_until_it_closes(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from bot.core.viewcache import seat_view
 from bot.render.callbacks import encode
 from bot.render.i18n import t
 from bot.webapp.server import CLOSE_AUTH, CLOSE_NO_TABLE, build_app
-from tests.bot_helpers import code_of, open_and_start, running_bot
+from tests.bot_helpers import code_of, open_and_start, play_deal, running_bot, simple_policy
 
 from .helpers import Socket, base_url, init_data, opened
 
@@ -144,3 +144,49 @@ async def test_a_stale_or_foreign_press_gets_a_toast_and_changes_nothing(tmp_pat
             toast = await mine.until(lambda f: f["t"] == "toast")
             assert toast["text"] == t("en", "err.stale")
         assert table.move == move and not h.deal().auction
+
+
+async def test_a_finished_deal_is_replayed_and_the_one_in_play_is_not(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, webapp=True) as h:
+        await open_and_start(h)
+        await play_deal(h, simple_policy({0: ["b6S"]}, contract="c6S", whist="wW"))
+        table = h.table()
+        finished = h.game().finished_deals[0].deal
+        assert finished is not None and table.deal_no == 2
+        async with opened(h, h.users[1], table.id) as socket:
+            state = await socket.state()
+            await socket.send({"t": "replay", "deal": 1})
+            replay = await socket.until(lambda f: f["t"] == "replay")
+            await socket.send({"t": "replay", "deal": 2})
+            refused = await socket.until(lambda f: f["t"] == "toast")
+        record = finished.to_json()
+        assert replay["deal"] == 1 and replay["dealer"] == record["dealer"]
+        assert replay["hands"] == {str(s): hand for s, hand in enumerate(record["hands"])}
+        assert replay["talon"] == record["talon"] and replay["moves"] == record["moves"]
+        assert len(replay["tricks"]) == 10
+        assert replay["result"].startswith("Deal 1")
+        assert refused["text"] == t("en", "webapp.no_replay")
+        assert state["review"] is not None and "Deal 1" in state["review"]
+        assert "<" not in state["review"] and "&" not in state["review"]
+
+
+async def test_the_page_its_files_and_health(tmp_path: Path) -> None:
+    static = tmp_path / "static"
+    static.mkdir()
+    (static / "index.html").write_text("<!doctype html><title>t</title>", encoding="utf-8")
+    (static / "app.js").write_text("export {};", encoding="utf-8")
+    async with running_bot(tmp_path, webapp=True) as h:
+        miniapp = h.app.bot_data.miniapp
+        assert miniapp is not None
+        async with aiohttp.ClientSession() as session:
+            async with session.get(base_url(h) + "/healthz") as response:
+                assert response.status == 200
+                assert await response.json() == {"ok": True, "database": "ok", "telegram": "ok"}
+        wiring = dataclasses.replace(miniapp.wiring, static=static)
+        async with TestClient(TestServer(build_app(wiring))) as client:
+            page = await client.get("/app/")
+            assert page.status == 200 and await page.text() == "<!doctype html><title>t</title>"
+            script = await client.get("/app/static/app.js")
+            assert script.status == 200 and await script.text() == "export {};"
+            outside = await client.get("/app/static/../../bot.sqlite3")
+            assert outside.status == 404
