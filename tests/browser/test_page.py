@@ -299,3 +299,25 @@ async def test_a_long_status_folds_behind_its_first_line(
     await server.send(play_state(status=lines, move=18))
     await expect(page.locator("#hand .card-btn")).to_have_count(8)
     await expect(page.locator("#status details")).to_have_attribute("open", "")
+
+
+async def test_the_replay_gives_the_declarer_the_talon_less_his_discard(
+    browser: Any, server: FakeTableServer
+) -> None:
+    server.on_hello = [play_state()]
+    page = await open_page(browser, server)
+    await page.locator("[data-tab=replay]").click()
+    await page.locator(".deal-btn").click()
+    await server.send({
+        "t": "replay", "deal": 1, "dealer": 2,
+        "hands": {"0": ["AS", "KS", "7D"], "1": ["QS", "8H", "9H"], "2": ["JS", "10H", "JH"]},
+        "talon": ["AH", "7C"],
+        "moves": [{"seat": 0, "bid": "6S"}, {"seat": 0, "discard": ["7D", "7C"]}],
+        "tricks": [{"cards": [{"seat": 0, "card": "AS"}, {"seat": 1, "card": "QS"},
+                              {"seat": 2, "card": "JS"}], "winner": 0}],
+        "result": "Сдача 1.",
+    })
+    declarer = page.locator(".replay-hand").nth(0)
+    await expect(declarer.locator(".card")).to_have_count(3)
+    assert await declarer.locator(".card").evaluate_all(
+        "cs => cs.map(c => c.dataset.card)") == ["AS", "KS", "AH"]

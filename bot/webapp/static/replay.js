@@ -25,10 +25,22 @@ export function positionAt(replay, step) {
     left -= plays.length;
   }
   const hands = {};
-  for (const [seat, cards] of Object.entries(replay.hands)) {
+  for (const [seat, cards] of Object.entries(startingHands(replay))) {
     hands[seat] = cards.filter((c) => !played.has(c));
   }
   return { hands, trick, total };
+}
+
+/** The hands as the play began: the hands are as dealt, so the declarer who took the talon
+ * holds it, less the two cards he discarded (the record's `discard` move). */
+export function startingHands(replay) {
+  const hands = Object.fromEntries(Object.entries(replay.hands).map(([s, c]) => [s, [...c]]));
+  for (const move of replay.moves || []) {
+    if (!move || !Array.isArray(move.discard) || !(String(move.seat) in hands)) continue;
+    const seat = String(move.seat);
+    hands[seat] = hands[seat].concat(replay.talon || []).filter((c) => !move.discard.includes(c));
+  }
+  return hands;
 }
 
 export class ReplayView {
