@@ -11,6 +11,7 @@ import json
 import urllib.parse
 
 from playwright.async_api import Page, expect
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from bot.preferans.robot import Budget
 from tests.bot_helpers import WEBAPP_URL, Harness, code_of, is_alert
@@ -128,7 +129,10 @@ async def tap_next(page: Page, bid_once: list[bool]) -> str | None:
     data = choose(presses, marked, bid_once)
     if data is None:
         return None
-    await page.locator(f"[data-press='{data}']").click()
+    try:
+        await page.locator(f"[data-press='{data}']").click(timeout=10_000)
+    except PlaywrightTimeout:
+        return None  # a new state took the button away: look again
     # the tap is answered by a new state (or a toast) before the next one
     await expect(page.locator("body")).not_to_have_class("pressed")
     return code_of(data)
