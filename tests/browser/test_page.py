@@ -330,3 +330,25 @@ async def test_the_replay_gives_the_declarer_the_talon_less_his_discard(
     await expect(declarer.locator(".card")).to_have_count(3)
     assert await declarer.locator(".card").evaluate_all(
         "cs => cs.map(c => c.dataset.card)") == ["AS", "KS", "AH"]
+
+
+async def test_telegrams_script_gives_init_data_and_theme_when_loaded(
+    browser: Any, server: FakeTableServer
+) -> None:
+    server.on_hello = [play_state()]
+    context: BrowserContext = browser
+    page = await context.new_page()
+    # what telegram-web-app.js sets up, as a stand-in (the real one is not fetched here)
+    await page.add_init_script("""window.Telegram = {WebApp: {
+        initData: "from-the-script", colorScheme: "dark",
+        themeParams: {bg_color: "#101010", button_color: "#aa3300"},
+        calls: [], ready() { this.calls.push("ready") }, expand() { this.calls.push("expand") },
+        onEvent(name) { this.calls.push(name) }}};""")
+    await page.goto(page_url(server.base))
+    assert await server.next_frame() == {"t": "hello", "init": "from-the-script", "table": 12}
+    await expect(page.locator("html")).to_have_attribute("data-scheme", "dark")
+    await expect(page.locator("body")).to_have_css("background-color", "rgb(16, 16, 16)")
+    await page.wait_for_function("() => document.readyState === 'complete'")
+    await expect(page.locator("#hand .card-btn")).to_have_count(8)
+    # told once, though the page starts Telegram's side at its start and again on load
+    assert await page.evaluate("() => Telegram.WebApp.calls") == ["ready", "expand", "themeChanged"]

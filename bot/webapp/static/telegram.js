@@ -66,11 +66,14 @@ export function applyTheme() {
   if (scheme) root.dataset.scheme = scheme;  // without it, prefers-color-scheme decides
 }
 
+let told = false;  // Telegram is told once, whether its script came before or after the page's
+
 /** Tells Telegram the page is ready, and follows theme changes. */
 export function startTelegram() {
   applyTheme();
   const app = webApp();
-  if (!app) return;
+  if (!app || told) return;
+  told = true;
   app.ready();
   app.expand();
   app.onEvent("themeChanged", applyTheme);
