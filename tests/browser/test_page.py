@@ -352,3 +352,32 @@ async def test_telegrams_script_gives_init_data_and_theme_when_loaded(
     await expect(page.locator("#hand .card-btn")).to_have_count(8)
     # told once, though the page starts Telegram's side at its start and again on load
     assert await page.evaluate("() => Telegram.WebApp.calls") == ["ready", "expand", "themeChanged"]
+
+
+@pytest.mark.parametrize("width", [320, 430, 1024])
+async def test_every_tap_target_is_40_px_and_nothing_overflows(
+    browser: Any, server: FakeTableServer, width: int
+) -> None:
+    """The discard: twelve cards in hand, the longest status, every button there is."""
+    state = bid_state()
+    cards = ["AS", "KS", "QS", "JS", "10S", "AC", "KC", "AD", "KD", "AH", "KH", "7H"]
+    state["hand"] = [{"card": c, "data": f"c:t:{c}", "marked": c in ("7H", "KH")}
+                     for c in cards]
+    state["status"] = ["Торговля: Аня 6♠️ · 🤖 Борис Петрович пас · 🤖 Вера пас"] * 4
+    state["buttons"].append([{"text": "✅ Снести отмеченные карты", "data": "c:k"}])
+    state["deal"] = 3
+    server.on_hello = [state]
+    context: BrowserContext = browser
+    page = await context.new_page()
+    await page.set_viewport_size({"width": width, "height": 800})
+    await page.goto(page_url(server.base))
+    await expect(page.locator("#hand .card-btn")).to_have_count(12)
+    await page.locator("[data-tab=replay]").click()
+    await expect(page.locator(".deal-btn")).to_have_count(2)
+    small = await page.evaluate("""() => [...document.querySelectorAll('button, summary')]
+        .filter(b => b.offsetParent !== null)
+        .map(b => [b.textContent || b.dataset.card, b.getBoundingClientRect()])
+        .filter(([, r]) => r.width < 40 || r.height < 40)
+        .map(([name, r]) => `${name} ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+    assert small == []
+    assert await page.evaluate("() => document.documentElement.scrollWidth") <= width
