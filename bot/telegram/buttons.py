@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from telegram import CallbackQuery, Update, User
@@ -118,21 +118,36 @@ async def web_press(rt: Runtime, user: User, data: str) -> str | None:
     return press.held[0] if press.held is not None else None
 
 
-async def _on_press(update: Update, context: Context) -> None:
-    """A press in the chat, answered exactly once; a refused one with the reason (an
-    out-of-date private message also loses its buttons)."""
-    query = update.callback_query
-    if query is None:
-        return
-    rt = runtime(context)
-    press = _Press(rt, query.from_user)
-    try:
-        where = query.message.chat.id if query.message is not None else None
-        await _handle(press, query.data, where)
-        if press.stale:
-            stale_buttons(rt.store, rt.outbox, query)
-    finally:
-        await press.flush(query)
+Run = Callable[[_Press, CallbackQuery], Awaitable[None]]
+
+
+def _answered(run: Run) -> Callable[[Update, Context], Coroutine[Any, Any, None]]:
+    """A chat press handler: ``run``, then the press answered exactly once; a refused one
+    with the reason (an out-of-date private message also loses its buttons)."""
+
+    async def callback(update: Update, context: Context) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        rt = runtime(context)
+        press = _Press(rt, query.from_user)
+        try:
+            try:
+                await run(press, query)
+            except Rejected as exc:
+                press.refused(exc)
+            if press.stale:
+                stale_buttons(rt.store, rt.outbox, query)
+        finally:
+            await press.flush(query)
+
+    return callback
+
+
+async def _chat_press(press: _Press, query: CallbackQuery) -> None:
+    """Any press in the chat but the analysis's."""
+    where = query.message.chat.id if query.message is not None else None
+    await _handle(press, query.data, where)
 
 
 async def _lobby(press: _Press, table: Table, data: CallbackData) -> Effects:
@@ -248,33 +263,21 @@ async def _hint(press: _Press, table: Table, data: CallbackData) -> Effects:
     return ()
 
 
-async def _analysis(update: Update, context: Context) -> None:
+async def _analysis(press: _Press, query: CallbackQuery) -> None:
     """«🔍» under a player's review: its analysis, worked out and added to that review
     (:mod:`.reviews`). The callback data holds the deal's number in place of the move, and
     the table may be forgotten already (a finished game): not the other presses' route."""
-    query = update.callback_query
-    if query is None:
-        return
-    rt = runtime(context)
-    press = _Press(rt, query.from_user)
-    try:
-        data, message = decode(query.data), query.message
-        # only in the player's own chat, where the bot sent him his review
-        if data is None or message is None or message.chat.id != press.user.id:
-            raise Rejected("err.stale")
-        if not rt.presenter.analysis:  # switched off since the review was shown
-            raise Rejected("err.stale")
-        # the review is the deal's hand message (not kept in the store once the deal was shown)
-        slot = Slot(data.table_id, "hand", message.chat.id, data.move, message.message_id)
-        seat, user = Seat(int(data.code[1:])), player_of(press.user)
-        key = await rt.presenter.reviews.ask(data.table_id, data.move, seat, slot, user)
-        await press.answer(t(press.lang, key))
-    except Rejected as exc:
-        press.refused(exc)
-        if press.stale:
-            stale_buttons(rt.store, rt.outbox, query)
-    finally:
-        await press.flush(query)
+    rt, data, message = press.rt, decode(query.data), query.message
+    # only in the player's own chat, where the bot sent him his review
+    if data is None or message is None or message.chat.id != press.user.id:
+        raise Rejected("err.stale")
+    if not rt.presenter.analysis:  # switched off since the review was shown
+        raise Rejected("err.stale")
+    # the review is the deal's hand message (not kept in the store once the deal was shown)
+    slot = Slot(data.table_id, "hand", message.chat.id, data.move, message.message_id)
+    seat, user = Seat(int(data.code[1:])), player_of(press.user)
+    key = await rt.presenter.reviews.ask(data.table_id, data.move, seat, slot, user)
+    await press.answer(t(press.lang, key))
 
 
 async def _unknown(press: _Press, table: Table, data: CallbackData) -> Effects:
@@ -297,5 +300,6 @@ _ROUTES: dict[str, tuple[Handle, bool]] = {
 
 def add_handlers(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Register the button handlers: the analysis, then every other press."""
-    application.add_handler(CallbackQueryHandler(_analysis, pattern=PATTERNS["analysis"]))
-    application.add_handler(CallbackQueryHandler(_on_press))
+    analysis = _answered(_analysis)
+    application.add_handler(CallbackQueryHandler(analysis, pattern=PATTERNS["analysis"]))
+    application.add_handler(CallbackQueryHandler(_answered(_chat_press)))

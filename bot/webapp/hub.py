@@ -30,12 +30,15 @@ class Viewer:
         lang: str,
         send: Send,
         render: Callable[[Viewer], dict[str, Any] | None],
+        close: Callable[[], Awaitable[object]] | None = None,
     ) -> None:
         self.user_id = user_id
         self.table_id = table_id
         self.lang = lang
         self.send = send
         self.render = render
+        self.close = close
+        """Closes the socket (the server stops)."""
         self.frames = 0
         """States sent so far."""
         self._due = asyncio.Event()
@@ -106,7 +109,10 @@ class Hub:
             viewer.wake()
 
     async def close(self) -> None:
-        for viewers in list(self.viewers.values()):
-            for viewer in list(viewers):
-                await viewer.stop()
-        self.viewers.clear()
+        """The server stops: every socket is closed (its reader then ends)."""
+        self.on_last_close = lambda user_id, table_id: None  # no hand message brought now
+        viewers = [v for table in self.viewers.values() for v in table]
+        for viewer in viewers:
+            await viewer.stop()
+        # side by side: each waits a moment for its browser to answer the close
+        await asyncio.gather(*(v.close() for v in viewers if v.close is not None))

@@ -18,7 +18,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSMsgType, web
+import aiohttp.web as web
+from aiohttp import WSCloseCode, WSMsgType
 
 from bot.core.model import Table
 from bot.core.service import TableService
@@ -46,6 +47,10 @@ HELLO_TIMEOUT = 10.0
 """Seconds a new socket has to say ``hello``."""
 MAX_FRAME = 8192
 """Bytes a frame from the page may hold (a press is under 100)."""
+CLOSE_WAIT = 1.0
+"""Seconds a close waits for the browser's answer."""
+SHUTDOWN = 1.0
+"""Seconds the stop waits for requests under way (within the bot's stop budget)."""
 CLOSE_AUTH = 4401
 CLOSE_NO_TABLE = 4404
 CLOSE_PROTOCOL = 4400
@@ -84,7 +89,10 @@ class WebServer:
         self.runner: web.AppRunner | None = None
 
     async def start(self) -> None:
-        self.runner = web.AppRunner(build_app(self.wiring), access_log=None)
+        # a socket still open at the stop is closed by the hub; nothing else lingers
+        self.runner = web.AppRunner(
+            build_app(self.wiring), access_log=None, shutdown_timeout=SHUTDOWN
+        )
         await self.runner.setup()
         site = web.TCPSite(self.runner, self.listen, self.port)
         await site.start()
@@ -132,7 +140,7 @@ class _Refused(Exception):
 
 
 async def _socket(wiring: Wiring, request: web.Request) -> web.StreamResponse:
-    ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_FRAME)
+    ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_FRAME, timeout=CLOSE_WAIT)
     await ws.prepare(request)
     lock = asyncio.Lock()
 
@@ -150,7 +158,8 @@ async def _socket(wiring: Wiring, request: web.Request) -> web.StreamResponse:
     except _Closed as exc:
         await ws.close(code=exc.code, message=exc.why.encode())
         return ws
-    viewer = Viewer(user.id, table.id, lang, send, lambda v: _state(wiring, v))
+    going = partial(ws.close, code=WSCloseCode.GOING_AWAY, message=b"the bot stops")
+    viewer = Viewer(user.id, table.id, lang, send, lambda v: _state(wiring, v), going)
     wiring.hub.join(viewer)
     try:
         async for message in ws:

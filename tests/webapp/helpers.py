@@ -85,3 +85,22 @@ async def opened(
             hello = {"t": "hello", "init": init or init_data(h, user), "table": table_id}
             await socket.send(hello)
             yield socket
+
+
+def actor_and_other(h: Harness) -> tuple[FakeUser, FakeUser]:
+    """The player to act and another player of the table."""
+    actor = h.actor()
+    assert actor is not None, "nobody is to act"
+    return actor, next(u for u in h.users if u is not actor)
+
+
+@asynccontextmanager
+async def two_sockets(h: Harness) -> AsyncIterator[tuple[Socket, Socket, Frame]]:
+    """Sockets of the player to act and of another, each past its first state; with the
+    acting player's first state."""
+    actor, other = actor_and_other(h)
+    table_id = h.table().id
+    async with opened(h, actor, table_id) as mine, opened(h, other, table_id) as theirs:
+        first = await mine.state()
+        await theirs.state()
+        yield mine, theirs, first

@@ -10,7 +10,7 @@ from typing import Any
 from bot.render.i18n import t
 from tests.bot_helpers import WEBAPP_URL, Harness, code_of, open_and_start, running_bot
 
-from .helpers import opened
+from .helpers import actor_and_other, opened
 
 
 def _markups(h: Harness, chat_id: int) -> list[list[dict[str, Any]]]:
@@ -80,9 +80,7 @@ async def test_an_open_mini_app_holds_the_hand_message_until_it_closes(tmp_path:
     async with running_bot(tmp_path, webapp=True) as h:
         await open_and_start(h)
         table = h.table()
-        actor = h.actor()
-        assert actor is not None
-        watcher = next(u for u in h.users if u is not actor)
+        actor, watcher = actor_and_other(h)
         hand = h.hand(watcher)
         edits = hand.edit_count
         async with opened(h, watcher, table.id) as socket:

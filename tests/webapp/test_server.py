@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from bot.render.i18n import t
 from bot.webapp.server import CLOSE_AUTH, CLOSE_NO_TABLE, build_app
 from tests.bot_helpers import code_of, open_and_start, play_deal, running_bot, simple_policy
 
-from .helpers import Socket, base_url, init_data, opened
+from .helpers import Socket, base_url, init_data, opened, two_sockets
 
 
 async def test_hello_gets_the_users_own_state(tmp_path: Path) -> None:
@@ -102,12 +103,7 @@ async def test_a_press_changes_the_game_and_every_socket_gets_the_state(tmp_path
     async with running_bot(tmp_path, webapp=True) as h:
         await open_and_start(h)
         table = h.table()
-        actor = h.actor()
-        assert actor is not None
-        other = next(u for u in h.users if u is not actor)
-        async with opened(h, actor, table.id) as mine, opened(h, other, table.id) as theirs:
-            first = await mine.state()
-            await theirs.state()
+        async with two_sockets(h) as (mine, theirs, first):
             move = first["move"]
             bid = next(b for row in first["buttons"] for b in row if code_of(b["data"]) == "bP")
             await mine.press(bid["data"])
@@ -123,12 +119,7 @@ async def test_a_stale_or_foreign_press_gets_a_toast_and_changes_nothing(tmp_pat
     async with running_bot(tmp_path, webapp=True) as h:
         await open_and_start(h)
         table = h.table()
-        actor = h.actor()
-        assert actor is not None
-        other = next(u for u in h.users if u is not actor)
-        async with opened(h, actor, table.id) as mine, opened(h, other, table.id) as theirs:
-            state = await mine.state()
-            await theirs.state()
+        async with two_sockets(h) as (mine, theirs, state):
             move = table.move
             bid = next(b for row in state["buttons"] for b in row if code_of(b["data"]) == "bP")
             # the button of the player to act, pressed by another: not his turn
@@ -190,3 +181,16 @@ async def test_the_page_its_files_and_health(tmp_path: Path) -> None:
             assert script.status == 200 and await script.text() == "export {};"
             outside = await client.get("/app/static/../../bot.sqlite3")
             assert outside.status == 404
+
+
+async def test_the_bots_stop_closes_the_open_sockets(tmp_path: Path) -> None:
+    async with aiohttp.ClientSession() as session:
+        async with running_bot(tmp_path, webapp=True) as h:
+            await open_and_start(h)
+            ws = await session.ws_connect(base_url(h) + "/app/ws")
+            socket = Socket(ws)
+            await socket.send({"t": "hello", "init": init_data(h, h.users[0]), "table": 1})
+            await socket.state()
+            closed = asyncio.create_task(socket.receive())  # (a browser answers the close)
+        assert await closed is None
+        assert ws.close_code == aiohttp.WSCloseCode.GOING_AWAY
