@@ -79,7 +79,6 @@ async def test_a_person_plays_a_deal_in_the_mini_app_and_sees_the_sheet(
         await page.locator("[data-step=last]").click()
         await expect(page.locator(".replay .result")).to_contain_text("Сдача 1")
         assert h.fake.unanswered_callbacks() == []
-        await page.close()  # the person closes the table before the bot stops
 
 
 @pytest.mark.parametrize("kind", ["forged", "stale"])
