@@ -6,6 +6,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from telegram import Bot, BotCommand
@@ -136,11 +137,13 @@ def build_application(
         resumer.hold = resume_hold
         await resumer.start()
         if config.webapp_url:  # the table as a Mini App, served beside the bot
-            miniapp = app.bot_data.miniapp = MiniApp(rt, config).server
+            # with a webhook, on the webhook's port: its server hands the Mini App's
+            # requests to this one, on the loopback (bot/telegram/webhook.py)
+            web = replace(config, webapp_listen="127.0.0.1", webapp_port=0)
+            miniapp = MiniApp(rt, web if config.webhook_url else config).server
+            app.bot_data.miniapp = miniapp
             await miniapp.start()
-            log.info(
-                "mini app on %s:%d (%s)", config.webapp_listen, miniapp.port, config.webapp_url
-            )
+            log.info("mini app on %s:%d (%s)", miniapp.listen, miniapp.port, config.webapp_url)
 
     async def post_stop(app: Application[Any, Any, Any, Any, BotData, Any]) -> None:
         rt = app.bot_data.rt

@@ -32,8 +32,9 @@ class Config:
     documented bulk limit; ``0``: no overall limit, only the per-chat ones).
     ``WEBAPP_URL`` (the public https address of the table's Mini App, e.g.
     ``https://pref.example.com/app/``; off without it), served on ``WEBAPP_PORT`` (default
-    ``PORT``, else 8080) at ``WEBAPP_LISTEN`` (default 0.0.0.0); ``WEBAPP_MAX_AGE``: seconds
-    Telegram's signature of a user stays good (default a day). docs/webapp.md.
+    ``PORT``, else 8080) at ``WEBAPP_LISTEN`` (default 0.0.0.0), or with a webhook on the
+    webhook's port; ``WEBAPP_MAX_AGE``: seconds Telegram's signature of a user stays good
+    (default a day). docs/webapp.md.
 
     For tests (docs/operating.md, "Settings for tests"): ``PREFERANS_SEED`` (an integer:
     every table's deals follow from it and the table's id, so two runs deal the same cards),
@@ -100,11 +101,6 @@ class Config:
         webapp_port = _whole(env, "WEBAPP_PORT", env.get("PORT", "").strip() or "8080")
         webapp_max_age = _whole(env, "WEBAPP_MAX_AGE", "86400")
         webhook_url = env.get("WEBHOOK_URL", "").strip() or None
-        if webapp_url and webhook_url and webapp_port == port:
-            raise ConfigError(
-                "WEBAPP_PORT must differ from the webhook's PORT: the Mini App has a server "
-                "of its own (set WEBAPP_PORT, e.g. 8080)"
-            )
         database_url = env.get("DATABASE_URL", "").strip() or None
         if database_url is not None and not database_url.startswith(
             ("postgres://", "postgresql://")

@@ -23,7 +23,12 @@ every limit is ours:
 - the accept loop's "out of descriptors" error is one WARNING until accepting works again;
 - ``GET /healthz`` answers whether the database and Telegram do (:mod:`bot.health`), for a
   container's ``HEALTHCHECK`` or a platform's probe, without the secret; requests that
-  come while a check runs wait for that one (one ``getMe`` however many ask).
+  come while a check runs wait for that one (one ``getMe`` however many ask);
+- with the Mini App on (``WEBAPP_URL``), a request under :data:`APP_PATH` is handed, once
+  its headers came in time, to the Mini App's own server on the loopback (docs/webapp.md):
+  its bytes are passed both ways until either side closes (a WebSocket lives long), at most
+  :data:`MAX_PASSED` such connections at once; so one port serves the webhook, the Mini App
+  and ``/healthz``.
 """
 
 from __future__ import annotations
@@ -60,6 +65,12 @@ IDLE = 10.0
 HEADERS = 16 * 1024
 """Bytes of request line and headers at most."""
 SECRET_HEADER = "x-telegram-bot-api-secret-token"
+APP_PATH = "/app/"
+"""Where the Mini App's requests go (:mod:`bot.webapp.server`)."""
+MAX_PASSED = 1024
+"""Mini App connections open at once (each holds two descriptors: capped at a quarter of
+the descriptors if fewer)."""
+CHUNK = 1 << 16
 
 
 class _AcceptErrors(logging.Filter):
@@ -102,6 +113,9 @@ class Webhook:
         soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         self.cap = min(MAX_CONNECTIONS, max(16, soft // 2))
         """Connections open at most: the bot's other files keep their descriptors."""
+        self.passed = 0
+        """Connections handed to the Mini App, open now."""
+        self.passed_cap = min(MAX_PASSED, max(16, soft // 4))
         self.accept_errors = _AcceptErrors()
         self.app: App | None = None
         self.health: asyncio.Future[tuple[bool, dict[str, Any]]] | None = None
@@ -143,6 +157,7 @@ class Webhook:
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.accept_errors.told = False  # accepting works again
         self.open += 1
+        upstream: _Stream | None = None
         if self.open > self.cap and self.waiting:
             oldest = next(iter(self.waiting))
             del self.waiting[oldest]
@@ -154,20 +169,31 @@ class Webhook:
                     answer = await self._request(reader, writer)
                 except asyncio.LimitOverrunError:
                     answer = 431
-                writer.write(_response(*answer) if isinstance(answer, tuple) else _response(answer))
-                await writer.drain()
+                if isinstance(answer, _Passed):
+                    upstream = answer.upstream
+                else:
+                    upstream = None
+                    writer.write(
+                        _response(*answer) if isinstance(answer, tuple) else _response(answer)
+                    )
+                    await writer.drain()
+            if upstream is not None:  # the Mini App's: no time limit once its headers came
+                await _both_ways((reader, writer), upstream)
             writer.close()  # after the answer: an unread body is dropped with the socket
         except (TimeoutError, ConnectionError, asyncio.IncompleteReadError):
             pass  # a slow or broken client: dropped below
         finally:
             self.waiting.pop(writer, None)
             self.open -= 1
+            if upstream is not None:
+                self.passed -= 1
+                upstream[1].transport.abort()
             if not writer.transport.is_closing():
                 writer.transport.abort()
 
     async def _request(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
-    ) -> int | tuple[int, bytes]:
+    ) -> int | tuple[int, bytes] | _Passed:
         """Read and handle one request; its HTTP status, with a JSON body where it has one."""
         head = await reader.readuntil(b"\r\n\r\n")
         self.waiting.pop(writer, None)  # a request arrived: no longer a slow socket
@@ -185,6 +211,8 @@ class Webhook:
         if where == health.PATH and method == "GET" and self.app is not None:
             healthy, report = await self._health(self.app)
             return 200 if healthy else 503, json.dumps(report).encode()
+        if where.startswith(APP_PATH) and where != self.path:
+            return await self._pass(head)
         if where != self.path:
             return 404
         if method != "POST":
@@ -202,6 +230,22 @@ class Webhook:
             return 413 if length > MAX_BODY else 400
         body = await reader.readexactly(length)
         return await self._update(body)
+
+    async def _pass(self, head: bytes) -> int | _Passed:
+        """A Mini App request: a connection to its server, its headers sent on."""
+        miniapp = self.app.bot_data.miniapp if self.app is not None else None
+        if miniapp is None:
+            return 404
+        if self.passed >= self.passed_cap:
+            return 503
+        try:
+            upstream = await asyncio.open_connection(miniapp.listen, miniapp.port)
+        except OSError as exc:
+            log.warning("webhook: the mini app cannot be reached: %s", exc)
+            return 503
+        self.passed += 1
+        upstream[1].write(head)
+        return _Passed(upstream)
 
     async def _health(self, app: App) -> tuple[bool, dict[str, Any]]:
         """The health check; requests that come while one runs share it: ``/healthz``
@@ -223,6 +267,32 @@ class Webhook:
             return 400
         await self.app.update_queue.put(update)
         return 200
+
+
+_Stream = tuple[asyncio.StreamReader, asyncio.StreamWriter]
+
+
+class _Passed:
+    """A request handed to the Mini App's server (``upstream``)."""
+
+    def __init__(self, upstream: _Stream) -> None:
+        self.upstream = upstream
+
+
+async def _both_ways(client: _Stream, upstream: _Stream) -> None:
+    """Bytes passed between the client and the Mini App until either side closes."""
+
+    async def one_way(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+        try:
+            while data := await source.read(CHUNK):
+                sink.write(data)
+                await sink.drain()
+        except ConnectionError:
+            pass
+        finally:
+            sink.close()  # what is written goes out first; the other way ends with it
+
+    await asyncio.gather(one_way(client[0], upstream[1]), one_way(upstream[0], client[1]))
 
 
 async def _checked(app: App) -> tuple[bool, dict[str, Any]]:

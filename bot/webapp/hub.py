@@ -19,6 +19,10 @@ log = logging.getLogger(__name__)
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
+PER_USER = 3
+"""Sockets one user may have open on one table (a phone and a desktop, and one opening)."""
+GOING_AWAY = 1001
+
 
 class Viewer:
     """One open socket: its user, table and language, and the task that sends its state."""
@@ -30,7 +34,7 @@ class Viewer:
         lang: str,
         send: Send,
         render: Callable[[Viewer], dict[str, Any] | None],
-        close: Callable[[], Awaitable[object]] | None = None,
+        close: Callable[[int, bytes], Awaitable[object]],
     ) -> None:
         self.user_id = user_id
         self.table_id = table_id
@@ -38,7 +42,7 @@ class Viewer:
         self.send = send
         self.render = render
         self.close = close
-        """Closes the socket (the server stops)."""
+        """Closes the socket with a code and a reason."""
         self.frames = 0
         """States sent so far."""
         self._due = asyncio.Event()
@@ -80,20 +84,27 @@ class Hub:
     """Every open socket, by table; tells the chat side who watches which table."""
 
     def __init__(self) -> None:
-        self.viewers: dict[int, set[Viewer]] = {}
+        self.viewers: dict[int, dict[Viewer, None]] = {}
+        """Per table, its open sockets, oldest first."""
         self.on_last_close: Callable[[int, int], None] = lambda user_id, table_id: None
         """Called with ``(user_id, table_id)`` when a user's last socket of a table closes."""
 
-    def join(self, viewer: Viewer) -> None:
-        self.viewers.setdefault(viewer.table_id, set()).add(viewer)
+    def join(self, viewer: Viewer) -> list[Viewer]:
+        """Start sending ``viewer`` its state; returns its user's oldest sockets of the table
+        beyond :data:`PER_USER`, for the caller to close (each costs a state at every
+        change)."""
+        viewers = self.viewers.setdefault(viewer.table_id, {})
+        mine = [v for v in viewers if v.user_id == viewer.user_id]
+        viewers[viewer] = None
         viewer.start()
+        return mine[: max(0, len(mine) + 1 - PER_USER)]
 
     async def leave(self, viewer: Viewer) -> None:
         await viewer.stop()
         viewers = self.viewers.get(viewer.table_id)
         if viewers is None or viewer not in viewers:
             return
-        viewers.discard(viewer)
+        del viewers[viewer]
         if not viewers:
             del self.viewers[viewer.table_id]
         if not self.watching(viewer.user_id, viewer.table_id):
@@ -115,4 +126,4 @@ class Hub:
         for viewer in viewers:
             await viewer.stop()
         # side by side: each waits a moment for its browser to answer the close
-        await asyncio.gather(*(v.close() for v in viewers if v.close is not None))
+        await asyncio.gather(*(v.close(GOING_AWAY, b"the bot stops") for v in viewers))

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp.web as web
-from aiohttp import WSCloseCode, WSMsgType
+from aiohttp import WSMsgType
 
 from bot.core.model import Table
 from bot.core.service import TableService
@@ -55,6 +55,9 @@ CLOSE_AUTH = 4401
 CLOSE_NO_TABLE = 4404
 CLOSE_PROTOCOL = 4400
 CLOSE_HELLO_TIMEOUT = 4408
+CLOSE_REPLACED = 4409
+"""The user opened the table more often than :data:`~.hub.PER_USER` at once: the oldest
+socket closes."""
 
 Press = Callable[[WebAppUser, str], Awaitable[str | None]]
 """A press from the page: the chat's press path; returns the answer's text, if any."""
@@ -158,10 +161,14 @@ async def _socket(wiring: Wiring, request: web.Request) -> web.StreamResponse:
     except _Closed as exc:
         await ws.close(code=exc.code, message=exc.why.encode())
         return ws
-    going = partial(ws.close, code=WSCloseCode.GOING_AWAY, message=b"the bot stops")
-    viewer = Viewer(user.id, table.id, lang, send, lambda v: _state(wiring, v), going)
-    wiring.hub.join(viewer)
+
+    def close(code: int, why: bytes) -> Awaitable[bool]:
+        return ws.close(code=code, message=why)
+
+    viewer = Viewer(user.id, table.id, lang, send, lambda v: _state(wiring, v), close)
     try:
+        for old in wiring.hub.join(viewer):  # the same user's oldest sockets of the table
+            await old.close(CLOSE_REPLACED, b"opened again")
         async for message in ws:
             if message.type != WSMsgType.TEXT:
                 continue

@@ -35,18 +35,8 @@ def test_the_port_is_webapp_port_else_port_else_8080() -> None:
         ({"WEBAPP_URL": "http://pref.example.com/app/"}, "WEBAPP_URL must be an https://"),
         ({"WEBAPP_URL": "https://x/", "WEBAPP_PORT": "80a"}, "WEBAPP_PORT must be a whole"),
         ({"WEBAPP_URL": "https://x/", "WEBAPP_MAX_AGE": "-1"}, "WEBAPP_MAX_AGE must be a whole"),
-        (
-            {"WEBAPP_URL": "https://x/", "WEBHOOK_URL": "https://x/hook", "PORT": "8443"},
-            "WEBAPP_PORT must differ from the webhook's PORT",
-        ),
     ],
 )
 def test_bad_settings_are_refused(env: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         Config.from_env({**TOKEN, **env})
-
-
-def test_a_webhook_beside_the_mini_app_on_its_own_port() -> None:
-    env = {"WEBAPP_URL": "https://x/", "WEBHOOK_URL": "https://x/hook", "WEBAPP_PORT": "8080"}
-    config = Config.from_env({**TOKEN, **env})
-    assert (config.webhook_port, config.webapp_port) == (8443, 8080)

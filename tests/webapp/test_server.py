@@ -12,7 +12,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.core.viewcache import seat_view
 from bot.render.callbacks import encode
 from bot.render.i18n import t
-from bot.webapp.server import CLOSE_AUTH, CLOSE_NO_TABLE, build_app
+from bot.webapp.server import CLOSE_AUTH, CLOSE_NO_TABLE, CLOSE_REPLACED, build_app
 from tests.bot_helpers import code_of, open_and_start, play_deal, running_bot, simple_policy
 
 from .helpers import Socket, base_url, init_data, opened, two_sockets
@@ -194,3 +194,27 @@ async def test_the_bots_stop_closes_the_open_sockets(tmp_path: Path) -> None:
             closed = asyncio.create_task(socket.receive())  # (a browser answers the close)
         assert await closed is None
         assert ws.close_code == aiohttp.WSCloseCode.GOING_AWAY
+
+
+async def test_a_fourth_socket_of_one_user_closes_his_oldest(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, webapp=True) as h:
+        await open_and_start(h)
+        anna, table_id = h.users[0], h.table().id
+        async with (
+            opened(h, anna, table_id) as first,
+            opened(h, anna, table_id) as second,
+            opened(h, anna, table_id) as third,
+        ):
+            for socket in (first, second, third):
+                await socket.state()
+            async with opened(h, anna, table_id) as fourth:
+                await fourth.state()
+                assert await first.receive() is None
+                assert first.ws.close_code == CLOSE_REPLACED
+                miniapp = h.app.bot_data.miniapp
+                assert miniapp is not None
+                viewers = miniapp.wiring.hub.viewers[table_id]
+                while len(viewers) > 3:  # the first one's reader ends after its close
+                    await asyncio.sleep(0.001)
+                assert {v.user_id for v in viewers} == {anna.id}
+                assert all(v.frames >= 1 for v in viewers)
