@@ -66,3 +66,13 @@ async def browser() -> AsyncIterator[object]:
 
 
 STATIC = Path(__file__).resolve().parents[2] / "bot" / "webapp" / "static"
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[object]:
+    """The stand-in Mini App server (tests/browser/fake_table.py) on 127.0.0.1."""
+    from tests.browser.fake_table import FakeTableServer
+
+    srv = await FakeTableServer().start()
+    yield srv
+    await srv.stop()

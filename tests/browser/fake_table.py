@@ -3,13 +3,34 @@ scripts frame by frame (aiohttp on 127.0.0.1), to test the page alone."""
 
 import asyncio
 import json
+import urllib.parse
 from typing import Any
 
 from aiohttp import WSMsgType, web
+from playwright.async_api import BrowserContext, Page
 
 from tests.browser.conftest import STATIC
 
 Frame = dict[str, Any]
+
+INIT = "query_id=AAE&user=%7B%22id%22%3A5%7D&auth_date=1700000000&hash=ab12"
+"""The initData the page is opened with (the stand-in server checks nothing)."""
+
+
+def page_url(base: str, *, theme: dict[str, str] | None = None) -> str:
+    """The page as Telegram opens it: the table in the query, initData in the hash."""
+    hash_ = {"tgWebAppData": INIT, "tgWebAppVersion": "7.0", "tgWebAppPlatform": "android"}
+    if theme is not None:
+        hash_["tgWebAppThemeParams"] = json.dumps(theme)
+    return f"{base}?t=12#{urllib.parse.urlencode(hash_, quote_via=urllib.parse.quote)}"
+
+
+async def open_page(browser: Any, server: "FakeTableServer", **kw: Any) -> Page:
+    """A new tab of ``browser`` (the fixture) at the stand-in server's page."""
+    context: BrowserContext = browser
+    page = await context.new_page()
+    await page.goto(page_url(server.base, **kw))
+    return page
 
 
 class FakeTableServer:
@@ -71,6 +92,11 @@ class FakeTableServer:
         """Sends a frame to every open socket."""
         for ws in list(self.sockets):
             await ws.send_json(frame)
+
+    async def close(self, code: int) -> None:
+        """Closes every socket with ``code``."""
+        for ws in list(self.sockets):
+            await ws.close(code=code)
 
     async def drop(self) -> None:
         """Closes every socket, as a restarting server would."""

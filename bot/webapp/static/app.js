@@ -26,7 +26,11 @@ const socket = new TableSocket({
   url: socketUrl(),
   hello: () => ({ t: "hello", init: initData(), table: tableId() }),
   onFrame: handle,
-  onStatus: (status) => { $("lost").hidden = status === "open"; },
+  onStatus: (status) => {
+    $("lost").hidden = status !== "lost";
+    // a socket closed for good: the table stays in view, greyed, and takes no taps
+    document.body.classList.toggle("closed", status === "closed");
+  },
 });
 
 const replay = new ReplayView($("replay"), (deal) => socket.send({ t: "replay", deal }));

@@ -1,12 +1,17 @@
 // The WebSocket to the server: `hello` first, then frames both ways. When the connection
 // drops, it connects again (waiting 1, 2, 4 … up to 15 s); a `refused` frame ends it for good.
 
+// Closes that connecting again would not mend: a broken frame (4400), not signed in (4401),
+// no such table for this user (4404), replaced by a newer window of his (4409: connecting
+// again would close that one in turn)
+const FINAL = new Set([4400, 4401, 4404, 4409]);
+
 export class TableSocket {
   constructor({ url, hello, onFrame, onStatus }) {
     this.url = url;
     this.hello = hello;        // () => the hello frame
     this.onFrame = onFrame;    // (frame) => void
-    this.onStatus = onStatus;  // ("open" | "lost") => void
+    this.onStatus = onStatus;  // ("open" | "lost" | "closed") => void
     this.delay = 1000;
     this.stopped = false;
     this.ws = null;
@@ -33,9 +38,12 @@ export class TableSocket {
       this.onFrame(frame);
     };
     ws.onclose = (event) => {
-      // 4401 (not signed in) and 4404 (no such table for you) will not change by retrying
-      if (event.code === 4401 || event.code === 4404) this.stopped = true;
       if (this.ws !== ws || this.stopped) return;
+      if (FINAL.has(event.code)) {
+        this.stopped = true;
+        this.onStatus("closed");
+        return;
+      }
       this.onStatus("lost");
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 15000);
