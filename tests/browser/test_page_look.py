@@ -70,3 +70,25 @@ async def test_every_tap_target_is_40_px_and_nothing_overflows(
         .map(([name, r]) => `${name} ${Math.round(r.width)}x${Math.round(r.height)}`)""")
     assert small == []
     assert await page.evaluate("() => document.documentElement.scrollWidth") <= width
+
+
+
+async def test_the_review_wraps_and_the_sheet_keeps_its_columns(
+    browser: Any, server: FakeTableServer
+) -> None:
+    long = "Сдача 1: 🤖 Пётр — 6 ♥️, 4 взятки, без двух. Запись: 🤖 Пётр — гора +4; " * 3
+    server.on_hello = [play_state(review=long, sheet="x" * 60)]
+    context: BrowserContext = browser
+    page = await context.new_page()
+    await page.set_viewport_size({"width": 320, "height": 700})
+    await page.goto(page_url(server.base))
+    await page.locator("[data-tab=review]").click()
+    review = page.locator("#panel pre")
+    await expect(review).to_have_text(long)
+    # wrapped within the panel: no wider than it
+    assert await review.evaluate("p => p.scrollWidth <= p.parentElement.clientWidth")
+    await page.locator("[data-tab=sheet]").click()
+    sheet = page.locator("#panel pre")
+    await expect(sheet).to_have_text("x" * 60)
+    assert await sheet.evaluate("p => p.getClientRects().length === 1 && p.scrollHeight < 40")
+    assert await page.evaluate("() => document.documentElement.scrollWidth") <= 320

@@ -25,8 +25,10 @@ function tricksPanel(state) {
   }));
 }
 
-function textPanel(text) {
-  return el("pre", { class: "plain" }, text || "");
+/** Preformatted text: the sheet keeps its columns (it scrolls sideways if it must), the
+ * review is prose and wraps. */
+function textPanel(text, kind) {
+  return el("pre", { class: `plain ${kind}` }, text || "");
 }
 
 /** Renders the tab bar; `onTab(name)` is called on a tap. */
@@ -44,7 +46,7 @@ export function renderTabs(root, state, open, onTab) {
 export function renderPanel(root, state, open) {
   root.hidden = !open || open === "replay";
   if (open === "tricks") fill(root, tricksPanel(state));
-  else if (open === "sheet") fill(root, textPanel(state.sheet));
-  else if (open === "review") fill(root, textPanel(state.review));
+  else if (open === "sheet") fill(root, textPanel(state.sheet, "sheet"));
+  else if (open === "review") fill(root, textPanel(state.review, "review"));
   else fill(root);
 }
