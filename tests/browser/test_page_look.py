@@ -92,3 +92,18 @@ async def test_the_review_wraps_and_the_sheet_keeps_its_columns(
     await expect(sheet).to_have_text("x" * 60)
     assert await sheet.evaluate("p => p.getClientRects().length === 1 && p.scrollHeight < 40")
     assert await page.evaluate("() => document.documentElement.scrollWidth") <= 320
+
+
+@pytest.mark.parametrize(("scheme", "background"),
+                         [("light", "rgb(255, 255, 255)"), ("dark", "rgb(23, 33, 43)")])
+async def test_without_telegrams_colours_the_systems_scheme_decides(
+    browser: Any, server: FakeTableServer, scheme: str, background: str
+) -> None:
+    server.on_hello = [play_state()]
+    context: BrowserContext = browser
+    page = await context.new_page()
+    await page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+    await page.goto(page_url(server.base))
+    await expect(page.locator("#hand .card-btn")).to_have_count(8)
+    await expect(page.locator("body")).to_have_css("background-color", background)
+    assert await page.locator("html").get_attribute("data-scheme") is None
