@@ -107,3 +107,26 @@ async def test_without_telegrams_colours_the_systems_scheme_decides(
     await expect(page.locator("#hand .card-btn")).to_have_count(8)
     await expect(page.locator("body")).to_have_css("background-color", background)
     assert await page.locator("html").get_attribute("data-scheme") is None
+
+
+async def test_at_four_the_player_across_sits_above_the_two_beside(
+    browser: Any, server: FakeTableServer
+) -> None:
+    state = play_state()
+    state["seats"].append({"seat": 3, "name": "Григорий Константинопольский", "robot": False,
+                           "dealer": True, "turn": False, "cards": 0, "tricks": 0, "role": ""})
+    server.on_hello = [state]
+    context: BrowserContext = browser
+    page = await context.new_page()
+    await page.set_viewport_size({"width": 320, "height": 700})
+    await page.goto(page_url(server.base))
+    await expect(page.locator(".others.four .seat")).to_have_count(3)
+    box = {}
+    for place in ("left", "top", "right"):
+        found = await page.locator(f".seat.place-{place}").bounding_box()
+        assert found is not None
+        box[place] = found
+    assert box["top"]["y"] + box["top"]["height"] <= box["left"]["y"] == box["right"]["y"]
+    assert box["left"]["x"] + box["left"]["width"] <= box["right"]["x"]
+    await expect(page.locator(".seat.place-top .name")).to_have_text("🤖 Вера")
+    assert await page.evaluate("() => document.documentElement.scrollWidth") <= 320

@@ -102,7 +102,9 @@ export function renderTable(root, state) {
   const places = seatPlaces(state);
   const bySeat = Object.fromEntries(state.seats.map((s) => [s.seat, s]));
   const order = seatOrder(state);
-  const top = el("div", { class: "others" },
-    order.slice(1).map((n) => seatBox(state, bySeat[n], places[n])));
+  const others = order.slice(1);
+  // four at the table: the player across takes the top row, the two beside you the next
+  const top = el("div", { class: others.length === 3 ? "others four" : "others" },
+    others.map((n) => seatBox(state, bySeat[n], places[n])));
   fill(root, top, centre(state, places), seatBox(state, bySeat[order[0]], "bottom"));
 }
