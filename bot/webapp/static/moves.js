@@ -5,10 +5,10 @@
 import { cardFace } from "./cards.js";
 import { append, el, fill, suitText } from "./dom.js";
 
-/** Cards per row: one row while each card keeps ~44 px, else two rows. */
+/** Cards per row: one row while each card keeps 40 px (a tap target), else two rows. */
 function columns(count, width) {
   if (count <= 0) return 1;
-  return width / count >= 44 ? count : Math.ceil(count / 2);
+  return (width - 4 * (count - 1)) / count >= 40 ? count : Math.ceil(count / 2);
 }
 
 /** One hand as a grid of card buttons; `press(data)` gets a tapped card's data. */
