@@ -25,10 +25,15 @@ def page_url(base: str, *, theme: dict[str, str] | None = None) -> str:
     return f"{base}?t=12#{urllib.parse.urlencode(hash_, quote_via=urllib.parse.quote)}"
 
 
-async def open_page(browser: Any, server: "FakeTableServer", **kw: Any) -> Page:
-    """A new tab of ``browser`` (the fixture) at the stand-in server's page."""
+async def open_page(
+    browser: Any, server: "FakeTableServer", *, width: int = 0, height: int = 700, **kw: Any
+) -> Page:
+    """A new tab of ``browser`` (the fixture) at the stand-in server's page (``width``: a
+    window of that size instead of the phone the fixture opens)."""
     context: BrowserContext = browser
     page = await context.new_page()
+    if width:
+        await page.set_viewport_size({"width": width, "height": height})
     await page.goto(page_url(server.base, **kw))
     return page
 

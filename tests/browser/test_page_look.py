@@ -56,10 +56,7 @@ async def test_every_tap_target_is_40_px_and_nothing_overflows(
     state["buttons"].append([{"text": "✅ Снести отмеченные карты", "data": "c:k"}])
     state["deal"] = 3
     server.on_hello = [state]
-    context: BrowserContext = browser
-    page = await context.new_page()
-    await page.set_viewport_size({"width": width, "height": 800})
-    await page.goto(page_url(server.base))
+    page = await open_page(browser, server, width=width, height=800)
     await expect(page.locator("#hand .card-btn")).to_have_count(12)
     await page.locator("[data-tab=replay]").click()
     await expect(page.locator(".deal-btn")).to_have_count(2)
@@ -78,10 +75,7 @@ async def test_the_review_wraps_and_the_sheet_keeps_its_columns(
 ) -> None:
     long = "Сдача 1: 🤖 Пётр — 6 ♥️, 4 взятки, без двух. Запись: 🤖 Пётр — гора +4; " * 3
     server.on_hello = [play_state(review=long, sheet="x" * 60)]
-    context: BrowserContext = browser
-    page = await context.new_page()
-    await page.set_viewport_size({"width": 320, "height": 700})
-    await page.goto(page_url(server.base))
+    page = await open_page(browser, server, width=320)
     await page.locator("[data-tab=review]").click()
     review = page.locator("#panel pre")
     await expect(review).to_have_text(long)
@@ -116,10 +110,7 @@ async def test_at_four_the_player_across_sits_above_the_two_beside(
     state["seats"].append({"seat": 3, "name": "Григорий Константинопольский", "robot": False,
                            "dealer": True, "turn": False, "cards": 0, "tricks": 0, "role": ""})
     server.on_hello = [state]
-    context: BrowserContext = browser
-    page = await context.new_page()
-    await page.set_viewport_size({"width": 320, "height": 700})
-    await page.goto(page_url(server.base))
+    page = await open_page(browser, server, width=320)
     await expect(page.locator(".others.four .seat")).to_have_count(3)
     box = {}
     for place in ("left", "top", "right"):
