@@ -1,0 +1,78 @@
+"""The browser tests' Chromium: Debian's /usr/bin/chromium driven by Playwright, with no
+network (Telegram's script is blocked) and a fresh profile each time.
+
+Without Chromium or Playwright the tests skip, saying why; under CI (``CI=true``) that fails.
+"""
+
+import os
+import shutil
+import tempfile
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+# Playwright's auto-waiting limit: generous, for a busy 2-core machine
+TIMEOUT_MS = 30_000
+
+
+def _missing() -> str | None:
+    """Why the browser tests cannot run here, or None."""
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "the playwright package is missing: pip install -e '.[test]'"
+    if not os.access(CHROMIUM, os.X_OK):
+        return f"no Chromium at {CHROMIUM}: apt-get install chromium (Debian) to run them"
+    return None
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[object]:
+    """A headless Chromium with a profile of its own, closed after the test."""
+    reason = _missing()
+    if reason is not None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true but the browser tests cannot run: {reason}")  # a broken CI
+        pytest.skip(reason)
+    from playwright.async_api import async_playwright, expect
+
+    profile = tempfile.mkdtemp(prefix="chromium-profile-")
+    try:
+        async with async_playwright() as pw:
+            context = await pw.chromium.launch_persistent_context(
+                profile,
+                executable_path=CHROMIUM,
+                args=CHROMIUM_ARGS,
+                headless=True,
+                viewport={"width": 390, "height": 844},
+                device_scale_factor=2,
+            )
+            context.set_default_timeout(TIMEOUT_MS)
+            expect.set_options(timeout=TIMEOUT_MS)
+            # nothing waits on the network: Telegram's optional script never loads here
+            await context.route("**/telegram.org/**", lambda route: route.abort())
+            try:
+                yield context
+            finally:
+                await context.close()
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+STATIC = Path(__file__).resolve().parents[2] / "bot" / "webapp" / "static"
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[object]:
+    """The stand-in Mini App server (tests/browser/fake_table.py) on 127.0.0.1."""
+    from tests.browser.fake_table import FakeTableServer
+
+    srv = await FakeTableServer().start()
+    yield srv
+    await srv.stop()

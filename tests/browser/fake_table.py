@@ -1,0 +1,196 @@
+"""A stand-in for the Mini App server: the page's files and a WebSocket that the test
+scripts frame by frame (aiohttp on 127.0.0.1), to test the page alone."""
+
+import asyncio
+import json
+import urllib.parse
+from typing import Any
+
+from aiohttp import WSMsgType, web
+from playwright.async_api import BrowserContext, Page
+
+from tests.browser.conftest import STATIC
+
+Frame = dict[str, Any]
+
+INIT = "query_id=AAE&user=%7B%22id%22%3A5%7D&auth_date=1700000000&hash=ab12"
+"""The initData the page is opened with (the stand-in server checks nothing)."""
+
+
+def page_url(base: str, *, theme: dict[str, str] | None = None) -> str:
+    """The page as Telegram opens it: the table in the query, initData in the hash."""
+    hash_ = {"tgWebAppData": INIT, "tgWebAppVersion": "7.0", "tgWebAppPlatform": "android"}
+    if theme is not None:
+        hash_["tgWebAppThemeParams"] = json.dumps(theme)
+    return f"{base}?t=12#{urllib.parse.urlencode(hash_, quote_via=urllib.parse.quote)}"
+
+
+async def open_page(
+    browser: Any, server: "FakeTableServer", *, width: int = 0, height: int = 700, **kw: Any
+) -> Page:
+    """A new tab of ``browser`` (the fixture) at the stand-in server's page (``width``: a
+    window of that size instead of the phone the fixture opens)."""
+    context: BrowserContext = browser
+    page = await context.new_page()
+    if width:
+        await page.set_viewport_size({"width": width, "height": height})
+    await page.goto(page_url(server.base, **kw))
+    return page
+
+
+class FakeTableServer:
+    """Serves /app/ like the real server; records what the page sends; sends what it is told."""
+
+    def __init__(self) -> None:
+        self.received: asyncio.Queue[Frame] = asyncio.Queue()
+        self.sockets: list[web.WebSocketResponse] = []
+        self.on_hello: list[Frame] = []  # frames sent in answer to each hello
+        self.connects = 0
+        self._runner: web.AppRunner | None = None
+        self.base = ""
+
+    async def start(self) -> "FakeTableServer":
+        app = web.Application()
+        app.router.add_get("/app/", self._index)
+        app.router.add_get("/app/ws", self._ws)
+        app.router.add_static("/app/static/", STATIC)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = self._runner.addresses[0][1]
+        self.base = f"http://127.0.0.1:{port}/app/"
+        return self
+
+    async def stop(self) -> None:
+        for ws in list(self.sockets):
+            await ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _index(self, request: web.Request) -> web.FileResponse:
+        return web.FileResponse(STATIC / "index.html")
+
+    async def _ws(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self.sockets.append(ws)
+        self.connects += 1
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                frame = json.loads(msg.data)
+                await self.received.put(frame)
+                if frame.get("t") == "hello":
+                    for answer in self.on_hello:
+                        await ws.send_json(answer)
+        finally:
+            self.sockets.remove(ws)
+        return ws
+
+    async def next_frame(self, timeout: float = 30) -> Frame:
+        """The next frame the page sent."""
+        return await asyncio.wait_for(self.received.get(), timeout)
+
+    async def send(self, frame: Frame) -> None:
+        """Sends a frame to every open socket."""
+        for ws in list(self.sockets):
+            await ws.send_json(frame)
+
+    async def close(self, code: int) -> None:
+        """Closes every socket with ``code``."""
+        for ws in list(self.sockets):
+            await ws.close(code=code)
+
+    async def drop(self) -> None:
+        """Closes every socket, as a restarting server would."""
+        for ws in list(self.sockets):
+            await ws.close()
+
+
+STRINGS = {  # the server's words for the page (bot/webapp/state.py's STRINGS)
+    "table": "Стол",
+    "tricks": "Взятки сдачи",
+    "trick": "Взятка {n}",
+    "talon": "Прикуп",
+    "sheet": "Пуля",
+    "review": "Прошлая сдача",
+    "replay": "Повтор сдачи",
+    "seconds": "{n} с",
+    "waiting": "Ждём начала игры.",
+    "game_over": "Игра окончена.",
+    "lost": "Связь потеряна, соединяемся снова…",
+    "prev": "Назад",
+    "next": "Дальше",
+    "dealer": "сдаёт",
+    "robot": "компьютер",
+}
+
+SHEET = (
+    "            Пуля  Гора  Висты\n"
+    "Аня           4     0   Боб 12, Вера 0\n"
+    "Боб           0     2   Аня 0, Вера 4\n"
+    "Вера          2     0   Аня 8, Боб 0\n"
+)
+
+
+def play_state(**changes: Any) -> Frame:
+    """A state in the middle of play: Аня (seat 0, the viewer) to play the second card."""
+    state: Frame = {
+        "t": "state",
+        "lang": "ru",
+        "strings": STRINGS,
+        "table": 12,
+        "deal": 2,
+        "move": 17,
+        "over": False,
+        "me": 0,
+        "seats": [
+            {"seat": 0, "name": "Аня", "robot": False, "dealer": False, "turn": True,
+             "cards": 8, "tricks": 1, "role": "вист"},
+            {"seat": 1, "name": "🤖 Борис Петрович", "robot": True, "dealer": False, "turn": False,
+             "cards": 7, "tricks": 1, "role": "играет"},
+            {"seat": 2, "name": "🤖 Вера", "robot": True, "dealer": True, "turn": False,
+             "cards": 8, "tricks": 0, "role": "пас"},
+        ],
+        "status": ["Сдача 2 · играет Борис Петрович: 7♥", "Аня — вист, Вера — пас"],
+        "trick": [{"seat": 1, "card": "QH"}],
+        "tricks": [
+            {"cards": [{"seat": 1, "card": "AS"}, {"seat": 2, "card": "7S"},
+                       {"seat": 0, "card": "8S"}], "winner": 1},
+            {"cards": [{"seat": 0, "card": "AD"}, {"seat": 1, "card": "7D"},
+                       {"seat": 2, "card": "9D"}], "winner": 0},
+        ],
+        "talon": [],
+        "open": {},
+        "hand": [
+            {"card": "KS", "data": None, "marked": False},
+            {"card": "10S", "data": None, "marked": False},
+            {"card": "QC", "data": None, "marked": False},
+            {"card": "9C", "data": None, "marked": False},
+            {"card": "KD", "data": None, "marked": False},
+            {"card": "8D", "data": None, "marked": False},
+            {"card": "AH", "data": "c:h:AH", "marked": False},
+            {"card": "10H", "data": "c:h:10H", "marked": False},
+        ],
+        "buttons": [[{"text": "🏳 Сдаюсь", "data": "c:h:give"}]],
+        "turn_left": 95,
+        "sheet": SHEET,
+        "review": "Сдача 1: Вера играла 6♠ и взяла 6 взяток.",
+    }
+    state.update(changes)
+    return state
+
+
+def bid_state() -> Frame:
+    """The auction: Аня to bid; her hand has no card to play, the bids are buttons."""
+    state = play_state(trick=[], tricks=[], deal=1, move=2)
+    state["hand"] = [{"card": c["card"], "data": None, "marked": False} for c in state["hand"]]
+    state["buttons"] = [
+        [{"text": "6♠️", "data": "c:b:6S"}, {"text": "6♣️", "data": "c:b:6C"},
+         {"text": "6♦️", "data": "c:b:6D"}],
+        [{"text": "Мизер", "data": "c:b:mis"}, {"text": "Пас", "data": "c:b:pass"}],
+    ]
+    state["status"] = ["Торговля: Борис Петрович — 6♠"]
+    return state
