@@ -124,8 +124,11 @@ def public_block(
     *,
     skip_open: frozenset[int] = frozenset(),
     ranks: RankStyle = RankStyle.LATIN,
+    drawn: bool = False,
 ) -> list[str]:
-    """What everybody sees of the deal: auction, talon, contract, whists, play."""
+    """What everybody sees of the deal: auction, talon, contract, whists, play. ``drawn``:
+    leave out what a drawn table shows by itself (the talon, the trick on the table, the
+    tricks each seat took)."""
     lines: list[str] = []
     seats = []
     for s in map(Seat, range(pv.players)):
@@ -141,7 +144,7 @@ def public_block(
         lines.append(auction)
     if pv.kind is DealKind.ALL_PASS:
         lines.append(f"<b>{t(lang, 'deal.allpass')}</b>")
-    if pv.talon:
+    if pv.talon and not drawn:
         lines.append(f"{t(lang, 'deal.talon')}: {cards(pv.talon, ranks=ranks)}")
     if pv.declarer is not None:
         if pv.contract is not None:
@@ -171,7 +174,7 @@ def public_block(
             + "\n".join(hand_lines(hand, ranks=ranks))
         )
     if pv.phase is Phase.PLAY or pv.phase is Phase.DONE:
-        if pv.current_trick:
+        if pv.current_trick and not drawn:
             lines.append(
                 f"{t(lang, 'deal.trick', n=pv.trick_number)}: "
                 + _trick_cards(table, pv.current_trick, lang, ranks)
@@ -183,7 +186,7 @@ def public_block(
                 + " → "
                 + t(lang, "deal.took", name=name(table, pv.last_trick.winner))
             )
-        if any(pv.tricks):
+        if any(pv.tricks) and not drawn:
             lines.append(_tricks_line(table, pv, lang))
     lines += offer_lines(table, pv, lang)
     return lines

@@ -49,11 +49,15 @@ STRINGS = {
     "prev": "webapp.prev",
     "next": "webapp.next",
     "no_replay": "webapp.no_replay",
+    "no_deals": "webapp.no_deals",
+    "deal": "webapp.deal",
+    "taken": "webapp.taken",
+    "replaced": "webapp.replaced",
     "dealer": "deal.dealer",
     "robot": "webapp.robot",
 }
-"""The page's own words: its key -> the catalogue's (``{n}`` in ``seconds`` and ``trick``
-is filled in by the page)."""
+"""The page's own words: its key -> the catalogue's (``{n}`` in ``seconds``, ``trick``,
+``deal`` and ``taken`` is filled in by the page)."""
 
 _TAG = re.compile(r"<[^>]*>")
 
@@ -122,8 +126,9 @@ def _cards(
 def _status(table: Table, pv: PublicView, sv: SeatView | None, lang: str) -> list[str]:
     """The table message's lines about the deal (the seats and open hands are drawn)."""
     shown = frozenset(int(s) for s in range(pv.players))
-    block = public_block(table, pv, lang, skip_open=shown, ranks=table.settings.ranks)
-    lines = [plain(line) for line in block[1:]]  # the first line lists the seats
+    block = public_block(table, pv, lang, skip_open=shown, ranks=table.settings.ranks, drawn=True)
+    # the first entry lists the seats (drawn); an entry may hold several lines
+    lines = [plain(line) for entry in block[1:] for line in entry.split("\n")]
     if sv is not None and sv.my_turn:
         lines.append(plain(prompt_line(table, sv, lang)))
     else:

@@ -9,6 +9,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 from playwright.async_api import BrowserContext, Page
 
+from bot.webapp.state import strings
 from tests.browser.conftest import STATIC
 
 Frame = dict[str, Any]
@@ -109,23 +110,7 @@ class FakeTableServer:
             await ws.close()
 
 
-STRINGS = {  # the server's words for the page (bot/webapp/state.py's STRINGS)
-    "table": "Стол",
-    "tricks": "Взятки сдачи",
-    "trick": "Взятка {n}",
-    "talon": "Прикуп",
-    "sheet": "Пуля",
-    "review": "Прошлая сдача",
-    "replay": "Повтор сдачи",
-    "seconds": "{n} с",
-    "waiting": "Ждём начала игры.",
-    "game_over": "Игра окончена.",
-    "lost": "Связь потеряна, соединяемся снова…",
-    "prev": "Назад",
-    "next": "Дальше",
-    "dealer": "сдаёт",
-    "robot": "компьютер",
-}
+STRINGS = strings("ru")  # the server's own words for the page
 
 SHEET = (
     "            Пуля  Гора  Висты\n"

@@ -161,6 +161,8 @@ async def test_a_socket_replaced_by_a_newer_window_leaves_the_table_greyed(
     await server.close(4409)  # a fourth window of the same player replaced this one
     await expect(page.locator("body")).to_have_class("closed")
     await expect(page.locator("#lost")).to_be_hidden()
+    await expect(page.locator("#replaced")).to_have_text(
+        "Стол открыт в другом окне: здесь он больше не обновляется.")
     await expect(page.locator("main")).to_have_css("pointer-events", "none")
 
 
@@ -191,7 +193,7 @@ async def test_a_finished_deal_replays_card_by_card(
     page = await open_page(browser, server)
     assert (await server.next_frame())["t"] == "hello"
     await page.locator("[data-tab=replay]").click()
-    await expect(page.locator(".deal-btn")).to_have_text(["1"])
+    await expect(page.locator(".deal-btn")).to_have_text(["Сдача 1"])
     await page.locator(".deal-btn").click()
     assert await server.next_frame() == {"t": "replay", "deal": 1}
     await server.send({

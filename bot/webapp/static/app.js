@@ -26,10 +26,14 @@ const socket = new TableSocket({
   url: socketUrl(),
   hello: () => ({ t: "hello", init: initData(), table: tableId() }),
   onFrame: handle,
-  onStatus: (status) => {
+  onStatus: (status, code) => {
     $("lost").hidden = status !== "lost";
-    // a socket closed for good: the table stays in view, greyed, and takes no taps
+    // a socket closed for good: the table stays in view, greyed, and takes no taps; a
+    // newer window of the same player took its place (4409): say so
     document.body.classList.toggle("closed", status === "closed");
+    const replaced = status === "closed" && code === 4409;
+    $("replaced").textContent = replaced && page.state ? word(page.state.strings, "replaced") : "";
+    $("replaced").hidden = !replaced;
   },
 });
 

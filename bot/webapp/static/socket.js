@@ -11,7 +11,7 @@ export class TableSocket {
     this.url = url;
     this.hello = hello;        // () => the hello frame
     this.onFrame = onFrame;    // (frame) => void
-    this.onStatus = onStatus;  // ("open" | "lost" | "closed") => void
+    this.onStatus = onStatus;  // ("open" | "lost" | "closed", close code) => void
     this.delay = 1000;
     this.stopped = false;
     this.ws = null;
@@ -41,7 +41,7 @@ export class TableSocket {
       if (this.ws !== ws || this.stopped) return;
       if (FINAL.has(event.code)) {
         this.stopped = true;
-        this.onStatus("closed");
+        this.onStatus("closed", event.code);
         return;
       }
       this.onStatus("lost");
