@@ -231,7 +231,14 @@ async def export_command(update: Update, context: Context) -> None:
     if chat is None:
         return
     lang = await group_lang(rt, update)
-    found = await _records_for(rt, update)
+    try:
+        found = await _records_for(rt, update)
+    except Exception as exc:  # noqa: BLE001 - a damaged record (or the database away): say so
+        user = update.effective_user
+        whose = f"chat {chat.id}" if is_group(update) or user is None else f"user {user.id}"
+        log.warning("the record of %s's last game cannot be read: %s", whose, exc)
+        rt.outbox.answer_command(chat.id, t(lang, "export.unreadable"), who=sender(update))
+        return
     if not found:
         rt.outbox.answer_command(chat.id, t(lang, "export.none"), who=sender(update))
         return

@@ -149,3 +149,29 @@ async def test_private_pulka_of_a_game_whose_record_cannot_be_read(
             [(kept,)] = con.execute("SELECT record FROM games WHERE table_id = ?", (table.id,))
             con.close()
             assert kept == damage  # left as it was
+
+
+async def test_private_export_of_a_game_whose_record_cannot_be_read(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """His last game's record is not even JSON: /export in private says so (and the log
+    warns) instead of leaving him with no answer; the row is left as it was."""
+    async with running_bot(tmp_path) as h:
+        anna = h.users[0]
+        await open_and_start(h)
+        for user in h.users[:2]:
+            await h.say(user, "/stop")
+        table = h.table()
+        del h.service.registry.tables[table.id]  # as a finished game's table is, once shown
+        con = sqlite3.connect(tmp_path / "bot.sqlite3")
+        con.execute("UPDATE games SET record = ? WHERE table_id = ?", ('{"format":', table.id))
+        con.commit()
+        con.close()
+        with caplog.at_level(logging.WARNING):
+            assert await _ask(h, anna, "/export") == t("en", "export.unreadable")
+        [line] = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        assert line.getMessage().startswith(f"the record of user {anna.id}'s last game")
+        con = sqlite3.connect(tmp_path / "bot.sqlite3")
+        [(kept,)] = con.execute("SELECT record FROM games WHERE table_id = ?", (table.id,))
+        con.close()
+        assert kept == '{"format":'
