@@ -74,7 +74,9 @@ def _table_link(
     table = rt.service.registry.get(int(table_text)) if table_text.isdigit() else None
     if link is None:  # the Mini App was switched off since
         return t(lang, "start.private"), None
-    if table is None or not table.status.open or table.seat_of(player.user_id) is None:
+    if table is None or not table.status.open:  # the game ended (or no such table at all)
+        return t(lang, "webapp.closed"), None
+    if table.seat_of(player.user_id) is None:
         return t(lang, "webapp.not_seated"), None
     title = title_of(table, rt.service.registry.tables_of(player.user_id))
     markup = keyboards.table_link(None, lang, link(table.id), web_app=True)

@@ -73,7 +73,14 @@ async def test_the_groups_link_answers_with_the_mini_app_in_private(tmp_path: Pa
         assert refusal.reply_markup is None
         await h.start_bot(stranger, "table_x")
         refusal = h.fake.last_bot_message(stranger.id)
-        assert refusal is not None and refusal.content == t("en", "webapp.not_seated")
+        assert refusal is not None and refusal.content == t("en", "webapp.closed")
+        for user in h.users[:2]:
+            await h.say(user, "/stop")  # the game ends: the lobby's link stays in the group
+        await h.idle()
+        await h.start_bot(anna, f"table_{table.id}")
+        closed = h.fake.last_bot_message(anna.id)
+        assert closed is not None and closed.content == t("en", "webapp.closed")
+        assert closed.reply_markup is None
 
 
 async def test_an_open_mini_app_holds_the_hand_message_until_it_closes(tmp_path: Path) -> None:
