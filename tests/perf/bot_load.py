@@ -54,6 +54,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import bisect
+import contextlib
 import json
 import math
 import os
@@ -89,6 +90,8 @@ def child_bot() -> None:
         _install_trace()
     if os.environ.get("BENCH_TIMERS"):
         _watch_timers(os.environ["BENCH_TIMERS"])
+    if os.environ.get("BENCH_GC"):
+        _watch_gc(os.environ["BENCH_GC"])
     old_client = os.environ.get("BENCH_OLD_CLIENT")
     if old_client:  # an experiment: the bot on another BaseRequest (e.g. the old bot/http.py)
         import importlib.util
@@ -103,6 +106,40 @@ def child_bot() -> None:
     from bot.__main__ import main
 
     sys.exit(main())
+
+
+def _watch_gc(path: str) -> None:
+    """``BENCH_GC``: the CPU the bot's cyclic garbage collector takes, per generation (its
+    collections and their thread's CPU seconds), written to ``path`` after every collection
+    of the oldest generation and every 15 s."""
+    import gc
+
+    spent = [0.0, 0.0, 0.0]
+    runs = [0, 0, 0]
+    began = [0.0]
+
+    def dump() -> None:
+        tmp = path + ".tmp"
+        with open(tmp, "w") as fh:
+            json.dump({"collections": runs, "cpu_s": spent, "frozen": gc.get_freeze_count()}, fh)
+        os.replace(tmp, path)
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            began[0] = time.thread_time()
+            return
+        generation = info["generation"]
+        spent[generation] += time.thread_time() - began[0]
+        runs[generation] += 1
+
+    def every() -> None:
+        while True:
+            time.sleep(15.0)
+            with contextlib.suppress(OSError):
+                dump()
+
+    gc.callbacks.append(timed)
+    threading.Thread(target=every, daemon=True).start()
 
 
 TIMER_GRACE = 5.0
@@ -1274,6 +1311,7 @@ def _start_side(key: str, n: int, args: argparse.Namespace, workdir: str) -> Sid
             PREFERANS_SEED=str(args.seed),
             BENCH_TRACE="1" if args.trace else "0",
             BENCH_TIMERS=os.path.join(workdir, f"{key}.timers.json"),
+            BENCH_GC=os.path.join(workdir, f"{key}.gc.json"),
         )
         if key == "ours_old_client":
             env["BENCH_OLD_CLIENT"] = os.path.abspath(args.old_client)
@@ -1417,6 +1455,11 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
                     stats["timers"] = json.load(fh)
             except (OSError, ValueError):
                 stats["timers"] = None  # the bot wrote no summary: counted as a failure
+            try:
+                with open(os.path.join(workdir, f"{side.key}.gc.json")) as fh:
+                    stats["gc"] = json.load(fh)
+            except (OSError, ValueError):
+                stats["gc"] = None
             dropped = sum(k["dropped"] for k in (stats["timers"] or {}).values())
             stats["dropped_timers"] = missed + dropped
             # (refused presses are counted apart, "refused_presses": a stale button)
@@ -1529,6 +1572,15 @@ def report(results: list[dict[str, Any]]) -> str:
                 f"{s['cpu_s'] - own:.1f}) | {s['updates']} | "
                 f"{s['requests']} | {s['cpu_ms_per_update']:.2f} | "
                 f"{s['cpu_ms_per_request']:.2f} |"
+            )
+    for r, name, s in _sides_with(results, "gc"):
+        if s["gc"] is not None:
+            runs, spent = s["gc"]["collections"], s["gc"]["cpu_s"]
+            lines.append(
+                f"\nGC of the bot's process, N = {r['tables']}, {LABELS[name]}: collections "
+                f"{' / '.join(map(str, runs))} (generation 0 / 1 / 2), CPU "
+                f"{' / '.join(f'{x:.2f}' for x in spent)} s ({sum(spent):.2f} s in all; "
+                f"{s['gc'].get('frozen', 0)} objects frozen)"
             )
     lines += [
         "",
