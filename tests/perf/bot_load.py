@@ -1229,6 +1229,52 @@ def profile_top(raw_path: str, limit: int = 15) -> list[tuple[str, float, float]
     ]
 
 
+LAYERS = (
+    ("sheet picture", r"\((bot/render/picture/|bot/telegram/sheet\.py|PIL/)"),
+    ("rendering (texts, keyboards)", r"\((bot/render/|bot/telegram/hands\.py)"),
+    ("SQLite: saves and the hand-off", r"\((aiosqlite/|storage/|bot/core/persist|bot/core/codec)"),
+    ("job queue (timers)", r"\((apscheduler/|telegram/ext/_jobqueue|bot/telegram/scheduler)"),
+    ("engine and core service", r"\((bot/preferans/|bot/core/)"),
+    ("HTTP: aiohttp and our transport", r"\((aiohttp/|multidict/|yarl/|bot/telegram/transport)"),
+    ("PTB: requests (building, answers)", r"\(telegram/(_bot\.py|request/|ext/_extbot)"),
+    ("PTB: updates (parsing, dispatch)", r"\(telegram/"),
+    ("outbox, handlers, pacing", r"\(bot/telegram/(?!running\.py)"),
+)
+"""Layers of the bot's profile (:func:`profile_layers`), each a pattern of file paths."""
+HAND_OFF = "Connection._execute (aiosqlite/"
+HAND_OFF_LAYER = "SQLite: at the hand-off to its thread (not CPU)"
+"""Samples with aiosqlite's ``put_nowait`` of a batch to its thread on top: ``--gil`` samples
+wall time while a thread holds the GIL, and the loop's thread, pinned with the other bots
+to one core, is descheduled right there, waking the worker; a commit through the thread
+costs ~0.06 ms of CPU more than on the loop's thread, timed alone (README)."""
+
+
+def profile_layers(raw_path: str) -> list[tuple[str, int, float]]:
+    """py-spy's raw stacks (frames as ``function (path:line)``, paths relative to the
+    project or site-packages) -> [(layer, samples, %)]: a sample belongs to the layer of
+    its innermost frame that matches one of :data:`LAYERS` (the standard library's frames,
+    a ``json.dumps`` say, count for their caller); none: the event loop itself."""
+    patterns = [(name, re.compile(p)) for name, p in LAYERS]
+    found: Counter[str] = Counter()
+    with open(raw_path) as fh:
+        for line in fh:
+            stack, _, count = line.rstrip("\n").rpartition(" ")
+            if not stack:
+                continue
+            frames = stack.split(";")
+            layer = "event loop (asyncio, selectors)"
+            if frames[-1].startswith(HAND_OFF):
+                frames, layer = [], HAND_OFF_LAYER
+            for frame in reversed(frames):
+                hit = next((name for name, rx in patterns if rx.search(frame)), None)
+                if hit is not None and "bot_load.py" not in frame:
+                    layer = hit
+                    break
+            found[layer] += int(count)
+    total = max(1, sum(found.values()))
+    return [(name, n, 100 * n / total) for name, n in found.most_common()]
+
+
 # ---------------------------------------------------------------------- one level
 
 
@@ -1476,6 +1522,7 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
         result.setdefault(side.key, {}).update(stats)
     if profiler is not None:
         result["ours"]["profile"] = profile_top(profiler.raw_path)
+        result["ours"]["profile_layers"] = profile_layers(profiler.raw_path)
     if args.keep:
         result["workdir"] = workdir
     else:
@@ -1573,6 +1620,21 @@ def report(results: list[dict[str, Any]]) -> str:
                 f"{s['requests']} | {s['cpu_ms_per_update']:.2f} | "
                 f"{s['cpu_ms_per_request']:.2f} |"
             )
+    for r, _name, s in _sides_with(results, "profile_layers"):
+        per_request = s["cpu_own_s"] * 1000 / max(1, s["requests"])
+        cpu = sum(n for layer, n, _ in s["profile_layers"] if layer != HAND_OFF_LAYER) or 1
+        lines += [
+            "",
+            f"Profile of the bot's process by layer, N = {r['tables']} (py-spy --gil; ms per "
+            f"request: the layer's share of the samples but the hand-off's, times the "
+            f"process's {per_request:.2f} ms):",
+            "",
+            "| layer | samples | share | ms per request |",
+            "|---|---:|---:|---:|",
+        ]
+        for layer, n, share in s["profile_layers"]:
+            ms = "—" if layer == HAND_OFF_LAYER else f"{n / cpu * per_request:.2f}"
+            lines.append(f"| {layer} | {n} | {share:.1f} % | {ms} |")
     for r, name, s in _sides_with(results, "gc"):
         if s["gc"] is not None:
             runs, spent = s["gc"]["collections"], s["gc"]["cpu_s"]
