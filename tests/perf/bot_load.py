@@ -43,7 +43,9 @@ does not pace: from the press).
 
 Our bot's timers (a computer move, a forced card, a turn's tick, reminder and timeout) are
 watched in its process (:func:`_watch_timers`): how many ran, how late, and whether any was
-dropped (due, never run nor cancelled): a dropped timer fails the run.
+dropped (due, never run nor cancelled): a dropped timer fails the run. The CPU of its
+garbage collector is watched there too (:func:`_watch_gc`); ``--profile`` sorts py-spy's
+samples of the bot by layer (:func:`profile_layers`).
 
 Run by hand, not by CI. Needs Linux (/proc, sched_setaffinity); ``--profile`` needs
 ``pip install py-spy``. The temporary folder (databases, logs) is removed unless ``--keep``.
