@@ -43,6 +43,11 @@ class Registry:
     ) -> None:
         self.storage = storage
         self.tables: dict[int, Table] = {}
+        self._seated: dict[int, set[int]] = {}
+        """User id -> ids of the held tables he was seen seated at (:meth:`note_seats`; he
+        may have left some since): where :meth:`tables_of` looks."""
+        self._seen: dict[int, set[int]] = {}
+        """Table id -> the users noted at it (to forget them with the table)."""
         self._notify: dict[int, NotifyMode] = {}
         self._ranks: dict[int, RankStyle] = {}
         self._autoplay: dict[int, bool] = {}
@@ -86,10 +91,39 @@ class Registry:
         return None
 
     def tables_of(self, user_id: int) -> list[Table]:
-        """Open tables where ``user_id`` sits."""
+        """Open tables where ``user_id`` sits, in the registry's order.
+
+        Only the tables he was noted at are checked: each hand message rendered asks for
+        its player's tables (two groups of one title), and checking every table's seats
+        took 15 us at 20 tables, 48 us at 50 and 126 us at 200 (timed alone), ~5 % of the
+        bot's CPU at 200 busy tables.
+        """
+        ids = self._seated.get(user_id)
+        if not ids:
+            return []
         return [
-            tb for tb in self.tables.values() if tb.status.open and tb.seat_of(user_id) is not None
+            tb
+            for tb in self.tables.values()
+            if tb.id in ids and tb.status.open and tb.seat_of(user_id) is not None
         ]
+
+    def note_seats(self, table: Table) -> None:
+        """Note who sits at ``table`` (for :meth:`tables_of`): after every change of a
+        table (the service's ``change``, the only way seats change) and when a table is
+        held."""
+        seen = self._seen.setdefault(table.id, set())
+        for player in table.seats:
+            if player is not None and player.user_id not in seen:
+                seen.add(player.user_id)
+                self._seated.setdefault(player.user_id, set()).add(table.id)
+
+    def _unnote(self, table_id: int) -> None:
+        for user_id in self._seen.pop(table_id, ()):
+            ids = self._seated.get(user_id)
+            if ids is not None:
+                ids.discard(table_id)
+                if not ids:
+                    del self._seated[user_id]
 
     async def last_game(self, chat_id: int) -> tuple[Table, Game] | None:
         """The chat's current or most recent game (for ``/pulka``)."""
@@ -246,6 +280,7 @@ class Registry:
     async def adopt(self, table: Table) -> None:
         """Hold a table loaded after a restart, its players' card ranks read."""
         self.tables[table.id] = table
+        self.note_seats(table)
         for _, player in table.seated():
             await self.load_ranks(player.user_id)
 
@@ -263,6 +298,7 @@ class Registry:
         if table.status.open or (lock and lock.locked()) or table.unshown.anything:
             return False
         del self.tables[table_id]
+        self._unnote(table_id)
         self.locks.pop(table_id, None)
         self.writer.forget(table_id)
         return True
@@ -270,4 +306,5 @@ class Registry:
     def drop(self, table_id: int) -> None:
         """Let go of a table whatever its state (one that cannot be used)."""
         self.tables.pop(table_id, None)
+        self._unnote(table_id)
         self.locks.pop(table_id, None)

@@ -109,16 +109,19 @@ class TableService:
             if self.registry.get(table.id) is not table:
                 raise Rejected("err.stale")  # forgotten (closed) meanwhile
             before = writer.snapshot(table)
-            effects = tuple(change(table))
-            if save or (save is None and effects):
-                try:
-                    await writer.save(table)
-                except Exception as exc:
-                    # applied and saved, or not applied at all: memory goes back to what is
-                    # stored, so a restart and the buttons already shown agree with it
-                    writer.restore(table, before)
-                    log.error("table %s: not saved, the change is undone: %s", table.id, exc)
-                    raise NotSaved() from None
+            try:
+                effects = tuple(change(table))
+                if save or (save is None and effects):
+                    try:
+                        await writer.save(table)
+                    except Exception as exc:
+                        # applied and saved, or not applied at all: memory goes back to what
+                        # is stored, so a restart and the buttons already shown agree with it
+                        writer.restore(table, before)
+                        log.error("table %s: not saved, the change is undone: %s", table.id, exc)
+                        raise NotSaved() from None
+            finally:
+                self.registry.note_seats(table)  # whoever sits there now: tables_of
         return effects
 
     async def _timed(self, table: Table, change: Change) -> Effects:

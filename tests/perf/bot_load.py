@@ -43,7 +43,9 @@ does not pace: from the press).
 
 Our bot's timers (a computer move, a forced card, a turn's tick, reminder and timeout) are
 watched in its process (:func:`_watch_timers`): how many ran, how late, and whether any was
-dropped (due, never run nor cancelled): a dropped timer fails the run.
+dropped (due, never run nor cancelled): a dropped timer fails the run. The CPU of its
+garbage collector is watched there too (:func:`_watch_gc`); ``--profile`` sorts py-spy's
+samples of the bot by layer (:func:`profile_layers`).
 
 Run by hand, not by CI. Needs Linux (/proc, sched_setaffinity); ``--profile`` needs
 ``pip install py-spy``. The temporary folder (databases, logs) is removed unless ``--keep``.
@@ -54,6 +56,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import bisect
+import contextlib
 import json
 import math
 import os
@@ -89,6 +92,8 @@ def child_bot() -> None:
         _install_trace()
     if os.environ.get("BENCH_TIMERS"):
         _watch_timers(os.environ["BENCH_TIMERS"])
+    if os.environ.get("BENCH_GC"):
+        _watch_gc(os.environ["BENCH_GC"])
     old_client = os.environ.get("BENCH_OLD_CLIENT")
     if old_client:  # an experiment: the bot on another BaseRequest (e.g. the old bot/http.py)
         import importlib.util
@@ -103,6 +108,40 @@ def child_bot() -> None:
     from bot.__main__ import main
 
     sys.exit(main())
+
+
+def _watch_gc(path: str) -> None:
+    """``BENCH_GC``: the CPU the bot's cyclic garbage collector takes, per generation (its
+    collections and their thread's CPU seconds), written to ``path`` after every collection
+    of the oldest generation and every 15 s."""
+    import gc
+
+    spent = [0.0, 0.0, 0.0]
+    runs = [0, 0, 0]
+    began = [0.0]
+
+    def dump() -> None:
+        tmp = path + ".tmp"
+        with open(tmp, "w") as fh:
+            json.dump({"collections": runs, "cpu_s": spent, "frozen": gc.get_freeze_count()}, fh)
+        os.replace(tmp, path)
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            began[0] = time.thread_time()
+            return
+        generation = info["generation"]
+        spent[generation] += time.thread_time() - began[0]
+        runs[generation] += 1
+
+    def every() -> None:
+        while True:
+            time.sleep(15.0)
+            with contextlib.suppress(OSError):
+                dump()
+
+    gc.callbacks.append(timed)
+    threading.Thread(target=every, daemon=True).start()
 
 
 TIMER_GRACE = 5.0
@@ -1192,6 +1231,52 @@ def profile_top(raw_path: str, limit: int = 15) -> list[tuple[str, float, float]
     ]
 
 
+LAYERS = (
+    ("sheet picture", r"\((bot/render/picture/|bot/telegram/sheet\.py|PIL/)"),
+    ("rendering (texts, keyboards)", r"\((bot/render/|bot/telegram/hands\.py)"),
+    ("SQLite: saves and the hand-off", r"\((aiosqlite/|storage/|bot/core/persist|bot/core/codec)"),
+    ("job queue (timers)", r"\((apscheduler/|telegram/ext/_jobqueue|bot/telegram/scheduler)"),
+    ("engine and core service", r"\((bot/preferans/|bot/core/)"),
+    ("HTTP: aiohttp and our transport", r"\((aiohttp/|multidict/|yarl/|bot/telegram/transport)"),
+    ("PTB: requests (building, answers)", r"\(telegram/(_bot\.py|request/|ext/_extbot)"),
+    ("PTB: updates (parsing, dispatch)", r"\(telegram/"),
+    ("outbox, handlers, pacing", r"\(bot/telegram/(?!running\.py)"),
+)
+"""Layers of the bot's profile (:func:`profile_layers`), each a pattern of file paths."""
+HAND_OFF = "Connection._execute (aiosqlite/"
+HAND_OFF_LAYER = "SQLite: at the hand-off to its thread (not CPU)"
+"""Samples with aiosqlite's ``put_nowait`` of a batch to its thread on top: ``--gil`` samples
+wall time while a thread holds the GIL, and the loop's thread, pinned with the other bots
+to one core, is descheduled right there, waking the worker; a commit through the thread
+costs ~0.06 ms of CPU more than on the loop's thread, timed alone (README)."""
+
+
+def profile_layers(raw_path: str) -> list[tuple[str, int, float]]:
+    """py-spy's raw stacks (frames as ``function (path:line)``, paths relative to the
+    project or site-packages) -> [(layer, samples, %)]: a sample belongs to the layer of
+    its innermost frame that matches one of :data:`LAYERS` (the standard library's frames,
+    a ``json.dumps`` say, count for their caller); none: the event loop itself."""
+    patterns = [(name, re.compile(p)) for name, p in LAYERS]
+    found: Counter[str] = Counter()
+    with open(raw_path) as fh:
+        for line in fh:
+            stack, _, count = line.rstrip("\n").rpartition(" ")
+            if not stack:
+                continue
+            frames = stack.split(";")
+            layer = "event loop (asyncio, selectors)"
+            if frames[-1].startswith(HAND_OFF):
+                frames, layer = [], HAND_OFF_LAYER
+            for frame in reversed(frames):
+                hit = next((name for name, rx in patterns if rx.search(frame)), None)
+                if hit is not None and "bot_load.py" not in frame:
+                    layer = hit
+                    break
+            found[layer] += int(count)
+    total = max(1, sum(found.values()))
+    return [(name, n, 100 * n / total) for name, n in found.most_common()]
+
+
 # ---------------------------------------------------------------------- one level
 
 
@@ -1274,6 +1359,7 @@ def _start_side(key: str, n: int, args: argparse.Namespace, workdir: str) -> Sid
             PREFERANS_SEED=str(args.seed),
             BENCH_TRACE="1" if args.trace else "0",
             BENCH_TIMERS=os.path.join(workdir, f"{key}.timers.json"),
+            BENCH_GC=os.path.join(workdir, f"{key}.gc.json"),
         )
         if key == "ours_old_client":
             env["BENCH_OLD_CLIENT"] = os.path.abspath(args.old_client)
@@ -1417,6 +1503,11 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
                     stats["timers"] = json.load(fh)
             except (OSError, ValueError):
                 stats["timers"] = None  # the bot wrote no summary: counted as a failure
+            try:
+                with open(os.path.join(workdir, f"{side.key}.gc.json")) as fh:
+                    stats["gc"] = json.load(fh)
+            except (OSError, ValueError):
+                stats["gc"] = None
             dropped = sum(k["dropped"] for k in (stats["timers"] or {}).values())
             stats["dropped_timers"] = missed + dropped
             # (refused presses are counted apart, "refused_presses": a stale button)
@@ -1433,6 +1524,7 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
         result.setdefault(side.key, {}).update(stats)
     if profiler is not None:
         result["ours"]["profile"] = profile_top(profiler.raw_path)
+        result["ours"]["profile_layers"] = profile_layers(profiler.raw_path)
     if args.keep:
         result["workdir"] = workdir
     else:
@@ -1529,6 +1621,30 @@ def report(results: list[dict[str, Any]]) -> str:
                 f"{s['cpu_s'] - own:.1f}) | {s['updates']} | "
                 f"{s['requests']} | {s['cpu_ms_per_update']:.2f} | "
                 f"{s['cpu_ms_per_request']:.2f} |"
+            )
+    for r, _name, s in _sides_with(results, "profile_layers"):
+        per_request = s["cpu_own_s"] * 1000 / max(1, s["requests"])
+        cpu = sum(n for layer, n, _ in s["profile_layers"] if layer != HAND_OFF_LAYER) or 1
+        lines += [
+            "",
+            f"Profile of the bot's process by layer, N = {r['tables']} (py-spy --gil; ms per "
+            f"request: the layer's share of the samples but the hand-off's, times the "
+            f"process's {per_request:.2f} ms):",
+            "",
+            "| layer | samples | share | ms per request |",
+            "|---|---:|---:|---:|",
+        ]
+        for layer, n, share in s["profile_layers"]:
+            ms = "—" if layer == HAND_OFF_LAYER else f"{n / cpu * per_request:.2f}"
+            lines.append(f"| {layer} | {n} | {share:.1f} % | {ms} |")
+    for r, name, s in _sides_with(results, "gc"):
+        if s["gc"] is not None:
+            runs, spent = s["gc"]["collections"], s["gc"]["cpu_s"]
+            lines.append(
+                f"\nGC of the bot's process, N = {r['tables']}, {LABELS[name]}: collections "
+                f"{' / '.join(map(str, runs))} (generation 0 / 1 / 2), CPU "
+                f"{' / '.join(f'{x:.2f}' for x in spent)} s ({sum(spent):.2f} s in all; "
+                f"{s['gc'].get('frozen', 0)} objects frozen)"
             )
     lines += [
         "",

@@ -4,6 +4,7 @@ the keyboard as :func:`markup_json` wrote it), and fail the same way."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -137,3 +138,39 @@ async def test_send_text_fails_as_send_message_fails() -> None:
             with pytest.raises(ChatMigrated) as migrated:
                 await send()
             assert migrated.value.new_chat_id == supergroup.id
+
+
+def _hand_keyboard() -> InlineKeyboardMarkup:
+    cards = [InlineKeyboardButton(f"♠️{r}", callback_data=f"7:31:pS{r}") for r in "789TJQKA"]
+    return InlineKeyboardMarkup(
+        [cards[:4], cards[4:], [InlineKeyboardButton("🤝", callback_data="7:31:Oo")]]
+    )
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        MARKUP,
+        _hand_keyboard(),
+        InlineKeyboardMarkup([]),
+        InlineKeyboardMarkup([[InlineKeyboardButton("x", callback_data="y", api_kwargs={"z": 1})]]),
+        InlineKeyboardMarkup([[InlineKeyboardButton("x", callback_data="y")]], api_kwargs={"z": 1}),
+    ],
+    ids=["a link among them", "a hand", "empty", "a button's extra field", "the keyboard's"],
+)
+def test_markup_json_writes_what_to_dict_writes(markup: InlineKeyboardMarkup) -> None:
+    assert markup_json(markup) == json.dumps(markup.to_dict())
+
+
+def test_game_buttons_are_written_without_to_dict(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PTB's generic ``to_dict`` is what a hand's keyboard cost the most to write (see
+    :func:`markup_json`): game buttons (a text and a callback string) do without it."""
+    markup = _hand_keyboard()
+    expected = json.dumps(markup.to_dict())
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("to_dict called")
+
+    monkeypatch.setattr(InlineKeyboardMarkup, "to_dict", refused)
+    monkeypatch.setattr(InlineKeyboardButton, "to_dict", refused)
+    assert markup_json(markup) == expected
