@@ -349,3 +349,24 @@ def test_the_clubs_kept_with_a_short_heart() -> None:
     contract = declare_by_robot(deal)
     assert contract == Contract(6, Suit.CLUBS)
     assert best_play(deal, Suit.CLUBS) == 6
+
+
+def test_a_strain_half_solved_and_short_leaves_the_choice_to_the_layouts() -> None:
+    """♠KJ98 ♣AQJ8 ♦A ♥A kept after 6♠ (a deal of a robot-only pulka): no trump, which the
+    counts rank first, was solved in only three of seven layouts, taking 5, 5 and 6;
+    spades took 7 in all six of theirs. The unsolved strain handed the choice back to
+    the counts, which named 6NT (five tricks with best play); spades make seven."""
+    deal = make_deal(
+        {
+            0: "8S 9S JS KS 8C AC 10D AD 9H AH",
+            1: "10S AS 7C 10C KC 8D KD 7H 8H KH",
+            2: "7S QS 9C 7D 9D JD QD 10H JH QH",
+        },
+        "QC JC",
+        dealer=2,
+    )
+    bids(deal, (0, "6S"), (1, "pass"), (2, "pass"))
+    contract = declare_by_robot(deal)
+    assert contract == Contract(7, Suit.SPADES)
+    assert best_play(deal, Suit.SPADES) == 7
+    assert best_play(deal, None) == 5
