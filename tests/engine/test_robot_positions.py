@@ -54,6 +54,15 @@ def declared_after_six_spades(hands: dict[int, str], talon: str) -> tuple[Deal, 
     return deal, declare_by_robot(deal)
 
 
+def declared_after(
+    hands: dict[int, str], talon: str, dealer: int, *calls: tuple[int, str]
+) -> tuple[Deal, Contract]:
+    """The auction ``calls``, then the computer player discards and declares."""
+    deal = make_deal(hands, talon, dealer=dealer)
+    bids(deal, *calls)
+    return deal, declare_by_robot(deal)
+
+
 def best_play(deal: Deal, trump: Suit | None) -> int:
     """The declarer's tricks with best play, all cards open, after his discard."""
     declarer = deal.declarer
@@ -336,16 +345,39 @@ def test_no_seven_on_a_lucky_few_layouts() -> None:
 def test_the_clubs_kept_with_a_short_heart() -> None:
     """♣AK107 ♠AK9 ♦K9 ♥J98 after 6♠ (the talon ♦9 ♠9), six clubs named: throwing ♠9 ♥8
     (the count's first ten) makes five; throwing ♥9 ♥8, the ♥J left alone, makes six."""
-    deal = make_deal(
+    deal, contract = declared_after(
         {
             0: "8S 10S JS 9C 8D JD AD 7H QH KH",
             1: "7S QS 8C JC QC 7D 10D QD 10H AH",
             2: "KS AS 7C 10C KC AC KD 8H 9H JH",
         },
         "9D 9S",
-        dealer=1,
+        1,
+        (2, "6S"),
+        (0, "pass"),
+        (1, "pass"),
     )
-    bids(deal, (2, "6S"), (0, "pass"), (1, "pass"))
-    contract = declare_by_robot(deal)
     assert contract == Contract(6, Suit.CLUBS)
     assert best_play(deal, Suit.CLUBS) == 6
+
+
+def test_a_strain_half_solved_and_short_leaves_the_choice_to_the_layouts() -> None:
+    """♠KJ98 ♣AQJ8 ♦A ♥A kept after 6♠ (a deal of a robot-only pulka): no trump, which the
+    counts rank first, was solved in only three of seven layouts, taking 5, 5 and 6;
+    spades took 7 in all six of theirs. The unsolved strain handed the choice back to
+    the counts, which named 6NT (five tricks with best play); spades make seven."""
+    deal, contract = declared_after(
+        {
+            0: "8S 9S JS KS 8C AC 10D AD 9H AH",
+            1: "10S AS 7C 10C KC 8D KD 7H 8H KH",
+            2: "7S QS 9C 7D 9D JD QD 10H JH QH",
+        },
+        "QC JC",
+        2,
+        (0, "6S"),
+        (1, "pass"),
+        (2, "pass"),
+    )
+    assert contract == Contract(7, Suit.SPADES)
+    assert best_play(deal, Suit.SPADES) == 7
+    assert best_play(deal, None) == 5

@@ -22,7 +22,9 @@ gain per deal with a 95 % interval (1.96 standard errors over deal × seat). Wit
 (``robot/baseline.py``: ``rule_player``) instead of the earlier computer player, and a
 seat given to the new player in one phase decides the rest by those rules; the
 rule-of-thumb players never call misère, so catching is measured on dealt misères
-(``tests/perf/catching.py``).
+(``tests/perf/catching.py``). With ``--base-judges`` an earlier player that judges its
+auction and contract by sampled layouts does so at its own full budget, as the new one
+(against a ``--base`` that can: the robots of the main branch, say).
 
 **Robot-only pulkas.** Whole pulkas of the new players (and of the earlier ones, for
 comparison): share of all-pass deals and misères, and of the games named the share a
@@ -88,6 +90,9 @@ NEW_BUDGET = replace(FAST, judge=STRONG.judge, judge_samples=STRONG.judge_sample
 STRONG_PLAY = False
 """``--play-budget strong``: both sides play their cards at their own ``STRONG`` budget
 (the earlier player judging by the hand counts, as at ``FAST``)."""
+BASE_JUDGES = False
+"""``--base-judges``: the earlier player judges the auction and contract by sampled layouts
+at its own ``STRONG`` budget, as the new player does (for an earlier player that can)."""
 OLD_NAME = "earlier_preferans"
 RULE = "rule"
 """``--against rule``: the other players are the rule-of-thumb players."""
@@ -117,6 +122,13 @@ def load_old(base: str) -> ModuleType:
     return _old
 
 
+def old_seat(old: Any, seat: int) -> Any:
+    """The earlier engine's seat (``Seat`` moved from ``cards`` to ``seats`` since)."""
+    if hasattr(old.cards, "Seat"):
+        return old.cards.Seat(seat)
+    return importlib.import_module(f"{OLD_NAME}.seats").Seat(seat)
+
+
 def phase_of(deal: Deal, action: Action) -> str:
     """The phase a decision belongs to (see the module's docstring)."""
     if isinstance(action, Bid | Discard | Declare):
@@ -139,7 +151,7 @@ class Table:
             return
         self.old_deal = old.deal.Deal(
             old.deal.DealSettings(**asdict(self.deal.settings)),
-            old.cards.Seat(dealer),
+            old_seat(old, dealer),
             [[old.cards.Card(int(c)) for c in h] for h in hands],
             [old.cards.Card(int(c)) for c in talon],
         )
@@ -162,7 +174,7 @@ class Table:
             if action is None and old is None:
                 action = rule_player(view, rng_old)
             elif action is None:
-                o_view = old.views.seat_view(self.old_deal, old.cards.Seat(int(actor)))
+                o_view = old.views.seat_view(self.old_deal, old_seat(old, int(actor)))
                 o_action = old.robot.choose(o_view, rng_old, budget=old_budget(old))
                 action = action_from_json(o_action.to_json(), 3)
             self.deal.apply(action)
@@ -172,10 +184,14 @@ class Table:
 
 
 def old_budget(old: Any) -> Any:
-    """The earlier player's budget (see :data:`STRONG_PLAY`)."""
+    """The earlier player's budget (see :data:`STRONG_PLAY` and :data:`BASE_JUDGES`)."""
+    judges = hasattr(old.robot.STRONG, "judge")  # bids judged by sampled layouts
     if not STRONG_PLAY:
+        if judges and BASE_JUDGES:
+            strong = old.robot.STRONG
+            return replace(old.robot.FAST, judge=strong.judge, judge_samples=strong.judge_samples)
         return old.robot.FAST
-    if hasattr(old.robot.STRONG, "judge"):  # a player that judges bids by sampled layouts
+    if judges and not BASE_JUDGES:
         return replace(old.robot.STRONG, judge=old.robot.FAST.judge)
     return old.robot.STRONG
 
@@ -305,7 +321,7 @@ def pulka_part(pulkas: int, seed: int, base: str, which: str) -> bool:
             if which == "earlier":
                 o_deal = old.deal.Deal(
                     old.deal.DealSettings(**asdict(deal.settings)),
-                    old.cards.Seat(int(deal.dealer)),
+                    old_seat(old, int(deal.dealer)),
                     [
                         [old.cards.Card(int(c)) for c in deal.initial_hand(Seat(s))]
                         for s in range(3)
@@ -320,7 +336,7 @@ def pulka_part(pulkas: int, seed: int, base: str, which: str) -> bool:
                     budget = STRONG if STRONG_PLAY else NEW_BUDGET
                     action = choose(seat_view(deal, actor), rng, budget=budget)
                 else:
-                    o_view = old.views.seat_view(o_deal, old.cards.Seat(int(actor)))
+                    o_view = old.views.seat_view(o_deal, old_seat(old, int(actor)))
                     o_action = old.robot.choose(o_view, rng, budget=old_budget(old))
                     action = action_from_json(o_action.to_json(), 3)
                 times.append(time.process_time() - start)
@@ -387,15 +403,21 @@ def main() -> None:
         default="duplicate,pulkas",
         help="duplicate, pulkas (or pulkas-new, pulkas-earlier)",
     )
+    parser.add_argument(
+        "--base-judges",
+        action="store_true",
+        help="the earlier player judges its auction and contract by play, as the new one",
+    )
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--phases", default=",".join(PHASES), help="duplicate phases to play")
     parser.add_argument(
         "--play-budget", choices=("fast", "strong"), default="fast", help="card play's budget"
     )
     args = parser.parse_args()
-    global RUN_PHASES, STRONG_PLAY
+    global RUN_PHASES, STRONG_PLAY, BASE_JUDGES
     RUN_PHASES = tuple(p for p in PHASES if p in args.phases.split(","))
     STRONG_PLAY = args.play_budget == "strong"
+    BASE_JUDGES = args.base_judges
     if args.quick:
         args.deals, args.pulkas = 6, 1
     parts = set(args.parts.split(","))

@@ -239,17 +239,19 @@ def _plan(
     judging when unsolved; a later one unsolved is left out."""
     best: tuple[float, frozenset[Card], Contract] | None = None
     strains: dict[Suit | None, float] = {}
-    unsolved = False
+    unsolved: list[float] = []
+    """What each candidate ranked higher that went unsolved may be worth."""
     candidates = judgement.candidates
     firm = len(candidates) if firm is None else firm
     for index, ((trump, kept), values) in enumerate(zip(candidates, judgement.tricks, strict=True)):
         assert kept is not None
-        if len(values) < _MIN_LAYOUTS:
-            unsolved = unsolved or index < firm
-            continue
         # Between strains worth about the same, the longer trump suit: it keeps control
         # when the cards lie worse than in the layouts dealt (no trump has none).
         control = _TRUMP_LENGTH * (0 if trump is None else _length(hand_masks(kept)[int(trump)]))
+        if len(values) < _MIN_LAYOUTS:
+            if index < firm:
+                unsolved.append(_partial_worth(values, trump, bid) + control)
+            continue
         for level in range(_lowest_level(trump, bid), 11):
             contract = Contract(level, trump)
             worth = _cautious_mean([game_value(level, t) for t in values]) + control
@@ -260,11 +262,30 @@ def _plan(
                 or (worth > best[0] - 1e-9 and contract.step < best[2].step)
             ):
                 # Not over a candidate the counts rank higher that went unsolved in
-                # budget (long trump suits are the dearest to solve): the counts decide.
-                best = None if unsolved else (worth, kept, contract)
-                if best is None:
+                # budget (long trump suits are the dearest to solve) unless the
+                # layouts it was solved in show it worth less: the counts decide.
+                if any(other > worth - 1e-9 for other in unsolved):
                     return None, strains
+                best = (worth, kept, contract)
     return (None if best is None else (best[1], best[2])), strains
+
+
+def _partial_worth(values: list[int], trump: Suit | None, bid: Contract | None) -> float:
+    """The most a candidate solved in fewer than :data:`_MIN_LAYOUTS` layouts may be
+    worth: its best contract's plain mean over them, no caution (they are few, and it
+    must not be passed over lightly); unbounded when none was solved. A strain whose
+    few layouts already fall short is no reason to hand the choice back to the counts
+    (no trump is the dearest to solve with the aces spread, and the counts rank it
+    first)."""
+    if not values:
+        return math.inf
+    return max(
+        (
+            sum(game_value(level, t) for t in values) / len(values)
+            for level in range(_lowest_level(trump, bid), 11)
+        ),
+        default=-math.inf,
+    )
 
 
 def _cautious_mean(values: list[float]) -> float:
