@@ -7,9 +7,10 @@ from typing import Any
 import pytest
 from playwright.async_api import expect
 
+from tests.browser.conftest import ON_WORKERS_CHROMIUM
 from tests.browser.fake_table import INIT, FakeTableServer, bid_state, open_page, play_state
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, ON_WORKERS_CHROMIUM]
 
 async def test_hello_carries_the_init_data_from_the_hash_and_the_table(
     browser: Any, server: FakeTableServer

@@ -6,9 +6,10 @@ from typing import Any
 import pytest
 from playwright.async_api import BrowserContext, expect
 
+from tests.browser.conftest import ON_WORKERS_CHROMIUM
 from tests.browser.fake_table import FakeTableServer, bid_state, open_page, page_url, play_state
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, ON_WORKERS_CHROMIUM]
 
 
 async def test_telegram_dark_theme_from_the_hash(browser: Any, server: FakeTableServer) -> None:

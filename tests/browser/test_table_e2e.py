@@ -16,6 +16,7 @@ from playwright.async_api import BrowserContext, Page, expect
 from bot.core.model import TableSettings
 from bot.core.modes import SheetMode
 from tests.bot_helpers import Harness, running_bot
+from tests.browser.conftest import ON_WORKERS_CHROMIUM
 from tests.browser.helpers import (
     signed_init_data,
     start_table,
@@ -24,7 +25,7 @@ from tests.browser.helpers import (
     with_init,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, ON_WORKERS_CHROMIUM]
 
 HANG = 300.0
 """Seconds a deal may take at most on a busy machine: only a bound on a hang."""
