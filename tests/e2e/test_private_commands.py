@@ -122,11 +122,29 @@ async def test_private_rules_show_every_table_the_player_sits_at(tmp_path: Path)
         assert text.startswith("🃏 Ваш стол в группе «Preferans club»:") and "\n\n" not in text
 
 
-async def test_private_pulka_of_a_game_whose_record_cannot_be_read(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+@pytest.mark.parametrize(
+    ("command", "answer", "logged", "damages"),
+    [
+        (
+            "/pulka",
+            "pulka.unreadable",
+            "the sheet",
+            ('{"format":', '{"format": "preferans-record/1", "deals": 7}'),
+        ),
+        ("/export", "export.unreadable", "the record", ('{"format":',)),
+    ],
+)
+async def test_private_command_on_a_game_whose_record_cannot_be_read(
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    command: str,
+    answer: str,
+    logged: str,
+    damages: tuple[str, ...],
 ) -> None:
-    """His last game's record is damaged: /pulka in private says so (and the log warns)
-    instead of leaving him with no answer; nothing is changed."""
+    """His last game's record is damaged (not JSON; for the sheet also JSON no game is
+    built from): /pulka and /export in private say so (and the log warns) instead of
+    leaving him with no answer; the row is left as it was."""
     async with running_bot(tmp_path) as h:
         anna = h.users[0]
         await open_and_start(h)
@@ -135,43 +153,17 @@ async def test_private_pulka_of_a_game_whose_record_cannot_be_read(
         table = h.table()
         assert table.game is not None and table.game.over
         del h.service.registry.tables[table.id]  # as a finished game's table is, once shown
-        for damage in ('{"format":', '{"format": "preferans-record/1", "deals": 7}'):
+        for damage in damages:
             con = sqlite3.connect(tmp_path / "bot.sqlite3")
             con.execute("UPDATE games SET record = ? WHERE table_id = ?", (damage, table.id))
             con.commit()
             con.close()
             caplog.clear()
             with caplog.at_level(logging.WARNING):
-                assert await _ask(h, anna, "/pulka") == t("en", "pulka.unreadable")
+                assert await _ask(h, anna, command) == t("en", answer)
             [line] = [r for r in caplog.records if r.levelno >= logging.WARNING]
-            assert line.getMessage().startswith(f"the sheet of user {anna.id}'s last game")
+            assert line.getMessage().startswith(f"{logged} of user {anna.id}'s last game")
             con = sqlite3.connect(tmp_path / "bot.sqlite3")
             [(kept,)] = con.execute("SELECT record FROM games WHERE table_id = ?", (table.id,))
             con.close()
             assert kept == damage  # left as it was
-
-
-async def test_private_export_of_a_game_whose_record_cannot_be_read(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    """His last game's record is not even JSON: /export in private says so (and the log
-    warns) instead of leaving him with no answer; the row is left as it was."""
-    async with running_bot(tmp_path) as h:
-        anna = h.users[0]
-        await open_and_start(h)
-        for user in h.users[:2]:
-            await h.say(user, "/stop")
-        table = h.table()
-        del h.service.registry.tables[table.id]  # as a finished game's table is, once shown
-        con = sqlite3.connect(tmp_path / "bot.sqlite3")
-        con.execute("UPDATE games SET record = ? WHERE table_id = ?", ('{"format":', table.id))
-        con.commit()
-        con.close()
-        with caplog.at_level(logging.WARNING):
-            assert await _ask(h, anna, "/export") == t("en", "export.unreadable")
-        [line] = [r for r in caplog.records if r.levelno >= logging.WARNING]
-        assert line.getMessage().startswith(f"the record of user {anna.id}'s last game")
-        con = sqlite3.connect(tmp_path / "bot.sqlite3")
-        [(kept,)] = con.execute("SELECT record FROM games WHERE table_id = ?", (table.id,))
-        con.close()
-        assert kept == '{"format":'
