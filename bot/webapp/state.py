@@ -8,6 +8,7 @@ moves with exactly the chat keyboard's labels and callback data.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from typing import Any
@@ -22,6 +23,7 @@ from bot.preferans.deal import Phase, Trick, TrickCard
 from bot.preferans.outcome import DealKind, WhistAnswer
 from bot.preferans.seats import Seat
 from bot.preferans.views import PublicView, SeatView
+from bot.render.callbacks import decode
 from bot.render.i18n import catalogue, t
 from bot.render.keyboards import actions_keyboard
 from bot.render.results import result_text, sheet_before
@@ -67,8 +69,10 @@ def plain(text: str) -> str:
     return html.unescape(_TAG.sub("", text))
 
 
+@functools.cache
 def strings(lang: str) -> dict[str, str]:
-    """The page's words in ``lang``; ``{n}`` is left for the page."""
+    """The page's words in ``lang``; ``{n}`` is left for the page. Built once per language
+    (every state frame carries them) and shared: callers only read it."""
     entries = catalogue(lang).entries
     return {key: plain(entries[entry].forms[0]) for key, entry in STRINGS.items()}
 
@@ -107,8 +111,9 @@ def _buttons(
         kept = []
         for button in row:
             data = str(button.callback_data)
-            code = data.split(":", 2)[-1]
-            if code[:1] in ("p", "t", "u"):
+            found = decode(data)
+            code = found.code if found is not None else ""
+            if code[:1] in ("p", "t", "u"):  # play, mark, unmark a card (callbacks.py)
                 on_cards[code[1:]] = data
             else:
                 kept.append({"text": button.text, "data": data})
