@@ -79,7 +79,12 @@ def _offer_name(pv: PublicView, offer: Offer) -> str | None:
     if offer.tricks[me] == left:
         return "offer.name.mine"
     if left in offer.tricks:
-        return "offer.name.yours"
+        if pv.kind is DealKind.ALL_PASS:
+            return None  # each plays for himself: "yours" would name nobody
+        taker = Seat(offer.tricks.index(left))
+        # a defender who gives the rest to the other defender keeps them on his side
+        side = pv.declarer not in (me, taker)
+        return "offer.name.ours" if side else "offer.name.yours"
     if pv.kind is DealKind.GAME and me == pv.declarer and pv.contract is not None:
         before = pv.tricks[me] - offer.tricks[me]  # the deal's tricks include the offer's
         if offer.tricks[me] == pv.contract.level - before - 1:

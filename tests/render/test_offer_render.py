@@ -4,6 +4,7 @@ buttons with the offerer's hand for those who answer only, the group told what h
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from telegram import InlineKeyboardMarkup
 
@@ -211,3 +212,41 @@ def test_the_end_by_an_accepted_offer_names_who_offered_what() -> None:
     # a deal that did not end by an offer has no such line
     game, deal = _game("game")
     assert offer_end_line(_table(game), deal, "ru") is None
+
+
+def _to_lead_by(deal: Deal, wanted: Callable[[Seat], bool]) -> Seat:
+    """Play tricks until a seat ``wanted`` accepts leads; that seat."""
+    for number in range(2, 9):
+        play_to_trick(deal, number)
+        if deal.actor is not None and wanted(deal.actor):
+            return deal.actor
+    raise AssertionError("no such seat ever led")
+
+
+def test_the_rest_given_to_the_other_defender_are_ours_not_yours() -> None:
+    game, deal = _game("game")
+    defender = _to_lead_by(deal, lambda s: s != deal.declarer)
+    partner = next(s for s in deal.defenders if s != defender)
+    left = 11 - deal.trick_number
+    offer = next(o for o in deal.offer_actions() if o.tricks[partner] == left)
+    _accepted(deal, offer)
+    who = NAMES[defender]
+    assert offer_end_line(_table(game), deal, "ru") == (
+        f"🤝 {who}: «Остальные наши» — принято. Оставшиеся взятки: "
+        f"{offer_split(_table(game), public_view(deal), offer)}."
+    )
+    assert (offer_end_line(_table(game, "en"), deal, "en") or "").startswith(
+        f"🤝 {who}: “The rest are ours” — accepted."
+    )
+
+
+def test_an_all_pass_offer_of_the_rest_to_another_player_has_no_name() -> None:
+    game, deal = _game("allpass")
+    play_to_trick(deal, 4)  # (the talon leads the first tricks)
+    offerer = deal.actor
+    assert offerer is not None
+    left = 11 - deal.trick_number
+    offer = next(o for o in deal.offer_actions() if o.tricks[offerer] == 0 and left in o.tricks)
+    _accepted(deal, offer)
+    line = offer_end_line(_table(game), deal, "ru")
+    assert line is not None and line.startswith(f"🤝 {NAMES[offerer]}: предложение принято.")
