@@ -31,6 +31,10 @@ async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 def main() -> None:
+    if os.environ.get("BENCH_LOOP") == "uvloop":
+        import uvloop
+
+        uvloop.install()
     logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s", level="WARNING")
     api = os.environ["TELEGRAM_API_URL"].rstrip("/")
     builder = (

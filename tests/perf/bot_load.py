@@ -17,6 +17,9 @@ For every N it starts, side by side, four bots, each with its own fake Bot API H
 - ``baseline_httpx``: the same on PTB's default client (httpx's default pool, no pacing),
   shown for reference only.
 
+``BENCH_LOOP=uvloop`` runs ours on uvloop's event loop, ``BASELINE_LOOP=uvloop`` the
+baselines (``pip install uvloop`` first; it is not a dependency of the bot).
+
 The sides run in alternating short rounds (``--round`` seconds each: ours, baseline,
 reference, ours at defaults, again), so that all of them meet the same load of the shared
 machine. A side's players act only during its rounds; what they would have done meanwhile
@@ -105,6 +108,10 @@ def child_bot() -> None:
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         bot.app.default_request = lambda n=32: module.LeanRequest(n, pool_timeout=None)
+    if os.environ.get("BENCH_LOOP") == "uvloop":
+        import uvloop
+
+        uvloop.install()
     from bot.__main__ import main
 
     sys.exit(main())
@@ -1370,6 +1377,7 @@ def _start_side(key: str, n: int, args: argparse.Namespace, workdir: str) -> Sid
         cmd = [sys.executable, os.path.abspath(__file__), "--child-bot"]
     else:
         env["BASELINE_REQUEST"] = "httpx" if key == "baseline_httpx" else "aiohttp"
+        env["BENCH_LOOP"] = os.environ.get("BASELINE_LOOP", "asyncio")
         cmd = [
             sys.executable,
             os.path.join(os.path.dirname(os.path.abspath(__file__)), "baseline_bot.py"),
