@@ -33,8 +33,8 @@ from bot.core.service import TableService
 from bot.front import Answer, Front, Head, Limits, PassTo
 from bot.render.i18n import lang_of, t
 
-from .auth import MAX_AGE, AuthError, StaleAuth, WebAppUser, check_init_data
 from . import guard
+from .auth import MAX_AGE, AuthError, StaleAuth, WebAppUser, check_init_data
 from .guard import Guard
 from .hub import Hub, Viewer
 from .replay import replay_frame
