@@ -229,10 +229,10 @@ async def _socket(wiring: Wiring, request: web.Request) -> web.StreamResponse:
             await old.close(CLOSE_REPLACED, b"opened again")
         refused = 0  # frames refused in a row on this socket
         async for message in ws:
-            if message.type != WSMsgType.TEXT:
+            if message.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
                 continue
-            frame = _frame(message.data)
-            if wiring.presses.take(user.id):
+            frame = _frame(message.data) if message.type == WSMsgType.TEXT else None
+            if wiring.presses.take(user.id):  # every frame counts: a binary flood too
                 refused = 0
                 if frame is not None:
                     await _answer(wiring, user, viewer, frame, send)
