@@ -15,7 +15,9 @@ turn); here every limit is ours:
 - a request the handler hands on (:class:`PassTo`) goes, headers first, to a server on
   the loopback, and its bytes are passed both ways until either side closes (a WebSocket
   lives long): at most :attr:`Limits.passed` such connections at once (an eighth of the
-  descriptors if fewer: each holds three), one more gets ``503``;
+  descriptors if fewer: each holds three); one more closes the oldest the server behind
+  has not vouched for (:func:`vouch`: a signed user's socket), so that sockets opened and
+  left silent cannot keep the players out; with every one vouched for, it gets ``503``;
 - any other answer is a status with an optional JSON body, one per connection
   (``Connection: close``);
 - the accept loop's "out of descriptors" error is one WARNING until accepting works again.
@@ -32,13 +34,14 @@ import logging
 import os
 import resource
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.config import ConfigError
 
-__all__ = ["Front", "Head", "Limits", "PassTo", "Answer", "IDLE", "HEADERS"]
+__all__ = ["Front", "Head", "Limits", "PassTo", "Answer", "vouch", "IDLE", "HEADERS"]
 
 log = logging.getLogger(__name__)
 
@@ -92,13 +95,26 @@ Answer = int | tuple[int, bytes] | PassTo
 """A status, a status with a JSON body, or the request handed on."""
 Handler = Callable[[Head, asyncio.StreamReader], Awaitable[Answer]]
 _Stream = tuple[asyncio.StreamReader, asyncio.StreamWriter]
+Link = tuple[str, int, int]
+"""A connection handed on as the server behind sees it: its peer's address and port, and
+its own port."""
+
+_LISTENING: weakref.WeakSet[Front] = weakref.WeakSet()
+
+
+def vouch(link: Link) -> None:
+    """The server behind a front vouches for a connection it was handed (a signed user's
+    socket): it is no longer among the first to close when every place is taken."""
+    for front in _LISTENING:
+        front.handed.pop(link, None)
 
 
 class _Passed:
     """A request handed on (``upstream``: the connection to the server behind)."""
 
-    def __init__(self, upstream: _Stream) -> None:
+    def __init__(self, upstream: _Stream, link: Link) -> None:
         self.upstream = upstream
+        self.link = link
 
 
 class _AcceptErrors(logging.Filter):
@@ -142,6 +158,8 @@ class Front:
         """Connections waiting for their headers or an answer (not those handed on)."""
         self.passed = 0
         """Connections handed on, open now."""
+        self.handed: OrderedDict[Link, asyncio.StreamWriter] = OrderedDict()
+        """Connections handed on that nobody vouched for yet, oldest first."""
         self.cap, self.passed_cap = self._caps()
         self.accept_errors = _AcceptErrors(name)
 
@@ -164,10 +182,12 @@ class Front:
             why = os.strerror(exc.errno) if exc.errno else str(exc)
             raise ConfigError(f"the {self.name} cannot listen on {listen}:{port}: {why}") from None
         self.port = int(self.server.sockets[0].getsockname()[1])
+        _LISTENING.add(self)
 
     def close(self) -> None:
         """Stop listening and drop the connections waiting for their headers."""
         logging.getLogger("asyncio").removeFilter(self.accept_errors)
+        _LISTENING.discard(self)
         if self.server is not None:
             self.server.close()
             for writer in list(self.waiting):
@@ -185,7 +205,7 @@ class Front:
             oldest.transport.abort()
         self.open += 1
         self.waiting[writer] = None
-        upstream: _Stream | None = None
+        passed: _Passed | None = None
         try:
             async with asyncio.timeout(self.limits.idle):
                 try:
@@ -193,23 +213,24 @@ class Front:
                 except asyncio.LimitOverrunError:
                     answer = 431
                 if isinstance(answer, _Passed):
-                    upstream = answer.upstream
+                    passed = answer
                     self.open -= 1  # counted among the passed ones from now on
                 else:
                     writer.write(
                         _response(*answer) if isinstance(answer, tuple) else _response(answer)
                     )
                     await writer.drain()
-            if upstream is not None:  # no time limit once its headers came
-                await _both_ways((reader, writer), upstream)
+            if passed is not None:  # no time limit once its headers came
+                await _both_ways((reader, writer), passed.upstream)
             writer.close()  # after the answer: an unread body is dropped with the socket
         except (TimeoutError, ConnectionError, asyncio.IncompleteReadError):
             pass  # a slow or broken client: dropped below
         finally:
             self.waiting.pop(writer, None)
-            if upstream is not None:
+            if passed is not None:
                 self.passed -= 1
-                upstream[1].transport.abort()
+                self.handed.pop(passed.link, None)
+                passed.upstream[1].transport.abort()
             else:
                 self.open -= 1
             if not writer.transport.is_closing():
@@ -232,21 +253,27 @@ class Front:
                 headers[name.strip().lower()] = value.strip()
         answer = await self.handle(Head(parts[0], parts[1], headers, raw), reader)
         if isinstance(answer, PassTo):
-            return await self._pass(raw, answer)
+            return await self._pass(raw, answer, writer)
         return answer
 
-    async def _pass(self, raw: bytes, to: PassTo) -> int | _Passed:
+    async def _pass(self, raw: bytes, to: PassTo, client: asyncio.StreamWriter) -> int | _Passed:
         """A connection to the server behind, the request's head sent on."""
         if self.passed >= self.passed_cap:
-            return 503
+            if not self.handed:
+                return 503
+            _link, oldest = self.handed.popitem(last=False)
+            oldest.transport.abort()
         try:
             upstream = await asyncio.open_connection(to.host, to.port)
         except OSError as exc:
             log.warning("%s: %s:%d cannot be reached: %s", self.name, to.host, to.port, exc)
             return 503
         self.passed += 1
+        host, port = upstream[1].get_extra_info("sockname")[:2]
+        link = (host, port, to.port)
+        self.handed[link] = client
         upstream[1].write(raw)
-        return _Passed(upstream)
+        return _Passed(upstream, link)
 
 
 def _raise_descriptor_limit() -> None:

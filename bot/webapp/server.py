@@ -30,7 +30,7 @@ from aiohttp import WSMsgType
 
 from bot.core.model import Table
 from bot.core.service import TableService
-from bot.front import Answer, Front, Head, Limits, PassTo
+from bot.front import Answer, Front, Head, Limits, PassTo, vouch
 from bot.render.i18n import lang_of, t
 
 from . import guard
@@ -220,6 +220,8 @@ async def _socket(wiring: Wiring, request: web.Request) -> web.StreamResponse:
         await ws.close(code=exc.code, message=exc.why.encode())
         return ws
 
+    _vouch(request)
+
     def close(code: int, why: bytes) -> Awaitable[bool]:
         return ws.close(code=code, message=why)
 
@@ -248,6 +250,16 @@ async def _socket(wiring: Wiring, request: web.Request) -> web.StreamResponse:
     finally:
         await wiring.hub.leave(viewer)
     return ws
+
+
+def _vouch(request: web.Request) -> None:
+    """A signed user's socket: the front that handed it on keeps it when every place is
+    taken (:func:`bot.front.vouch`)."""
+    transport = request.transport
+    peer = transport.get_extra_info("peername") if transport is not None else None
+    own = transport.get_extra_info("sockname") if transport is not None else None
+    if peer is not None and own is not None:
+        vouch((peer[0], peer[1], own[1]))
 
 
 class _Closed(Exception):

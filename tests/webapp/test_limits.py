@@ -141,21 +141,30 @@ async def test_connections_over_the_cap_are_refused(tmp_path: Path) -> None:
             writer.write(b"GET /app/ HTTP/1.1\r\n")
             slow.append((reader, writer))
             await until(lambda: len(front.waiting) == len(slow))
-        # one more: the oldest slow one makes room, and the page's socket gets in
-        async with socket_of(s) as socket:
+        # one more: the oldest slow one makes room, and a socket of the page gets in
+        async with socket_of(s) as silent:
             assert await dropped(slow[0][0])
-            await hello(h, socket, 0)
-            await socket.state()
             # a socket handed on no longer counts among those waiting or being answered
-            assert (front.open, front.passed, len(front.waiting)) == (1, 1, 1)
-            # every place for a connection handed on is taken: one more is refused
+            await until(lambda: (front.open, front.passed, len(front.waiting)) == (1, 1, 1))
+            # it holds the one place handed on, but without hello nobody vouched for it:
+            # the next request takes its place
+            health = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+            assert await status_of(s.port, health) == "HTTP/1.1 200 OK"
+            assert await silent.receive() is None
+        await until(lambda: front.passed == 0)
+        async with socket_of(s) as socket:
+            await hello(h, socket, 0)
+            await socket.state()  # a signed user's socket: vouched for
+            # every place for a connection handed on is taken for good: one more is refused
             status = await status_of(s.port, b"GET /app/ HTTP/1.1\r\nHost: x\r\n\r\n")
             assert status == "HTTP/1.1 503 Service Unavailable"
-            await until(lambda: front.open == 1)  # the slow socket left waits on
-            assert len(front.waiting) == 1
+            await socket.press("garbage")  # and the player's socket works on
+            toast = await socket.until(lambda f: f["t"] == "toast")
+            assert toast["text"] == t("en", "err.stale")
         await until(lambda: front.passed == 0)  # the socket closed: its place is free again
-        status = await status_of(s.port, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-        assert status == "HTTP/1.1 200 OK"
+        assert await status_of(s.port, health) == "HTTP/1.1 200 OK"
+        await until(lambda: front.open == 1)  # the slow socket left still waits
+        assert len(front.waiting) == 1
         for _reader, writer in slow:
             writer.close()
 
