@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import socket as net
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 
+from bot.config import ConfigError
 from bot.front import Limits
 from bot.render.callbacks import encode
 from bot.render.i18n import t
@@ -250,3 +253,20 @@ async def test_sockets_opened_too_often_are_refused(tmp_path: Path) -> None:
         async with socket_of(s) as socket:  # another player opens it as usual
             await hello(h, socket, 1)
             assert (await socket.state())["table"] == h.table().id
+
+
+async def test_a_taken_port_is_one_clear_line(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, webapp=True) as h:
+        miniapp = h.app.bot_data.miniapp
+        assert miniapp is not None
+        with net.socket() as taken:
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            port = taken.getsockname()[1]
+            server = WebServer(miniapp.wiring, "127.0.0.1", port)
+            with pytest.raises(ConfigError) as refused:
+                await server.start()
+        assert str(refused.value) == (
+            f"the mini app cannot listen on 127.0.0.1:{port}: Address already in use"
+        )
+        assert server.runner is not None and not server.runner.addresses  # nothing left open
