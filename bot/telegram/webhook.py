@@ -35,7 +35,7 @@ from telegram import Update
 
 from bot import health
 from bot.config import Config
-from bot.front import Answer, Front, Head, PassTo
+from bot.front import Answer, Front, Head
 from bot.telegram.running import ALLOWED_UPDATES, App
 
 __all__ = ["Webhook", "MAX_BODY"]
@@ -98,7 +98,7 @@ class Webhook:
             return 200 if healthy else 503, json.dumps(report).encode()
         if where.startswith(APP_PATH) and where != self.path:
             miniapp = self.app.bot_data.miniapp if self.app is not None else None
-            return 404 if miniapp is None else PassTo(*miniapp.upstream)
+            return 404 if miniapp is None else miniapp.admit(head)
         if where != self.path:
             return 404
         if head.method != "POST":

@@ -155,8 +155,11 @@ class WebServer:
             self.runner = None
 
     async def _front(self, head: Head, reader: asyncio.StreamReader) -> Answer:
-        """What the front hands on: the Mini App's requests, none with a body (it reads
-        none)."""
+        return self.admit(head)
+
+    def admit(self, head: Head) -> Answer:
+        """What a front hands on to this server: the Mini App's requests, none with a body
+        (it reads none); anything else is answered there, unread."""
         if not (head.path.startswith(APP) or head.path == HEALTH):
             return 404
         if head.method not in ("GET", "HEAD"):
