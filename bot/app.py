@@ -7,7 +7,6 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from telegram import Bot, BotCommand
@@ -145,8 +144,7 @@ def build_application(
         if config.webapp_url:  # the table as a Mini App, served beside the bot
             # with a webhook, on the webhook's port: its server hands the Mini App's
             # requests to this one, on the loopback (bot/telegram/webhook.py)
-            web = replace(config, webapp_listen="127.0.0.1", webapp_port=0)
-            miniapp = MiniApp(rt, web if config.webhook_url else config).server
+            miniapp = MiniApp(rt, config, public=not config.webhook_url).server
             app.bot_data.miniapp = miniapp
             await miniapp.start()
             log.info("mini app on %s:%d (%s)", miniapp.listen, miniapp.port, config.webapp_url)

@@ -6,18 +6,23 @@ with ``{"ok": true, "database": "ok", "telegram": "ok"}``, or ``503`` with what 
 :data:`TIMEOUT` seconds.
 
 The webhook's own HTTP server (:mod:`bot.telegram.webhook`) answers it on the webhook's
-port.
+port; in polling mode the Mini App's server does, on its own port (:mod:`bot.webapp.server`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from telegram.ext import Application
 
-__all__ = ["check", "TIMEOUT", "PATH"]
+__all__ = ["check", "Shared", "TIMEOUT", "PATH"]
+
+log = logging.getLogger(__name__)
+
+Report = tuple[bool, dict[str, Any]]
 
 TIMEOUT = 5.0
 PATH = "/healthz"
@@ -37,6 +42,33 @@ async def check(app: Application[Any, Any, Any, Any, Any, Any]) -> tuple[bool, d
     report = {"database": db, "telegram": telegram}
     healthy = all(v == "ok" for v in report.values())
     return healthy, {"ok": healthy, **report}
+
+
+class Shared:
+    """The check as ``/healthz`` runs it: requests that come while one runs wait for that
+    one (``/healthz`` needs no secret, and each check's ``getMe`` counts against the rate
+    limit the game's messages share: one ``getMe`` however many ask)."""
+
+    def __init__(self, run: Callable[[], Awaitable[Report]]) -> None:
+        self.run = run
+        self.under_way: asyncio.Future[Report] | None = None
+        """The check under way (or the last one)."""
+
+    async def __call__(self) -> Report:
+        if self.under_way is None or self.under_way.done():
+            self.under_way = asyncio.ensure_future(self._logged())
+        return await asyncio.shield(self.under_way)  # a dropped request leaves it to the others
+
+    def cancel(self) -> None:
+        """The server stops: a check under way is nobody's any more."""
+        if self.under_way is not None:
+            self.under_way.cancel()
+
+    async def _logged(self) -> Report:
+        healthy, report = await self.run()
+        if not healthy:
+            log.warning("health check failed: %s", report)
+        return healthy, report
 
 
 async def _probe(call: Callable[[], Awaitable[object]]) -> str:

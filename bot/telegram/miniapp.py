@@ -10,7 +10,7 @@ from telegram import User
 
 from bot.config import Config
 from bot.core.effects import Effects
-from bot.health import check
+from bot.health import Shared, check
 from bot.webapp.auth import WebAppUser
 from bot.webapp.hub import Hub
 from bot.webapp.server import WebServer, Wiring
@@ -26,7 +26,9 @@ log = logging.getLogger(__name__)
 class MiniApp:
     """The Mini App of a running bot."""
 
-    def __init__(self, rt: Runtime, config: Config) -> None:
+    def __init__(self, rt: Runtime, config: Config, *, public: bool = True) -> None:
+        """``public``: on ``WEBAPP_LISTEN:WEBAPP_PORT`` behind the bot's front; else on the
+        loopback only, for the webhook's front to hand requests to."""
         assert config.webapp_url is not None
         self.rt = rt
         self.config = config
@@ -40,9 +42,9 @@ class MiniApp:
             hub=self.hub,
             max_age=config.webapp_max_age,
             ready=self._ready,
-            health=lambda: check(rt.app),
+            health=Shared(lambda: check(rt.app)),
         )
-        self.server = WebServer(wiring, config.webapp_listen, config.webapp_port)
+        self.server = WebServer(wiring, config.webapp_listen, config.webapp_port, public=public)
         web_links = rt.presenter.web
         web_links.link = self.link
         web_links.start = self.start_link

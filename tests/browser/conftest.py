@@ -12,6 +12,10 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from tests.webapp.helpers import unlimited_presses  # the page taps at machine speed
+
+__all__ = ["unlimited_presses"]
+
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

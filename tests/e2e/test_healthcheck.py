@@ -113,7 +113,7 @@ async def test_health_requests_that_come_together_share_one_check() -> None:
         reader = asyncio.StreamReader()
         reader.feed_data(b"GET /healthz HTTP/1.1\r\nHost: bot\r\n\r\n")
         reader.feed_eof()
-        return await hook._request(reader, cast(Any, object()))
+        return await hook.front._request(reader, cast(Any, object()))
 
     requests = [asyncio.create_task(healthz()) for _ in range(5)]
     await asked.wait()

@@ -9,8 +9,11 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import aiohttp
+import pytest
 
+from bot.webapp import guard
 from bot.webapp.auth import sign
+from bot.webapp.guard import Rate
 from tests.bot_helpers import Harness
 from tests.fakes import FakeUser
 
@@ -104,3 +107,11 @@ async def two_sockets(h: Harness) -> AsyncIterator[tuple[Socket, Socket, Frame]]
         first = await mine.state()
         await theirs.state()
         yield mine, theirs, first
+
+
+@pytest.fixture(autouse=True)
+def unlimited_presses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests press at machine speed (computer players at a fraction of their pace):
+    the per-user limit on frames would refuse some, more often the faster the machine.
+    tests/webapp/test_limits.py gives its servers limits of their own."""
+    monkeypatch.setattr(guard, "PRESSES", Rate(burst=1_000_000, per_second=1_000_000.0))

@@ -38,6 +38,13 @@ async def test_one_port_serves_the_webhook_the_mini_app_and_health(tmp_path: Pat
                 assert (await response.json())["ok"] is True
             async with session.get(base + "/app/static/none.js") as response:
                 assert response.status == 404  # the Mini App's server answered
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(force_close=True)) as one:
+            # (each on a connection of its own: the webhook's front sees its head)
+            async with one.post(base + "/app/ws", data=b"x" * 1000) as response:
+                assert response.status == 405  # refused in front, its body unread
+            async with one.get(base + "/app/", data=b"x" * 1000) as response:
+                assert response.status == 413
+        async with aiohttp.ClientSession() as session:
             async with session.ws_connect(base + "/app/ws") as ws:
                 await ws.send_json({"t": "hello", "init": init, "table": 7})
                 refused = await ws.receive_json(timeout=30)
