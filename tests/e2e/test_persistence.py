@@ -448,6 +448,24 @@ async def test_a_repeated_press_is_already_done_and_discard_marks_are_idempotent
         assert not is_alert(answer) and "Already done" in answer["text"]
 
 
+async def _timed_out(
+    h: Harness, clock: ManualClock, code: str
+) -> tuple[FakeUser, MessageView, str, int]:
+    """The player to act lets his time (60 s) run out holding the ``code`` button: he, his
+    hand message, that button's data and the move it was for."""
+    user = h.actor()
+    assert user is not None
+    msg = h.hand(user)
+    data = button(msg, code)
+    table = h.table()
+    move = table.move
+    clock.advance(61)
+    await h.rt.scheduler.on_timer(JobKind.TURN, table.id, move)
+    await h.idle()
+    assert table.move == move + 1
+    return user, msg, data, move
+
+
 async def test_his_press_of_what_his_timeout_made_is_already_done_after_a_restart(
     tmp_path: Path,
 ) -> None:
@@ -459,16 +477,7 @@ async def test_his_press_of_what_his_timeout_made_is_already_done_after_a_restar
     async with running_bot(tmp_path, fake=fake, clock=clock, defaults=settings) as h:
         people, group = h.users, h.group
         await open_and_start(h)
-        user = h.actor()
-        assert user is not None
-        msg = h.hand(user)
-        data = button(msg, "bP")
-        table = h.table()
-        move = table.move
-        clock.advance(61)
-        await h.rt.scheduler.on_timer(JobKind.TURN, table.id, move)
-        await h.idle()
-        assert table.move == move + 1
+        user, msg, data, move = await _timed_out(h, clock, "bP")
     async with running_bot(
         tmp_path, fake=fake, people=people, group=group, clock=clock, defaults=settings
     ) as h:
@@ -510,15 +519,8 @@ async def test_his_press_of_the_game_s_last_move_his_timer_made_is_already_done(
             await take_turn(h, policy)
         else:
             pytest.fail("the game did not come to its last pass")
-        user = h.actor()
-        assert user is not None
-        msg = h.hand(user)
-        data = button(msg, "wP")
+        user, msg, data, _ = await _timed_out(h, clock, "wP")
         table = h.table()
-        move = table.move
-        clock.advance(61)
-        await h.rt.scheduler.on_timer(JobKind.TURN, table.id, move)
-        await h.idle()
         assert table.status is Status.OVER and table.game is not None and table.game.over
         answer = await h.press(user, msg, data, force=True)
         assert answer == {"text": "✓ Already done.", "show_alert": False}
