@@ -77,11 +77,13 @@ def blocked(table: Table, user_id: int) -> list[Effect]:
     return effects
 
 
-def unblocked(table: Table, user_id: int) -> list[Effect]:
+def unblocked(table: Table, user_id: int, anew: bool = True) -> list[Effect]:
     """``user_id`` opened his private chat (again, or pressed /start there): his hand is
-    sent anew as a new message, so a player who lost his buttons can always get them back."""
+    sent anew as a new message (``anew``), so a player who lost his buttons can always get
+    them back; else (a deep link, or his hand is the last message there) it is brought up
+    to date where it is."""
     table.blocked_noted.discard(user_id)
     seat = table.seat_of(user_id)
     if seat is None or table.status != Status.PLAYING:
         return []
-    return [HandShown(table, seat, anew=True)]
+    return [HandShown(table, seat, anew=anew)]

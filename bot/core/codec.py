@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.preferans.actions import action_from_json
 from bot.preferans.cards import parse_card
 from bot.preferans.game import Game
 from bot.preferans.robot.levels import DEFAULT_LEVEL, LEVEL_NAMES
@@ -114,6 +115,9 @@ def state_json(table: Table) -> dict[str, Any]:
             for h in table.holders
         ],
         "recent": [[p.move, p.user_id, p.key] for p in table.recent],
+        # what the bot made for people (a forced card, a timeout's move): his own press of
+        # it arriving after a restart is already done, as it would have been before
+        "made_for": [[m, u, a.to_json()] for m, u, a in table.ui.made_for],
         "unshown_ends": [{"deal_no": n} for n in u.ends],
         # stored as before: False while due, True once shown, None before the game is over
         "settlement_shown": False if u.settlement else (table.status == Status.OVER or None),
@@ -143,6 +147,10 @@ def load_state(table: Table, data: dict[str, Any]) -> None:
         for h in data.get("holders", [])
     ]
     table.recent = [Press(int(m), int(u), str(c)) for m, u, c in data.get("recent", [])]
+    players = table.settings.players
+    table.ui.made_for = [
+        (int(m), int(u), action_from_json(a, players)) for m, u, a in data.get("made_for", [])
+    ]
     table.unshown = Unshown(
         ends=[int(e.get("deal_no", 0)) for e in data.get("unshown_ends", [])],
         settlement=data.get("settlement_shown") is False,

@@ -240,7 +240,8 @@ class TableUi:
     made_for: list[tuple[int, int, Action]] = field(default_factory=list)
     """The latest actions the bot made for people (a forced card, a timeout's) as (move,
     user id, action): his own press of that action at that move, arriving a moment later,
-    is already done, not out of date (not stored)."""
+    is already done, not out of date (stored, like ``Table.recent``: the press may arrive
+    after a restart)."""
     hand_auto: dict[Seat, Action] = field(default_factory=dict)
     """Automatic actions noted in each seat's hand message until he acts (not stored)."""
     acted_at: dict[Seat, float] = field(default_factory=dict)

@@ -12,6 +12,7 @@ import hashlib
 import logging
 import random
 import secrets
+from dataclasses import replace
 
 from bot.preferans.actions import Action, Discard, IllegalAction
 from bot.preferans.auto_moves import auto_action, forced_declaration
@@ -176,7 +177,7 @@ def act(
     repeated after a restart is :class:`AlreadyDone`."""
     if move != table.move and (
         Press(move, user_id, press) in table.recent
-        or (move, user_id, action) in table.ui.made_for  # made for him as he pressed it
+        or _was_made_for(table, move, user_id, action)  # made for him as he pressed it
     ):
         raise AlreadyDone()
     seat, view = turn_of(table, user_id, move)
@@ -319,6 +320,22 @@ def _made_for(table: Table, seat: Seat, action: Action) -> None:
     if player is not None and not player.is_robot:
         made = (table.move, player.user_id, action)
         table.ui.made_for = [*table.ui.made_for, made][-RECENT_PRESSES:]
+
+
+def _was_made_for(table: Table, move: int, user_id: int, action: Action | None) -> bool:
+    """Whether the bot made ``action`` for ``user_id`` at ``move`` (``made_for``). The
+    seat is left out: a late press is read against the deal as it is now, when the turn
+    has passed on (to the next hand, or the game is over), so it names another seat;
+    the move and the person fix whose action it was."""
+    if action is None:
+        return False
+    return any(
+        m == move
+        and u == user_id
+        and type(a) is type(action)
+        and replace(a, seat=action.seat) == action
+        for m, u, a in table.ui.made_for
+    )
 
 
 def _declare_forced(table: Table) -> None:

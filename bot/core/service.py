@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import partial
 
 from bot.preferans.actions import Action
@@ -148,13 +148,17 @@ class TableService:
             self.change, self.registry.tables_of(user_id), partial(chats.blocked, user_id=user_id)
         )
 
-    async def unblocked(self, player: Player) -> Effects:
-        """The user opened his private chat (again): his hands are sent anew."""
-        await stored(
-            self.registry.remember_user(player, private_ok=True), partial(self.unblocked, player)
-        )
-        change = partial(chats.unblocked, user_id=player.user_id)
-        return await each(self.change, self.registry.tables_of(player.user_id), change)
+    async def unblocked(self, player: Player, anew: Collection[int] | None = None) -> Effects:
+        """The user opened his private chat (again): his hands are sent anew, those of the
+        tables ``anew`` names when it is given (the others are brought up to date)."""
+        redo = partial(self.unblocked, player, anew)
+        await stored(self.registry.remember_user(player, private_ok=True), redo)
+        tables = self.registry.tables_of(player.user_id)
+        return await each(self.change, tables, partial(self._unblocked, player.user_id, anew))
+
+    @staticmethod
+    def _unblocked(user_id: int, anew: Collection[int] | None, table: Table) -> list[Effect]:
+        return chats.unblocked(table, user_id, anew is None or table.id in anew)
 
     # ------------------------------------------------------------------ the lobby
 

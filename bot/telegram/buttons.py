@@ -232,7 +232,11 @@ async def _move(press: _Press, table: Table, data: CallbackData) -> Effects:
     """Bid, name the contract, whist, choose the defence, play a card, make or answer an
     offer."""
     deal = table.game.current if table.game is not None else None
-    action = action_of(data.code, public_view(deal)) if deal is not None else None
+    if deal is not None:
+        action = action_of(data.code, public_view(deal))
+    else:  # the game is over: a late press of the last move the bot made for him
+        seat = table.seat_of(press.user.id)  # (the core leaves the seat out of that check)
+        action = action_at(data.code, seat, seat) if seat is not None else None
     return await press.rt.service.act(table.id, press.user.id, data.move, data.code, action)
 
 

@@ -9,11 +9,11 @@ from typing import Any
 
 from telegram import InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
-from telegram.ext import Application, CommandHandler
+from telegram.ext import Application, CommandHandler, TypeHandler
 
 from bot.core import effects as fx
 from bot.core.errors import Rejected
-from bot.core.model import Player
+from bot.core.model import Player, Status
 from bot.preferans.game import Game
 from bot.preferans.seats import Seat
 from bot.render import keyboards
@@ -27,6 +27,7 @@ from bot.render.text import group_title, title_of
 from .history import day
 from .membership import is_member
 from .runtime import Context, Runtime, group_lang, is_group, player_of, runtime, sender
+from .shown import hand_of
 
 __all__ = ["add_handlers", "COMMANDS", "error_handler"]
 
@@ -83,8 +84,34 @@ def _table_link(
     return t(lang, "webapp.open", title=title), markup
 
 
+def _hands_down(rt: Runtime, user_id: int) -> frozenset[int] | None:
+    """The games in play whose hand message a plain ``/start`` sends anew, at the bottom
+    of the chat (he lost it up there, or lost its buttons); ``None``: he plays none. A hand
+    that is the last message there already stays (:mod:`.bottom`): brought up to date, or
+    edited unchanged to find out whether he deleted it (then it is sent anew)."""
+    hands = {
+        table.id: hand_of(rt.store, table, user_id)
+        for table in rt.service.registry.tables_of(user_id)
+        if table.status is Status.PLAYING
+    }
+    if not hands:
+        return None
+    ids = {slot.message_id for slot in hands.values() if slot and slot.message_id}
+    bottom = rt.outbox.ends.at_bottom(user_id, ids)
+    for slot in hands.values():
+        if slot is not None and slot.message_id in bottom:
+            rt.outbox.probe(slot)
+    return frozenset(
+        table_id
+        for table_id, slot in hands.items()
+        if slot is None or slot.message_id not in bottom
+    )
+
+
 async def start(update: Update, context: Context) -> None:
-    """Let the bot write to the user; a deep link seats him at a table."""
+    """Let the bot write to the user; during a game bring his hands down to the bottom of
+    the chat; a deep link seats him at a table, or answers with the Mini App's button
+    (then his hands stay where they are: a link asks for nothing else)."""
     rt = runtime(context)
     user = update.effective_user
     chat = update.effective_chat
@@ -99,13 +126,27 @@ async def start(update: Update, context: Context) -> None:
     rt.outbox.unblock(chat.id)  # he writes to the bot: it may write to him again
     await rt.service.registry.remember_user(player, private_ok=True)
     payload = context.args[0] if context.args else ""
+    anew: frozenset[int] | None = frozenset()
     if payload.startswith("table_"):  # the group's «🃏 Стол» link
         rt.outbox.post(chat.id, *_table_link(rt, player, payload[len("table_") :]))
-    else:
-        text = await _deep_link(rt, player, payload) if payload else t(player.lang, "start.private")
+    elif payload:
+        text = await _deep_link(rt, player, payload)
         if text:
             rt.outbox.post(chat.id, text)
-    rt.show(await rt.service.unblocked(player))
+    else:
+        anew = _hands_down(rt, player.user_id)
+        if anew is None:  # no game in play: the greeting (in a game his hands answer)
+            rt.outbox.post(chat.id, t(player.lang, "start.private"))
+    rt.show(await rt.service.unblocked(player, anew if anew is not None else ()))
+
+
+async def _heard(update: Update, context: Context) -> None:
+    """Note what a person writes in his private chat (:mod:`.bottom`); a ``/start`` buries
+    nothing: it asks for what is at the bottom."""
+    message = update.message
+    if message is not None and message.chat.id > 0:
+        if not (message.text or "").startswith("/start"):
+            runtime(context).outbox.ends.heard(message.chat.id, message.message_id)
 
 
 async def help_command(update: Update, context: Context) -> None:
@@ -239,7 +280,8 @@ async def error_handler(update: object, context: Context) -> None:
 
 
 def add_handlers(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """Register the game's commands."""
+    """Register the game's commands (and ahead of every handler, what people write)."""
+    application.add_handler(TypeHandler(Update, _heard), group=-2)
     application.add_handler(CommandHandler("start", start))
     application.add_handler(CommandHandler("help", help_command))
     application.add_handler(CommandHandler("rules", rules_command))

@@ -36,6 +36,7 @@ from telegram.error import (
     TimedOut,
 )
 
+from .bottom import ChatEnds
 from .edits import digest, edit_text, markup_json, send_text
 from .pacing import ANSWERS_AHEAD, ANSWERS_WINDOW, Pacing, answer_press
 from .queue import (
@@ -94,8 +95,8 @@ class Outbox:
         self._chats: dict[int, ChatQueue] = {}
         self._shown: OrderedDict[tuple[int, int], str] = OrderedDict()
         self._closed = False
-        self.newest: dict[int, int] = {}
-        """Chat id -> the highest message id the bot sent there (while running)."""
+        self.ends = ChatEnds()
+        """The latest messages the bot knows of in each chat (while running)."""
         self.blocked: set[int] = set()
         """Players who blocked the bot: nothing is sent to them until :meth:`unblock`."""
 
@@ -177,10 +178,10 @@ class Outbox:
         chat.queue.append(item)
         self._kick(chat)
 
-    def note_sent(self, chat_id: int, message_id: int) -> None:
-        """Remember a message the bot sent (see :attr:`newest`)."""
-        if message_id > self.newest.get(chat_id, 0):
-            self.newest[chat_id] = message_id
+    def probe(self, slot: Slot) -> None:
+        """Edit ``slot`` next time even unchanged (no sound; one its reader deleted: anew)."""
+        self._shown.pop((slot.chat_id, slot.message_id or 0), None)
+        slot.shown = None
 
     async def retry(self, call: Callable[[], Awaitable[Any]]) -> Any:
         """``call()`` (one Bot API request) paced and retried as the outbox's own
@@ -339,7 +340,7 @@ class Outbox:
             message_id = await self.pacing.request(
                 lambda: send_text(self.bot, chat.chat_id, item.text, keyboard, silent=quiet)
             )
-            self.note_sent(chat.chat_id, message_id)
+            self.ends.sent(chat.chat_id, message_id)
             if item.done is not None:
                 await item.done(message_id)
             return True
@@ -347,6 +348,7 @@ class Outbox:
             try:
                 bot, chat_id, message_id = self.bot, chat.chat_id, item.message_id
                 await self.pacing.request(lambda: bot.delete_message(chat_id, message_id))
+                self.ends.deleted(chat_id, message_id)
             except BadRequest as exc:
                 log.debug("chat %s: delete failed: %s", chat.chat_id, exc.message)
             return True
@@ -381,7 +383,7 @@ class Outbox:
             lambda: send_text(self.bot, slot.chat_id, text, keyboard, silent=quiet)
         )
         slot.message_id = message_id
-        self.note_sent(slot.chat_id, message_id)
+        self.ends.sent(slot.chat_id, message_id)
         self._remember(slot, (slot.chat_id, message_id), fingerprint)
         if self.on_sent is not None:
             await self.on_sent(slot)

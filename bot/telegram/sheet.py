@@ -273,7 +273,7 @@ class SheetMessages:
             if ref is not None:
                 self._current[table.id] = ref
         old = self.current(table)
-        known = [job.after, self.outbox.newest.get(chat_id, 0)]
+        known = [job.after, self.outbox.ends.newest(chat_id)]
         current = self.store.get(table.id, "table", chat_id, table.deal_no)
         known += [s.message_id for s in [*job.slots, current] if s and s.message_id]
         in_place = old if old is not None and old[0] >= max(known) else None
@@ -379,5 +379,5 @@ class SheetMessages:
                 if not message_gone(exc, "no media", "no text"):
                     raise
         message_id: int = await self.outbox.retry(send)
-        self.outbox.note_sent(chat_id, message_id)
+        self.outbox.ends.sent(chat_id, message_id)
         return message_id, photo

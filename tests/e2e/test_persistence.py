@@ -15,10 +15,13 @@ from typing import Any
 import pytest
 
 from bot.__main__ import main as bot_main
-from bot.core.model import Holder, Table, TableSettings
+from bot.core.model import Holder, Status, Table, TableSettings
 from bot.core.modes import SheetMode
+from bot.core.viewcache import seat_view
+from bot.preferans.actions import Whist
 from bot.preferans.conventions import Rules
 from bot.preferans.game import Game
+from bot.preferans.outcome import WhistAnswer
 from bot.preferans.seats import Seat
 from bot.render.callbacks import action_code, decode
 from bot.stats import game_rows, recompute_rows
@@ -443,6 +446,89 @@ async def test_a_repeated_press_is_already_done_and_discard_marks_are_idempotent
         await h.idle()
         answer = h.fake.callback_answers[qid]
         assert not is_alert(answer) and "Already done" in answer["text"]
+
+
+async def _timed_out(
+    h: Harness, clock: ManualClock, code: str
+) -> tuple[FakeUser, MessageView, str, int]:
+    """The player to act lets his time (60 s) run out holding the ``code`` button: he, his
+    hand message, that button's data and the move it was for."""
+    user = h.actor()
+    assert user is not None
+    msg = h.hand(user)
+    data = button(msg, code)
+    table = h.table()
+    move = table.move
+    clock.advance(61)
+    await h.rt.scheduler.on_timer(JobKind.TURN, table.id, move)
+    await h.idle()
+    assert table.move == move + 1
+    return user, msg, data, move
+
+
+async def test_his_press_of_what_his_timeout_made_is_already_done_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    """The timer passes for him, the bot is redeployed, then his own «Pass» arrives: the
+    same quiet answer as without the restart, not "out of date"."""
+    clock = ManualClock()
+    fake = FakeTelegram(flood=NO_FLOOD)
+    settings = TableSettings(turn_time=60, sheet=SheetMode.TEXT)
+    async with running_bot(tmp_path, fake=fake, clock=clock, defaults=settings) as h:
+        people, group = h.users, h.group
+        await open_and_start(h)
+        user, msg, data, move = await _timed_out(h, clock, "bP")
+    async with running_bot(
+        tmp_path, fake=fake, people=people, group=group, clock=clock, defaults=settings
+    ) as h:
+        assert h.table().move == move + 1
+        calls = len(fake.calls)
+        qid = fake.press(user, msg, data, force=True)  # his client still showed «Pass»
+        await h.idle()
+        assert fake.callback_answer(qid) == {"text": "✓ Already done.", "show_alert": False}
+        # answered, and nothing else sent: his buttons are not taken away as out of date
+        sent = [c.method for c in fake.calls[calls:] if c.method != "getUpdates"]
+        assert sent == ["answerCallbackQuery"]
+        assert h.table().move == move + 1
+
+
+async def test_his_press_of_the_game_s_last_move_his_timer_made_is_already_done(
+    tmp_path: Path,
+) -> None:
+    """The game's last move is the one his timer made (the second defender's pass): his
+    own «Pass», arriving after the game ended, and again after a restart, is already done
+    (the game is over: no deal left to read his press against)."""
+    clock = ManualClock()
+    fake = FakeTelegram(flood=NO_FLOOD)
+    settings = TableSettings(pulka=2, turn_time=60, sheet=SheetMode.TEXT)
+    async with running_bot(tmp_path, fake=fake, clock=clock, defaults=settings) as h:
+        people, group = h.users, h.group
+        await open_and_start(h)
+        policy, policy_deal = _six_spades(h), h.table().deal_no
+        for _ in range(200):
+            deal, game = h.deal(), h.game()
+            assert deal.actor is not None
+            trial = Game.from_record(game.to_record())
+            last = Whist(deal.actor, WhistAnswer.PASS)
+            if last in seat_view(deal, deal.actor).legal:
+                trial.apply(last)
+                if trial.over:
+                    break
+            if h.table().deal_no != policy_deal:  # a new deal: 6♠ by its first hand
+                policy, policy_deal = _six_spades(h), h.table().deal_no
+            await take_turn(h, policy)
+        else:
+            pytest.fail("the game did not come to its last pass")
+        user, msg, data, _ = await _timed_out(h, clock, "wP")
+        table = h.table()
+        assert table.status is Status.OVER and table.game is not None and table.game.over
+        answer = await h.press(user, msg, data, force=True)
+        assert answer == {"text": "✓ Already done.", "show_alert": False}
+    async with running_bot(
+        tmp_path, fake=fake, people=people, group=group, clock=clock, defaults=settings
+    ) as h:
+        answer = await h.press(user, msg, data, force=True)
+        assert answer == {"text": "✓ Already done.", "show_alert": False}
 
 
 async def test_old_buttons_of_a_message_no_table_keeps_go_away_when_pressed(tmp_path: Path) -> None:

@@ -194,6 +194,13 @@ class People(BotApi):
         """The user unblocks the bot (``my_chat_member`` kicked to member)."""
         self._set_blocked(user, False)
 
+    def user_deletes(self, user: FakeUser | int, message_id: int) -> None:
+        """The user deletes a message in his private chat with the bot (for both sides;
+        Telegram tells the bot nothing)."""
+        with self._lock:
+            person = self._user(user)
+            self._stored(self._private_chat(person).id, message_id).deleted = True
+
     def _set_blocked(self, user: FakeUser | int, blocked: bool) -> None:
         with self._lock:
             person = self._user(user)

@@ -4,6 +4,8 @@ last trick plays itself to the end of the deal."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.core import effects as fx
@@ -13,7 +15,17 @@ from bot.core.model import Table
 from bot.core.service import TableService
 from bot.preferans.actions import Bid, Play
 from bot.preferans.seats import Seat
-from tests.service.helpers import actor, legal, of, press, service_on, started
+from bot.render.callbacks import action_code
+from tests.service.helpers import (
+    actor,
+    decoded,
+    legal,
+    of,
+    open_table,
+    press,
+    service_on,
+    started,
+)
 
 
 async def _all_pass(service: TableService, table: Table) -> None:
@@ -59,19 +71,31 @@ async def test_the_only_card_plays_itself_and_a_stale_job_does_nothing() -> None
         assert await service.forced_play(table.id, move) == ()  # the same job again
 
 
-async def test_his_press_of_the_card_that_just_played_itself_is_already_done() -> None:
-    async with service_on() as service:
+async def test_his_press_of_the_card_that_just_played_itself_is_already_done(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "bot.sqlite3"
+    async with service_on(path) as service:
         table = await _forced(service)
         _, player = actor(table)
         card = forced_move(table)
-        move = table.move
+        assert card is not None
+        move, code = table.move, action_code(card)
         await service.forced_play(table.id, move)
-        # his press of that very card arrives a moment later: his card was played
+        # his press of that very card arrives a moment later, read (as the adapter reads
+        # it) against the deal as it is now: the next hand's turn; his card was played
         with pytest.raises(AlreadyDone):
-            await service.act(table.id, player.user_id, move, "pX", card)
+            await service.act(table.id, player.user_id, move, code, decoded(table, code))
+    # the bot restarts (a deploy) between his card played for him and his press
+    async with service_on(path) as service:
+        await service.resumable.resume()
+        table = open_table(service)
+        with pytest.raises(AlreadyDone):
+            await service.act(table.id, player.user_id, move, code, decoded(table, code))
         assert table.move == move + 1
+        other = actor(table)[1].user_id
         with pytest.raises(Rejected, match="err.stale"):  # somebody else's press of that move
-            await service.act(table.id, actor(table)[1].user_id, move, "pY", card)
+            await service.act(table.id, other, move, code, decoded(table, code))
 
 
 async def test_a_player_who_switched_it_off_presses_it_himself() -> None:

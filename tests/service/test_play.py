@@ -167,8 +167,11 @@ async def test_his_late_press_of_what_his_timeout_made_is_already_done() -> None
         move = table.move
         clock.advance(31)
         [auto] = of(await service.timeout(table.id, move), fx.AutoPlayed)
-        with pytest.raises(AlreadyDone):  # he pressed the very move the timer made for him
-            await service.act(table.id, player.user_id, move, "bP", auto.action)
+        assert auto.action == Bid(auto.seat, None)
+        # he pressed the very move the timer made for him; the adapter reads his press
+        # against the deal as it is now, the next hand's turn
+        with pytest.raises(AlreadyDone):
+            await service.act(table.id, player.user_id, move, "bP", decoded(table, "bP"))
         with pytest.raises(Rejected, match="err.stale"):  # another one: too late
             await service.act(table.id, player.user_id, move, "b6S", decoded(table, "b6S"))
         assert table.move == move + 1
