@@ -3,7 +3,9 @@
 Each runs as ``python tests/perf/X.py --help`` would, all in one child process (the bot is
 imported once: ~1.3 s of CPU in all, against ~3.7 s for a process each), so that a
 function renamed in bot/ fails here rather than in the next measurement. ``mypy tests``
-checks the rest, the imports inside the benchmarks' functions included.
+checks the rest, the imports inside the benchmarks' functions included. This module is
+the child's script too, so it imports the standard library only (run from tests/, it would
+find ``telegram`` in tests/telegram/).
 """
 
 from __future__ import annotations
