@@ -1,4 +1,5 @@
-"""The load benchmark's own check of what the bot stored (tests/perf/bot_load.py verify)."""
+"""The benchmarks' own logic that a run by hand relies on: bot_load.py's check of what the
+bot stored, solver.py's figures from a single deal (players.py --quick asks for one)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,14 @@ import random
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from bot.preferans.actions import Discard
 from bot.preferans.conventions import Rules
 from bot.preferans.game import Game
 from bot.render.callbacks import action_code
 from tests.fakes import FakeTelegram
+from tests.perf import solver
 from tests.perf.bot_load import Players, Press, verify
 
 
@@ -49,3 +53,12 @@ def test_a_table_still_playing_leaves_the_others_deal_counts_alone(tmp_path: Pat
     result = verify(str(db), players, 1)
     assert result["problems"] == ["table 0: status playing"]
     assert (result["over"], result["lost"], result["extra_moves"]) == (1, 0, 0)
+
+
+def test_solver_figures_from_one_deal_time_a_first_lead_of_each_kind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One solve per kind at least (``deals // 2`` was none: the median of no times)."""
+    monkeypatch.setattr(solver, "_timed", lambda *args, **kwargs: (0.002, 10))
+    figures = solver.solver_figures(1, 1)
+    assert [figures[f"values {kind} p50 ms"] for kind in solver._KINDS] == [2.0] * 4
