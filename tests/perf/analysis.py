@@ -41,8 +41,8 @@ class _Fresh(_Reused):
     def solve(self, pos: Position, *, budget: int | None = None) -> int:
         return _Reused(self.goal, self.seat).solve(pos, budget=budget)
 
-    def at_least(self, pos: Position, k: int) -> bool:
-        return _Reused(self.goal, self.seat).at_least(pos, k)
+    def at_least(self, pos: Position, k: int, *, budget: int | None = None) -> bool:
+        return _Reused(self.goal, self.seat).at_least(pos, k, budget=budget)
 
     def at_least_after(self, pos: Position, card: object, k: int) -> bool:
         return _Reused(self.goal, self.seat).at_least_after(pos, card, k)  # type: ignore[arg-type]

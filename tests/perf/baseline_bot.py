@@ -32,7 +32,7 @@ async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 def main() -> None:
     if os.environ.get("BENCH_LOOP") == "uvloop":
-        import uvloop
+        import uvloop  # type: ignore[import-not-found]  # not a dependency: pip install uvloop
 
         uvloop.install()
     logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s", level="WARNING")

@@ -101,15 +101,22 @@ def child_bot() -> None:
     if old_client:  # an experiment: the bot on another BaseRequest (e.g. the old bot/http.py)
         import importlib.util
 
+        from telegram.request import BaseRequest
+
         import bot.app
 
         spec = importlib.util.spec_from_file_location("old_client", old_client)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        bot.app.default_request = lambda n=32: module.LeanRequest(n, pool_timeout=None)
+
+        def lean_request(connections: int = 32) -> BaseRequest:
+            request: BaseRequest = module.LeanRequest(connections, pool_timeout=None)
+            return request
+
+        bot.app.default_request = lean_request
     if os.environ.get("BENCH_LOOP") == "uvloop":
-        import uvloop
+        import uvloop  # type: ignore[import-not-found]  # not a dependency: pip install uvloop
 
         uvloop.install()
     from bot.__main__ import main
@@ -275,7 +282,9 @@ def _install_trace() -> None:
             setattr(storage.Storage, name, timed(f"db.{name}", fn))
     import aiosqlite
 
-    aiosqlite.Connection._execute = timed("sqlite_call", aiosqlite.Connection._execute)
+    aiosqlite.Connection._execute = timed(  # type: ignore[method-assign]
+        "sqlite_call", aiosqlite.Connection._execute
+    )
     from bot.telegram.transport import AiohttpRequest
 
     AiohttpRequest.do_request = timed("http", AiohttpRequest.do_request)  # type: ignore[method-assign]
@@ -340,7 +349,7 @@ def _install_trace() -> None:
 def _make_fake_class() -> Any:
     from tests.fakes import FakeTelegram
 
-    class BenchFake(FakeTelegram):  # type: ignore[misc]
+    class BenchFake(FakeTelegram):
         """A FakeTelegram that keeps a compact call log and reports every call to a hook.
 
         The fake's own full log (params and answers of every call) would hold gigabytes
@@ -601,9 +610,9 @@ class Players:
         chat_id = result["chat"]["id"]
         text = result.get("text", "")
         if chat_id < 0:
-            tab = self.group_at.get(chat_id)
-            if tab is None:
+            if chat_id not in self.group_at:
                 return
+            tab = self.group_at[chat_id]
             if tab.state == "newgame" and method == "sendMessage":
                 data = {_code(d): d for _, d in _buttons(result.get("reply_markup"))}
                 if "Ls" in data and "Lg" in data:
@@ -1167,10 +1176,10 @@ def verify(db_path: str, players: Players, deals: int) -> dict[str, Any]:
         if archived is not None:
             record = json.loads(archived[0])
         elif "deals" in names:  # one row per deal (schema 2 on)
-            deals = con.execute(
+            deal_rows = con.execute(
                 "SELECT data FROM deals WHERE table_id = ? ORDER BY deal_no", (table_id,)
             ).fetchall()
-            record["deals"] = [json.loads(d[0]) for d in deals]
+            record["deals"] = [json.loads(d[0]) for d in deal_rows]
         by_chat[chat_id] = (status, record)
     con.close()
     out = Counter[str]()

@@ -29,11 +29,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-for path in (ROOT, ROOT / "tests" / "perf"):
-    if str(path) not in sys.path:
-        sys.path.insert(0, str(path))
-
-from strength import Table, deal_result, load_old, mean_ci  # noqa: E402
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
 from bot.preferans.actions import Action, Bid, action_from_json  # noqa: E402
 from bot.preferans.cards import Card  # noqa: E402
@@ -46,6 +43,7 @@ from bot.preferans.robot.bidding import DEFAULT_STYLE, misere_worthy  # noqa: E4
 from bot.preferans.seats import Seat  # noqa: E402
 from bot.preferans.solver import Goal, Position, Solver  # noqa: E402
 from bot.preferans.views import seat_view  # noqa: E402
+from tests.perf.strength import Table, deal_result, load_old, mean_ci  # noqa: E402
 
 BASE = "fae4a89"
 """The commit whose catchers are the earlier ones."""
@@ -86,7 +84,9 @@ def call_misere(table: Table, declarer: int, budget: Budget) -> None:
         first = view.legal[0]
         if isinstance(first, Bid):
             want = MISERE if int(actor) == declarer else None
-            action = next(a for a in view.legal if isinstance(a, Bid) and a.contract == want)
+            action: Action = next(
+                a for a in view.legal if isinstance(a, Bid) and a.contract == want
+            )
         else:
             action = choose(view, rng, budget=budget)
         _apply(table, action)

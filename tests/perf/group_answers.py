@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import random
 import re
@@ -263,7 +264,9 @@ class Bench:
                     data = await self.button(group, mid, setting)
                     at = self.fake.clock()
                     qid = self.fake.press(owner, (group.id, mid), data)
-                    answer = await self.fake.wait_until(lambda q=qid: self.fake.callback_answer(q))
+                    answer = await self.fake.wait_until(
+                        functools.partial(self.fake.callback_answer, qid)
+                    )
                     self.toasts.append(self.answered[qid] - at)
                     text = str(answer.get("text", ""))
                     if not text or answer.get("show_alert"):
@@ -271,9 +274,11 @@ class Bench:
                     lobby.presses.append(Press(at, mid, setting, text))
                     await asyncio.sleep(self.rng.uniform(0.4, 1.5))
                 await asyncio.sleep(self.rng.uniform(2.0, 6.0))
-            await self.fake.wait_until(
-                lambda m=mid: all(lobby.shown(p) for p in lobby.presses if p.mid == m), timeout=120
-            )
+
+            def all_shown(m: int = mid) -> bool:
+                return all(lobby.shown(p) for p in lobby.presses if p.mid == m)
+
+            await self.fake.wait_until(all_shown, timeout=120)
             await self.press(owner, group, mid, await self.button(group, mid, "Lb"))
             await self.press(owner, group, mid, await self.button(group, mid, "Lc"))
             await asyncio.sleep(self.rng.uniform(40.0, 60.0))  # (another lobby, later)

@@ -221,7 +221,7 @@ def main() -> None:
         solver_part(seed, args.solver_deals)
     if "behaviour" in parts:
         behaviour_part(seed, args.deals)
-    opponents = [
+    opponents: list[tuple[str, Player]] = [
         (name, player)
         for key, name, player in (
             ("random", "random legal", random_player),

@@ -85,7 +85,7 @@ async def archive_games(store: Storage, count: int) -> None:
     for i in range(count):
         record = pool[i % len(pool)]
         tid = await store.create_table(-1_000_000 - i, 1, {"pulka": 1000}, state(0, None))
-        common = {"settings": {"pulka": 1000}, "deadline": None, "seats": [1, 2, 3]}
+        common: dict[str, Any] = {"settings": {"pulka": 1000}, "deadline": None, "seats": [1, 2, 3]}
         await store.save_table(
             tid,
             status="playing",
@@ -150,7 +150,7 @@ async def open_tables(store: Storage, count: int) -> None:
 async def sizes(target: str) -> dict[str, int]:
     """Bytes per table (and index) and in all."""
     if target.startswith("postgres"):
-        import asyncpg
+        import asyncpg  # type: ignore[import-untyped]
 
         conn = await asyncpg.connect(target)
         try:

@@ -83,7 +83,7 @@ from bot.preferans.views import seat_view  # noqa: E402
 
 BASE = "c730099"
 """The commit whose computer player is the earlier version."""
-PHASES = ("all", "auction", "whisting", "play", "catching")
+PHASES: tuple[str, ...] = ("all", "auction", "whisting", "play", "catching")
 RUN_PHASES = PHASES
 """The phases played (``--phases``)."""
 NEW_BUDGET = replace(FAST, judge=STRONG.judge, judge_samples=STRONG.judge_samples)

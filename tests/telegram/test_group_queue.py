@@ -254,3 +254,15 @@ async def test_a_call_that_made_two_requests_counts_twice_in_the_groups_window()
     outbox.call(group, one)
     await outbox.drain(timeout=30)
     assert len(outbox._chats[group].window) == 3
+
+
+async def test_running_bot_keeps_the_production_pacing_when_asked(tmp_path: Path) -> None:
+    """``outbox_options={}`` (as tests/perf/group_answers.py passes) keeps the outbox's own
+    limits, not the tests' unthrottled ones: the benchmark measures Telegram's limits."""
+    production = Outbox(None).pacing
+    async with running_bot(tmp_path, outbox_options={}) as h:
+        pacing = h.rt.outbox.pacing
+        assert (pacing.group_limit, pacing.group_fast_interval) == (
+            production.group_limit,
+            production.group_fast_interval,
+        )
