@@ -28,12 +28,12 @@ bot's own messages, the table message of the current deal and the command that a
 sheet (called under the table lock, it copies a few references) and queues a job in the
 group's :class:`~bot.telegram.outbox.Outbox` queue, so the picture is sent in order with the
 group's other messages, within its flood budget and with ``RetryAfter`` waited out. The
-job draws the PNG in a worker thread (:func:`asyncio.to_thread`), away from the event
-loop and from the table lock. A newer sheet of the same table that comes while a job
-still waits only replaces that job's content. If drawing fails, or Telegram refuses the
-photo for good, the text sheet is sent instead. The sheet message's id is stored with the
-table (``Messages.sheet_message``, saved by the core service), so
-after a restart the next sheet still replaces it. (``/pulka`` about a finished game that is
+job draws the PNG in the pictures' own thread (:data:`PAINTER`), away from the event
+loop and from the table lock, one picture at a time. A newer sheet of the same table
+that comes while a job still waits only replaces that job's content. If drawing fails,
+or Telegram refuses the photo for good, the text sheet is sent instead. The sheet
+message's id is stored with the table (``Messages.sheet_message``, saved by the core
+service), so after a restart the next sheet still replaces it. (``/pulka`` about a finished game that is
 no longer in memory replaces its sheet too, but that id is kept only until a restart.)
 """
 
@@ -45,6 +45,7 @@ import logging
 import re
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, cast
@@ -67,7 +68,7 @@ from .edits import edit_text, send_text
 from .outbox import Outbox, Sound, message_gone, not_modified
 from .shown import MessageStore, Slot
 
-__all__ = ["SheetMessages", "SheetSnapshot", "CAPTION_LIMIT", "caption_length"]
+__all__ = ["SheetMessages", "SheetSnapshot", "CAPTION_LIMIT", "caption_length", "PAINTER"]
 
 log = logging.getLogger(__name__)
 
@@ -75,8 +76,16 @@ CAPTION_LIMIT = 1024
 """Telegram's limit for a photo caption (characters after parsing the HTML)."""
 
 FILE_NAME = "pulka.png"
-DRAWN_KEPT = 64
-"""Pictures kept to be sent again unchanged (one per table, the tables drawn last)."""
+DRAWN_BYTES = 2 << 20
+"""Bytes of pictures kept to be sent again unchanged (one per table, the tables drawn
+last): 35-60 pictures of 35-60 KB (a picture grows with the game's deals)."""
+PAINTER = ThreadPoolExecutor(1, thread_name_prefix="sheet-picture")
+"""The one thread that draws the pictures, for every table in turn. A picture holds ~10 MB
+of image buffers while it is drawn; when many deals ended at once, asyncio's default
+threads drew up to six together, and that burst was most of the bot's peak RSS above its
+steady one (tests/perf/README.md). The sheet is not what a press waits for: one thread
+drew a burst of 12 pictures in ~0.5 s on 2 cores where six took ~0.3 s, with ~15 % less
+CPU (the threads fought for the GIL, the event loop's too)."""
 SOUND = Sound.QUIET
 """A sheet never rings the group (a game's end rings with its settlement)."""
 
@@ -180,8 +189,10 @@ class SheetMessages:
         self._current: dict[int, Ref] = {}
         """Table id -> its sheet message (also for tables rebuilt from the database)."""
         self._drawn: OrderedDict[int, tuple[SheetSnapshot, str, bytes]] = OrderedDict()
-        """Table id -> its last picture, for the :data:`DRAWN_KEPT` tables drawn last
-        (``/pulka`` again on an unchanged sheet is not drawn again: ~40 ms of CPU each)."""
+        """Table id -> its last picture, for the tables drawn last, :data:`DRAWN_BYTES` in
+        all (``/pulka`` again on an unchanged sheet is not drawn again: ~40 ms of CPU each)."""
+        self._drawn_bytes = 0
+        """The bytes of the pictures in :attr:`_drawn`."""
 
     # ------------------------------------------------------------------ what to show
 
@@ -247,7 +258,19 @@ class SheetMessages:
     def forget(self, table_id: int) -> None:
         """The table left memory (its sheet message is kept with its messages)."""
         self._current.pop(table_id, None)
-        self._drawn.pop(table_id, None)
+        self._keep(table_id, None)
+
+    def _keep(self, table_id: int, drawn: tuple[SheetSnapshot, str, bytes] | None) -> None:
+        """Keep ``drawn`` as the table's last picture (``None``: none), the oldest ones
+        dropped beyond :data:`DRAWN_BYTES`."""
+        old = self._drawn.pop(table_id, None)
+        if old is not None:
+            self._drawn_bytes -= len(old[2])
+        if drawn is not None:
+            self._drawn[table_id] = drawn
+            self._drawn_bytes += len(drawn[2])
+        while self._drawn_bytes > DRAWN_BYTES and len(self._drawn) > 1:
+            self._drawn_bytes -= len(self._drawn.popitem(last=False)[1][2])
 
     def current(self, table: Table) -> Ref | None:
         """The table's sheet message, if it has one."""
@@ -312,14 +335,13 @@ class SheetMessages:
         if drawn is not None and drawn[1] == lang and drawn[0].same(snapshot):
             return drawn[2]
         try:
-            png = await asyncio.to_thread(self.render_picture, cast(Game, snapshot), lang)
+            loop = asyncio.get_running_loop()
+            draw = self.render_picture
+            png = await loop.run_in_executor(PAINTER, draw, cast(Game, snapshot), lang)
         except Exception:
             log.exception("the sheet picture could not be drawn; sending the text sheet")
             return None
-        self._drawn[table_id] = (snapshot, lang, png)
-        self._drawn.move_to_end(table_id)
-        if len(self._drawn) > DRAWN_KEPT:  # ~35 KB each
-            self._drawn.popitem(last=False)
+        self._keep(table_id, (snapshot, lang, png))
         return png
 
     async def _photo(self, chat_id: int, png: bytes, caption: str, in_place: Ref | None) -> Ref:
