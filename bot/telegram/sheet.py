@@ -33,8 +33,9 @@ loop and from the table lock, one picture at a time. A newer sheet of the same t
 that comes while a job still waits only replaces that job's content. If drawing fails,
 or Telegram refuses the photo for good, the text sheet is sent instead. The sheet
 message's id is stored with the table (``Messages.sheet_message``, saved by the core
-service), so after a restart the next sheet still replaces it. (``/pulka`` about a finished game that is
-no longer in memory replaces its sheet too, but that id is kept only until a restart.)
+service), so after a restart the next sheet still replaces it. (``/pulka`` about a
+finished game that is no longer in memory replaces its sheet too, but that id is kept
+only until a restart.)
 """
 
 from __future__ import annotations
