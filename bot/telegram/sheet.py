@@ -78,15 +78,11 @@ CAPTION_LIMIT = 1024
 
 FILE_NAME = "pulka.png"
 DRAWN_BYTES = 2 << 20
-"""Bytes of pictures kept to be sent again unchanged (one per table, the tables drawn
-last): 35-60 pictures of 35-60 KB (a picture grows with the game's deals)."""
+"""Pictures kept to be sent again unchanged, one per table drawn last: 35-60 of 35-60 KB."""
 PAINTER = ThreadPoolExecutor(1, thread_name_prefix="sheet-picture")
-"""The one thread that draws the pictures, for every table in turn. A picture holds ~10 MB
-of image buffers while it is drawn; when many deals ended at once, asyncio's default
-threads drew up to six together, and that burst was most of the bot's peak RSS above its
-steady one (tests/perf/README.md). The sheet is not what a press waits for: one thread
-drew a burst of 12 pictures in ~0.5 s on 2 cores where six took ~0.3 s, with ~15 % less
-CPU (the threads fought for the GIL, the event loop's too)."""
+"""The one thread that draws every table's pictures, in turn: a picture holds ~10 MB of
+image buffers while drawn, and many deals ending at once drew up to six side by side in
+asyncio's threads, the bot's peak memory (tests/perf/README.md)."""
 SOUND = Sound.QUIET
 """A sheet never rings the group (a game's end rings with its settlement)."""
 
@@ -262,11 +258,9 @@ class SheetMessages:
         self._keep(table_id, None)
 
     def _keep(self, table_id: int, drawn: tuple[SheetSnapshot, str, bytes] | None) -> None:
-        """Keep ``drawn`` as the table's last picture (``None``: none), the oldest ones
-        dropped beyond :data:`DRAWN_BYTES`."""
+        """The table's last picture is ``drawn``; the oldest go beyond :data:`DRAWN_BYTES`."""
         old = self._drawn.pop(table_id, None)
-        if old is not None:
-            self._drawn_bytes -= len(old[2])
+        self._drawn_bytes -= len(old[2]) if old is not None else 0
         if drawn is not None:
             self._drawn[table_id] = drawn
             self._drawn_bytes += len(drawn[2])
