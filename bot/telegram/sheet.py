@@ -28,7 +28,7 @@ bot's own messages, the table message of the current deal and the command that a
 sheet (called under the table lock, it copies a few references) and queues a job in the
 group's :class:`~bot.telegram.outbox.Outbox` queue, so the picture is sent in order with the
 group's other messages, within its flood budget and with ``RetryAfter`` waited out. The
-job draws the PNG in the pictures' own thread (:data:`PAINTER`), away from the event
+job draws the PNG in the pictures' own thread (:mod:`.drawing`), away from the event
 loop and from the table lock, one picture at a time. A newer sheet of the same table
 that comes while a job still waits only replaces that job's content. If drawing fails,
 or Telegram refuses the photo for good, the text sheet is sent instead. The sheet
@@ -44,9 +44,7 @@ import asyncio
 import html
 import logging
 import re
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, cast
@@ -65,11 +63,12 @@ from bot.render.i18n import t
 from bot.render.picture.draw import render_png
 from bot.render.results import pulka_text, settlement_text, sheet_title
 
+from .drawing import Kept, painter
 from .edits import edit_text, send_text
 from .outbox import Outbox, Sound, message_gone, not_modified
 from .shown import MessageStore, Slot
 
-__all__ = ["SheetMessages", "SheetSnapshot", "CAPTION_LIMIT", "caption_length", "PAINTER"]
+__all__ = ["SheetMessages", "SheetSnapshot", "CAPTION_LIMIT", "caption_length"]
 
 log = logging.getLogger(__name__)
 
@@ -77,12 +76,6 @@ CAPTION_LIMIT = 1024
 """Telegram's limit for a photo caption (characters after parsing the HTML)."""
 
 FILE_NAME = "pulka.png"
-DRAWN_BYTES = 2 << 20
-"""Pictures kept to be sent again unchanged, one per table drawn last: 35-60 of 35-60 KB."""
-PAINTER = ThreadPoolExecutor(1, thread_name_prefix="sheet-picture")
-"""The one thread that draws every table's pictures, in turn: a picture holds ~10 MB of
-image buffers while drawn, and many deals ending at once drew up to six side by side in
-asyncio's threads, the bot's peak memory (tests/perf/README.md)."""
 SOUND = Sound.QUIET
 """A sheet never rings the group (a game's end rings with its settlement)."""
 
@@ -185,11 +178,8 @@ class SheetMessages:
         """Table id -> its job still waiting in the outbox."""
         self._current: dict[int, Ref] = {}
         """Table id -> its sheet message (also for tables rebuilt from the database)."""
-        self._drawn: OrderedDict[int, tuple[SheetSnapshot, str, bytes]] = OrderedDict()
-        """Table id -> its last picture, for the tables drawn last, :data:`DRAWN_BYTES` in
-        all (``/pulka`` again on an unchanged sheet is not drawn again: ~40 ms of CPU each)."""
-        self._drawn_bytes = 0
-        """The bytes of the pictures in :attr:`_drawn`."""
+        self._drawn: Kept[SheetSnapshot] = Kept()
+        """Each table's last picture, for the tables drawn last (:class:`.drawing.Kept`)."""
 
     # ------------------------------------------------------------------ what to show
 
@@ -255,17 +245,7 @@ class SheetMessages:
     def forget(self, table_id: int) -> None:
         """The table left memory (its sheet message is kept with its messages)."""
         self._current.pop(table_id, None)
-        self._keep(table_id, None)
-
-    def _keep(self, table_id: int, drawn: tuple[SheetSnapshot, str, bytes] | None) -> None:
-        """The table's last picture is ``drawn``; the oldest go beyond :data:`DRAWN_BYTES`."""
-        old = self._drawn.pop(table_id, None)
-        self._drawn_bytes -= len(old[2]) if old is not None else 0
-        if drawn is not None:
-            self._drawn[table_id] = drawn
-            self._drawn_bytes += len(drawn[2])
-        while self._drawn_bytes > DRAWN_BYTES and len(self._drawn) > 1:
-            self._drawn_bytes -= len(self._drawn.popitem(last=False)[1][2])
+        self._drawn.put(table_id, None)
 
     def current(self, table: Table) -> Ref | None:
         """The table's sheet message, if it has one."""
@@ -332,11 +312,11 @@ class SheetMessages:
         try:
             loop = asyncio.get_running_loop()
             draw = self.render_picture
-            png = await loop.run_in_executor(PAINTER, draw, cast(Game, snapshot), lang)
+            png = await loop.run_in_executor(painter(), draw, cast(Game, snapshot), lang)
         except Exception:
             log.exception("the sheet picture could not be drawn; sending the text sheet")
             return None
-        self._keep(table_id, (snapshot, lang, png))
+        self._drawn.put(table_id, (snapshot, lang, png))
         return png
 
     async def _photo(self, chat_id: int, png: bytes, caption: str, in_place: Ref | None) -> Ref:
