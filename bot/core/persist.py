@@ -148,7 +148,7 @@ class Snapshot:
 class Saved:
     """A game's record as stored, to undo a change whose save failed: the game itself,
     how many of its deals were over and the record of the one under way then, not a copy
-    of the whole record (~6 KB of objects a deal, a third of a long game's memory)."""
+    of the whole record (~7 KB of objects a deal, a third of a long game's memory)."""
 
     __slots__ = ("game", "finished", "last", "names", "stopped")
 
