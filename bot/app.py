@@ -27,7 +27,6 @@ from bot.core.service import LOBBY_TTL, TableService
 from bot.render.i18n import t
 from bot.telegram import buttons, commands, history, membership, personal, resuming
 from bot.telegram.edits import ignore_typed_method_advice
-from bot.telegram.miniapp import MiniApp
 from bot.telegram.outbox import Outbox
 from bot.telegram.resuming import Resumer
 from bot.telegram.running import OUTBOX_FLUSH, OutageWatch, serve
@@ -142,6 +141,9 @@ def build_application(
         resumer.hold = resume_hold
         await resumer.start()
         if config.webapp_url:  # the table as a Mini App, served beside the bot
+            # imported only then: its web server costs a bot without it ~3 MB
+            from bot.telegram.miniapp import MiniApp
+
             # with a webhook, on the webhook's port: its server hands the Mini App's
             # requests to this one, on the loopback (bot/telegram/webhook.py)
             miniapp = MiniApp(rt, config, public=not config.webhook_url).server

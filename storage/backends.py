@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 from .connection import Backend, is_postgres
-from .postgres import PostgresBackend
-from .postgres import check_schema as postgres_schema
 from .sqlite import SqliteBackend
 from .sqlite import check_schema as sqlite_schema
 
@@ -19,6 +17,9 @@ async def open_backend(target: str) -> Backend:
     is newer than this code, or a migration fails (the database is then unchanged).
     """
     if is_postgres(target):
+        # imported only for a URL: asyncpg costs a SQLite bot ~4.5 MB and ~50 ms at start
+        from .postgres import PostgresBackend
+
         return await PostgresBackend.open(target)
     return await SqliteBackend.open(target)
 
@@ -30,5 +31,7 @@ def check_schema(target: str) -> int:
     code, before anything else starts (``python -m bot`` checks this first).
     """
     if is_postgres(target):
+        from .postgres import check_schema as postgres_schema
+
         return postgres_schema(target)
     return sqlite_schema(target)

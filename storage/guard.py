@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from .connection import is_postgres
 from .lock import DatabaseLock, check_path, lock_database
-from .pg_lock import lock_postgres
 
 __all__ = ["check_target", "lock_target"]
 
@@ -21,4 +20,8 @@ def check_target(target: str) -> None:
 def lock_target(target: str) -> DatabaseLock:
     """The database's process lock; :class:`~storage.StorageError` when another process
     holds it (or the server cannot be reached)."""
-    return lock_postgres(target) if is_postgres(target) else lock_database(target)
+    if not is_postgres(target):
+        return lock_database(target)
+    from .pg_lock import lock_postgres  # asyncpg only for a URL (storage.backends)
+
+    return lock_postgres(target)

@@ -24,6 +24,7 @@ from .steady import Steady
 
 __all__ = [
     "Writer",
+    "Saved",
     "Aside",
     "Snapshot",
     "SAVE_RETRY",
@@ -144,6 +145,32 @@ class Snapshot:
         self.had_game = table.game is not None
 
 
+class Saved:
+    """A game's record as stored, to undo a change whose save failed: the game itself,
+    how many of its deals were over and the record of the one under way then, not a copy
+    of the whole record (~7 KB of objects a deal, a third of a long game's memory)."""
+
+    __slots__ = ("game", "finished", "last", "names", "stopped")
+
+    def __init__(self, game: Game, finished: int, last: dict[str, Any] | None) -> None:
+        self.game = game
+        self.finished = finished
+        self.last = last
+        """The unfinished deal's record (``None``: none)."""
+        self.names = tuple(game.names)
+        self.stopped = game.stopped
+
+    @classmethod
+    def of(cls, game: Game, record: dict[str, Any]) -> Saved:
+        """``game`` stored as ``record`` (its own, just made)."""
+        deals = record["deals"]
+        finished = len(game.finished_deals)
+        return cls(game, finished, deals[finished] if len(deals) > finished else None)
+
+    def record(self) -> dict[str, Any]:
+        return self.game.earlier_record(self.finished, self.last, self.names, self.stopped)
+
+
 class Writer:
     """Saves tables; remembers what each stored record holds besides its current deal."""
 
@@ -152,8 +179,8 @@ class Writer:
         self.steady = steady
         """Start-up's storage calls, tried until the database lets them through."""
         self._saved: dict[int, tuple[Any, ...]] = {}
-        self._records: dict[int, dict[str, Any]] = {}
-        """Table id -> the game record as stored (to undo a change whose save failed)."""
+        self._records: dict[int, Saved] = {}
+        """Table id -> its game as stored (to undo a change whose save failed)."""
         self._seats: dict[int, list[int | None]] = {}
         """Table id -> its seat rows as stored (most saves leave them as they are)."""
 
@@ -166,7 +193,7 @@ class Writer:
         """The table before a change (see :meth:`restore`)."""
         if table.game is not None and table.id not in self._records:
             # loaded from its row (a restart) and not saved since: the game is as stored
-            self._records[table.id] = table.game.to_record()
+            self._records[table.id] = Saved.of(table.game, table.game.to_record())
         return Snapshot(table)
 
     def restore(self, table: Table, snap: Snapshot) -> None:
@@ -177,8 +204,8 @@ class Writer:
             obj = getattr(table, part)
             for name, value in values.items():
                 setattr(obj, name, value)
-        record = self._records.get(table.id)
-        table.game = Game.from_record(record) if snap.had_game and record is not None else None
+        saved = self._records.get(table.id)
+        table.game = Game.from_record(saved.record()) if snap.had_game and saved else None
         self._saved.pop(table.id, None)  # the rebuilt game is written in full next time
 
     async def save(self, table: Table) -> None:
@@ -227,12 +254,11 @@ class Writer:
         self._seats[table.id] = seats
         if mark is not None:
             self._saved[table.id] = mark
-        if record is not None:
-            self._records[table.id] = record
-        elif deals is not None and table.id in self._records:
-            old = self._records[table.id]
+        if game is not None and record is not None:
+            self._records[table.id] = Saved.of(game, record)
+        elif game is not None and deals is not None and table.id in self._records:
             [(number, deal)] = deals.items()
-            self._records[table.id] = {**old, "deals": [*old["deals"][: number - 1], deal]}
+            self._records[table.id] = Saved(game, number - 1, deal)
         elif game is None:
             self._records.pop(table.id, None)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -218,18 +219,31 @@ class Game:
 
     def to_record(self) -> dict[str, Any]:
         """The game as a ``preferans-record/1`` document (docs/record-format.md)."""
-        deals: list[dict[str, Any]] = []
-        for finished in self.finished_deals:
-            if finished.deal is not None:
-                deals.append(finished.deal.to_json())
-            else:
-                outcome = finished.outcome
-                deals.append({"dealer": int(outcome.dealer), "result": outcome_to_result(outcome)})
         unfinished = self.current if self.current is not None else self.abandoned
+        last = unfinished.to_json() if unfinished is not None else None
+        return self.earlier_record(len(self.finished_deals), last, self.names, self.stopped)
+
+    def earlier_record(
+        self,
+        finished: int,
+        unfinished: dict[str, Any] | None,
+        names: Sequence[str],
+        stopped: bool,
+    ) -> dict[str, Any]:
+        """The record of this game as it was earlier: its first ``finished`` deals over,
+        then ``unfinished`` (a deal's record; ``None``: none), with those ``names`` and
+        ``stopped``. A game only grows, so this is what it was after any earlier move."""
+        deals: list[dict[str, Any]] = []
+        for done in self.finished_deals[:finished]:
+            if done.deal is not None:
+                deals.append(done.deal.to_json())
+            else:
+                outcome = done.outcome
+                deals.append({"dealer": int(outcome.dealer), "result": outcome_to_result(outcome)})
         if unfinished is not None:
-            deals.append(unfinished.to_json())
+            deals.append(unfinished)
         start = None if self.start == Sheet.empty(self.players) else self.start
-        return record_document(self.rules, self.names, start, deals, self.stopped)
+        return record_document(self.rules, names, start, deals, stopped)
 
     @classmethod
     def from_record(cls, data: Any) -> Game:

@@ -16,9 +16,13 @@ is first asked for. Why Babel and ``.po`` (checked for Babel 2.18):
   numbers and "other" for fractions ("1 вист, 2 виста, 5 вистов, 318,67 виста"), English
   one / other. A plural entry's forms follow these categories in CLDR order, so a
   fraction gets its own correct form, which gettext's usual three Russian forms lack.
-- Numbers come from the same CLDR data (``format_decimal``: the Russian decimal comma).
+- Numbers come from the same CLDR data (the Russian decimal comma and grouping space).
 - ``.po`` is the format translators' tools (Poedit, Weblate) and ``msgfmt --check``
   know (both files pass it); placeholders are named ``str.format`` fields.
+
+Babel keeps all the CLDR data of each locale it read (~2.5 MB a language, and ~2 MB of
+its global data) for as long as the process runs; a catalogue takes only its plural rule
+and two symbols from it, and Babel's caches are emptied once the catalogues are read.
 
 Fluent was the other candidate: its inline plural selectors are neat, but its Python
 runtime (``fluent.runtime``) is still at a pre-1.0 release (0.4.0), its message names
@@ -27,17 +31,18 @@ cannot hold the dots of our keys, and it needs Babel anyway for the plural rules
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from functools import cache
 from importlib.resources import files
 from typing import Any
 
-from babel import Locale
+import babel.core
+from babel import Locale, localedata
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
+from babel.numbers import get_decimal_symbol, get_group_symbol
 
 __all__ = [
     "LANGS",
@@ -74,17 +79,43 @@ class Catalogue:
     """All texts of one language."""
 
     lang: str
-    locale: Locale
+    plural: Callable[[int | Decimal], str]
+    """The language's CLDR plural rule: a number's category ("one", "few"...)."""
     categories: tuple[str, ...]
     """The language's plural categories in CLDR order (Russian: one, few, many, other)."""
     entries: Mapping[str, Entry]
+    decimal: str
+    """The decimal separator ("," in Russian)."""
+    group: str
+    """The thousands separator (a no-break space in Russian)."""
 
 
-@cache
+_CATALOGUES: dict[str, Catalogue] = {}
+_READING = threading.Lock()
+"""Held while the catalogues are read (a picture's thread may ask for them too)."""
+
+
 def catalogue(lang: str) -> Catalogue:
-    """The catalogue of ``lang`` (one of :data:`LANGS`), read once from the package."""
+    """The catalogue of ``lang`` (one of :data:`LANGS`), read once from the package (every
+    language's at the first call)."""
     if lang not in LANGS:
         raise ValueError(f"no catalogue for language {lang!r}")
+    if not _CATALOGUES:
+        with _READING:
+            if not _CATALOGUES:
+                read = {code: _read(code) for code in LANGS}
+                _forget_cldr()
+                _CATALOGUES.update(read)
+    return _CATALOGUES[lang]
+
+
+def _forget_cldr() -> None:
+    """Empty Babel's caches of the CLDR data: nothing reads it after the catalogues."""
+    localedata.clear_caches()
+    babel.core._global_data = None  # read again from its file if ever asked for
+
+
+def _read(lang: str) -> Catalogue:
     locale = Locale.parse(lang)
     tags = locale.plural_form.tags | {"other"}
     categories = tuple(c for c in CLDR_ORDER if c in tags)
@@ -104,7 +135,14 @@ def catalogue(lang: str) -> Catalogue:
             raise ValueError(f"{lang}: {key}: msgid_plural must name the count, as {{n}}")
         assert isinstance(message.string, tuple | list)
         entries[key] = Entry(tuple(message.string), selector[1:-1])
-    return Catalogue(lang, locale, categories, entries)
+    return Catalogue(
+        lang,
+        locale.plural_form,
+        categories,
+        entries,
+        get_decimal_symbol(locale),
+        get_group_symbol(locale),
+    )
 
 
 def t(lang: str, key: str, **values: Any) -> str:
@@ -145,18 +183,18 @@ def plural_category(lang: str, count: Number) -> str:
     A fraction is taken as it is shown (two decimals), which CLDR counts apart from a
     whole number: "2 виста" is few, "2,50 виста" other.
     """
-    locale = catalogue(lang if lang in LANGS else DEFAULT_LANG).locale
-    return locale.plural_form(_shown(count))
+    return catalogue(lang if lang in LANGS else DEFAULT_LANG).plural(_shown(count))
 
 
 def number(lang: str, value: Number, *, signed: bool = False) -> str:
     """``value`` as ``lang`` writes it: whole numbers plain, others with two decimals,
     the language's decimal separator and digit grouping ("318,67" in Russian, "318.67"
     in English); ``signed`` puts "+" in front of a positive number."""
-    lang = lang if lang in LANGS else DEFAULT_LANG
+    cat = catalogue(lang if lang in LANGS else DEFAULT_LANG)
     shown = _shown(value)
-    pattern = "#,##0" if isinstance(shown, int) else "#,##0.00"
-    text = format_decimal(shown, format=pattern, locale=lang)
+    # CLDR's "#,##0" and "#,##0.00" for both languages: groups of three digits
+    text = f"{shown:,}" if isinstance(shown, int) else f"{shown:,.2f}"
+    text = text.replace(",", "\0").replace(".", cat.decimal).replace("\0", cat.group)
     return "+" + text if signed and shown > 0 else text
 
 

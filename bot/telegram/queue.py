@@ -25,6 +25,8 @@ __all__ = [
     "Show",
     "Call",
     "ChatQueue",
+    "SWEEP_FROM",
+    "forget_quiet",
     "message_gone",
     "not_modified",
     "no_rights",
@@ -117,6 +119,21 @@ class Show:
 class Call:
     run: Callable[[], Awaitable[int]]
     """Returns how many requests it made."""
+
+
+SWEEP_FROM = 256
+"""Chats' queues held before the quiet ones are first looked for (:func:`forget_quiet`)."""
+
+
+def forget_quiet(chats: dict[int, ChatQueue], horizon: float) -> None:
+    """Forget the queues of ``chats`` quiet for ``horizon`` seconds (longer than any pace
+    looks back): such a queue is as a new one would be, and each held ~4 KB for good, for
+    every player and group the bot ever wrote to. Looked for when the queues doubled since
+    the last time, so it costs nothing per message."""
+    since = time.monotonic() - horizon
+    for chat_id, chat in list(chats.items()):
+        if chat.quiet(since):
+            del chats[chat_id]
 
 
 class ChatQueue:
@@ -283,6 +300,20 @@ class ChatQueue:
         self.later.clear()
         self.waiting.clear()
         self.epochs.clear()
+
+    def quiet(self, since: float) -> bool:
+        """Nothing queued, being sent or held back, and no request nor failure since
+        ``since`` (``time.monotonic()``): this queue paces as a new one would."""
+        return (
+            self.task is None
+            and not (self.queue or self.answers or self.later or self.waiting or self.epochs)
+            and self.sending is None
+            and not self.refused
+            and self.backoff == 0.0
+            and max(self.last, self.pause_until) < since
+            and not (self.window and self.window[-1] >= since)
+            and not any(times and times[-1] >= since for times in self.asked.values())
+        )
 
     def ahead(self, who: int, limit: int, window: float) -> bool:
         """Whether ``who``'s answer may go ahead of the game's messages: fewer than

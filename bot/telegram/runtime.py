@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from telegram import Update, User
 from telegram.constants import ChatType
@@ -18,7 +18,6 @@ from bot.core.names import clean_name
 from bot.core.persist import SAVE_RETRY
 from bot.core.service import TableService
 from bot.render.i18n import lang_of
-from bot.webapp.server import WebServer
 from storage import Storage
 
 from .outbox import Outbox
@@ -27,6 +26,9 @@ from .resuming import Resumer
 from .scheduler import Scheduler
 from .sheet import SheetMessages
 from .shown import MessageStore, hand_of
+
+if TYPE_CHECKING:  # imported with the Mini App only (bot/app.py)
+    from bot.webapp.server import WebServer
 
 __all__ = [
     "Runtime",

@@ -28,13 +28,14 @@ bot's own messages, the table message of the current deal and the command that a
 sheet (called under the table lock, it copies a few references) and queues a job in the
 group's :class:`~bot.telegram.outbox.Outbox` queue, so the picture is sent in order with the
 group's other messages, within its flood budget and with ``RetryAfter`` waited out. The
-job draws the PNG in a worker thread (:func:`asyncio.to_thread`), away from the event
-loop and from the table lock. A newer sheet of the same table that comes while a job
-still waits only replaces that job's content. If drawing fails, or Telegram refuses the
-photo for good, the text sheet is sent instead. The sheet message's id is stored with the
-table (``Messages.sheet_message``, saved by the core service), so
-after a restart the next sheet still replaces it. (``/pulka`` about a finished game that is
-no longer in memory replaces its sheet too, but that id is kept only until a restart.)
+job draws the PNG in the pictures' own thread (:mod:`.drawing`), away from the event
+loop and from the table lock, one picture at a time. A newer sheet of the same table
+that comes while a job still waits only replaces that job's content. If drawing fails,
+or Telegram refuses the photo for good, the text sheet is sent instead. The sheet
+message's id is stored with the table (``Messages.sheet_message``, saved by the core
+service), so after a restart the next sheet still replaces it. (``/pulka`` about a
+finished game that is no longer in memory replaces its sheet too, but that id is kept
+only until a restart.)
 """
 
 from __future__ import annotations
@@ -43,7 +44,6 @@ import asyncio
 import html
 import logging
 import re
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -63,6 +63,7 @@ from bot.render.i18n import t
 from bot.render.picture.draw import render_png
 from bot.render.results import pulka_text, settlement_text, sheet_title
 
+from .drawing import Kept, painter
 from .edits import edit_text, send_text
 from .outbox import Outbox, Sound, message_gone, not_modified
 from .shown import MessageStore, Slot
@@ -75,8 +76,6 @@ CAPTION_LIMIT = 1024
 """Telegram's limit for a photo caption (characters after parsing the HTML)."""
 
 FILE_NAME = "pulka.png"
-DRAWN_KEPT = 64
-"""Pictures kept to be sent again unchanged (one per table, the tables drawn last)."""
 SOUND = Sound.QUIET
 """A sheet never rings the group (a game's end rings with its settlement)."""
 
@@ -179,9 +178,8 @@ class SheetMessages:
         """Table id -> its job still waiting in the outbox."""
         self._current: dict[int, Ref] = {}
         """Table id -> its sheet message (also for tables rebuilt from the database)."""
-        self._drawn: OrderedDict[int, tuple[SheetSnapshot, str, bytes]] = OrderedDict()
-        """Table id -> its last picture, for the :data:`DRAWN_KEPT` tables drawn last
-        (``/pulka`` again on an unchanged sheet is not drawn again: ~40 ms of CPU each)."""
+        self._drawn: Kept[SheetSnapshot] = Kept()
+        """Each table's last picture, for the tables drawn last (:class:`.drawing.Kept`)."""
 
     # ------------------------------------------------------------------ what to show
 
@@ -247,7 +245,7 @@ class SheetMessages:
     def forget(self, table_id: int) -> None:
         """The table left memory (its sheet message is kept with its messages)."""
         self._current.pop(table_id, None)
-        self._drawn.pop(table_id, None)
+        self._drawn.put(table_id, None)
 
     def current(self, table: Table) -> Ref | None:
         """The table's sheet message, if it has one."""
@@ -312,14 +310,13 @@ class SheetMessages:
         if drawn is not None and drawn[1] == lang and drawn[0].same(snapshot):
             return drawn[2]
         try:
-            png = await asyncio.to_thread(self.render_picture, cast(Game, snapshot), lang)
+            loop = asyncio.get_running_loop()
+            draw = self.render_picture
+            png = await loop.run_in_executor(painter(), draw, cast(Game, snapshot), lang)
         except Exception:
             log.exception("the sheet picture could not be drawn; sending the text sheet")
             return None
-        self._drawn[table_id] = (snapshot, lang, png)
-        self._drawn.move_to_end(table_id)
-        if len(self._drawn) > DRAWN_KEPT:  # ~35 KB each
-            self._drawn.popitem(last=False)
+        self._drawn.put(table_id, (snapshot, lang, png))
         return png
 
     async def _photo(self, chat_id: int, png: bytes, caption: str, in_place: Ref | None) -> Ref:

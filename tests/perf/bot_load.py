@@ -91,6 +91,10 @@ DECODED = frozenset(SEND_EDIT)
 
 def child_bot() -> None:
     """``--child-bot``: run the real bot in this process (what ``python -m bot`` runs)."""
+    if os.environ.get("BENCH_TRACEMALLOC"):  # first: the imports' memory is traced too
+        from tests.perf.memtrace import install
+
+        install(os.environ["BENCH_TRACEMALLOC"])
     if os.environ.get("BENCH_TRACE") == "1":
         _install_trace()
     if os.environ.get("BENCH_TIMERS"):
@@ -1377,6 +1381,8 @@ def _start_side(key: str, n: int, args: argparse.Namespace, workdir: str) -> Sid
             BENCH_TIMERS=os.path.join(workdir, f"{key}.timers.json"),
             BENCH_GC=os.path.join(workdir, f"{key}.gc.json"),
         )
+        if args.tracemalloc and key == "ours":
+            env["BENCH_TRACEMALLOC"] = os.path.abspath(args.tracemalloc)
         if key == "ours_old_client":
             env["BENCH_OLD_CLIENT"] = os.path.abspath(args.old_client)
         if key in ("ours", "ours_old_client"):
@@ -1537,6 +1543,10 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
         first = side.windows[0][0] if side.windows else 0.0
         stats["rss_mb"] = sampler.steady(pid, first) / 2**20 if sampler else float("nan")
         stats["rss_peak_mb"] = sampler.hwm[pid] / 2**20 if sampler else float("nan")
+        if sampler:  # RSS every 10 s from the first round on: when the peak came
+            stats["rss_mb_every_10s"] = [
+                round(rss / 2**20) for t, rss in sampler.samples[pid][::10] if t >= first
+            ]
         stats["rounds"] = len(side.windows)
         result.setdefault(side.key, {}).update(stats)
     if profiler is not None:
@@ -1810,6 +1820,11 @@ def main() -> None:
     parser.add_argument("--profile-seconds", type=float, default=40)
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--trace", action="store_true", help="bot.log: storage/HTTP/loop times")
+    parser.add_argument(
+        "--tracemalloc",
+        metavar="FOLDER",
+        help="trace ours' allocations, snapshots to FOLDER (tests/perf/memtrace.py reads them)",
+    )
     args = parser.parse_args()
     args.sides = sorted(set(args.sides), key=SIDES.index)
     if args.sides[0] != "ours":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import gettext
+import random
 import string
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 
 from bot.render import i18n
 from bot.render.i18n import LANGS, catalogue, lang_of, number, plural_category, t
@@ -198,6 +200,44 @@ def test_numbers_per_language() -> None:
     assert number("ru", 1234) == "1\xa0234"  # Russian groups digits with a no-break space
     assert number("en", 1234) == "1,234"
     assert number("ru", Fraction(1, 3)) == "0,33"
+
+
+def test_numbers_are_written_as_cldr_patterns_write_them() -> None:
+    """``number`` groups and separates as Babel's ``format_decimal`` does with CLDR's
+    ``#,##0`` and ``#,##0.00`` (it keeps only the two symbols of the CLDR data)."""
+    rng = random.Random(7)
+    values: list[int | Fraction | Decimal] = [0, 1, -1, 999, 1000, -1000, 1234567]
+    values += [Fraction(-1, 1000), Fraction(2, 1000), Decimal("0.005"), Decimal("-1234.565")]
+    values += [rng.randint(-(10**9), 10**9) for _ in range(300)]
+    values += [Fraction(rng.randint(-(10**8), 10**8), rng.randint(1, 1000)) for _ in range(300)]
+    for lang in LANGS:
+        for value in values:
+            shown = i18n._shown(value)
+            pattern = "#,##0" if isinstance(shown, int) else "#,##0.00"
+            assert number(lang, value) == format_decimal(shown, format=pattern, locale=lang)
+
+
+KEPT_PROBE = """
+import gc, tracemalloc
+from bot.render import i18n
+tracemalloc.start(50)
+i18n.t("ru", "hist.none"), i18n.t("en", "hist.none"), i18n.number("ru", 1234)
+gc.collect()
+imports = tracemalloc.Filter(False, "<frozen importlib._bootstrap>", all_frames=True)
+kept = tracemalloc.take_snapshot().filter_traces([imports])
+print(sum(s.size for s in kept.statistics("filename")))
+"""
+
+
+def test_the_catalogues_keep_no_cldr_data() -> None:
+    """Both catalogues are in memory for the bot's whole life; Babel's CLDR data read for
+    them (~5.4 MB: each locale's and the global data) is not (modules imported on the way
+    are not counted)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", KEPT_PROBE], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert int(proc.stdout) < 1_000_000  # the entries: ~0.3 MB
 
 
 def test_plural_category_of_numbers() -> None:

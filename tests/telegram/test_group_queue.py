@@ -8,13 +8,14 @@ import asyncio
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.core.model import Table
 from bot.render.i18n import t
 from bot.render.rules import rules_text
-from bot.telegram.outbox import Outbox
+from bot.telegram.outbox import SWEEP_FROM, Outbox
 from bot.telegram.pacing import ANSWERS_AHEAD, ANSWERS_WINDOW
 from bot.telegram.queue import Post, Show
 from bot.telegram.shown import Slot
@@ -266,3 +267,33 @@ async def test_running_bot_keeps_the_production_pacing_when_asked(tmp_path: Path
             production.group_limit,
             production.group_fast_interval,
         )
+
+
+async def test_the_queues_of_chats_quiet_for_a_minute_are_forgotten(
+    stopped_clock: StoppedClock,
+) -> None:
+    """A chat's queue is held while its pace may still need it: each held ~4 KB for good,
+    for every player and group the bot ever wrote to."""
+    outbox = Outbox(object(), group_fast_interval=0)
+    sent: list[int] = []
+
+    def job(chat_id: int) -> Any:
+        async def send() -> int:
+            sent.append(chat_id)
+            return 1
+
+        return send
+
+    chats = [-100, -200, *range(1, SWEEP_FROM - 1)]
+    for chat_id in chats:
+        outbox.call(chat_id, job(chat_id))
+    await outbox.drain(timeout=30)
+    assert sorted(outbox._chats) == sorted(chats)
+    stopped_clock.at = time.monotonic() + 61.0
+    for chat_id in (-200, 7):  # written to again a minute later
+        outbox.call(chat_id, job(chat_id))
+    await outbox.drain(timeout=30)
+    outbox.call(10**6, job(10**6))  # a new chat: the quiet ones are looked for
+    await outbox.drain(timeout=30)
+    assert sorted(outbox._chats) == [-200, 7, 10**6]
+    assert sorted(sent) == sorted([*chats, -200, 7, 10**6])

@@ -82,3 +82,35 @@ async def test_the_start_silences_the_typed_method_advice(tmp_path: Path) -> Non
     async with running_bot(tmp_path):
         silenced = [f for f in warnings.filters if (f[0], f[1] and f[1].pattern, f[2]) == ours]
         assert len(silenced) == 1
+
+
+LEAN_PROBE = r"""
+import sys
+from bot.app import build_application
+from bot.config import Config
+from storage import check_schema, check_target, lock_target
+
+target = sys.argv[1]
+check_target(target)
+lock_target(target).release()
+check_schema(target)
+build_application(Config(token="123:abc", database_path=target))
+print(sorted(m for m in sys.modules if m.startswith(("asyncpg", "bot.webapp", "aiohttp.web"))))
+"""
+
+
+def test_a_bot_on_sqlite_without_the_mini_app_imports_neither_asyncpg_nor_a_web_server(
+    tmp_path: Path,
+) -> None:
+    """What only PostgreSQL or the Mini App needs is imported with them: asyncpg costs
+    every bot ~4.5 MB of memory and the Mini App's server ~3 MB."""
+    db = tmp_path / "bot.sqlite3"
+    run = subprocess.run(
+        [sys.executable, "-c", LEAN_PROBE, str(db)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip() == "[]"
