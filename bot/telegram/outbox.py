@@ -40,15 +40,14 @@ from .bottom import ChatEnds
 from .edits import digest, edit_text, markup_json, send_text
 from .pacing import ANSWERS_AHEAD, ANSWERS_WINDOW, Pacing, answer_press
 from .queue import (
-    SWEEP_FROM,
     Call,
     ChatQueue,
+    Chats,
     Delete,
     Pending,
     Post,
     Show,
     Sound,
-    forget_quiet,
     message_gone,
     no_rights,
     not_modified,
@@ -94,8 +93,7 @@ class Outbox:
         self.on_forbidden = on_forbidden
         self.on_migrated: Callable[[int, int], Awaitable[None]] | None = None
         """Called with (old, new) chat id when a group turned out to be a supergroup now."""
-        self._chats: dict[int, ChatQueue] = {}
-        self._sweep_at = SWEEP_FROM  # queues held when the quiet ones are next forgotten
+        self._chats = Chats()
         self._shown: OrderedDict[tuple[int, int], str] = OrderedDict()
         self._closed = False
         self.ends = ChatEnds()
@@ -246,13 +244,7 @@ class Outbox:
     # ------------------------------------------------------------------ worker
 
     def _chat(self, chat_id: int) -> ChatQueue:
-        chat = self._chats.get(chat_id)
-        if chat is None:
-            if len(self._chats) >= self._sweep_at:  # (see forget_quiet)
-                forget_quiet(self._chats, max(self.pacing.group_window, ANSWERS_WINDOW))
-                self._sweep_at = max(SWEEP_FROM, 2 * len(self._chats))
-            chat = self._chats[chat_id] = ChatQueue(chat_id)
-        return chat
+        return self._chats.of(chat_id, max(self.pacing.group_window, ANSWERS_WINDOW))
 
     def _kick(self, chat: ChatQueue) -> None:
         if chat.task is None and not self._closed:

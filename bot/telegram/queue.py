@@ -26,7 +26,7 @@ __all__ = [
     "Call",
     "ChatQueue",
     "SWEEP_FROM",
-    "forget_quiet",
+    "Chats",
     "message_gone",
     "not_modified",
     "no_rights",
@@ -122,18 +122,30 @@ class Call:
 
 
 SWEEP_FROM = 256
-"""Chats' queues held before the quiet ones are first looked for (:func:`forget_quiet`)."""
+"""Chats' queues held before the quiet ones are first looked for (:class:`Chats`)."""
 
 
-def forget_quiet(chats: dict[int, ChatQueue], horizon: float) -> None:
-    """Forget the queues of ``chats`` quiet for ``horizon`` seconds (longer than any pace
-    looks back): such a queue is as a new one would be, and each held ~4 KB for good, for
-    every player and group the bot ever wrote to. Looked for when the queues doubled since
-    the last time, so it costs nothing per message."""
-    since = time.monotonic() - horizon
-    for chat_id, chat in list(chats.items()):
-        if chat.quiet(since):
-            del chats[chat_id]
+class Chats(dict[int, "ChatQueue"]):
+    """Each chat's queue, made when first needed. The queues of chats quiet for longer
+    than any pace looks back are forgotten (such a queue is as a new one would be, and
+    each held ~4 KB for good, for every player and group the bot ever wrote to): looked
+    for when the queues doubled since the last time, so it costs nothing per message."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._sweep_at = SWEEP_FROM
+
+    def of(self, chat_id: int, horizon: float) -> ChatQueue:
+        """``chat_id``'s queue (``horizon``: seconds a quiet queue is still kept)."""
+        chat = self.get(chat_id)
+        if chat is None:
+            if len(self) >= self._sweep_at:
+                since = time.monotonic() - horizon
+                for quiet in [i for i, c in self.items() if c.quiet(since)]:
+                    del self[quiet]
+                self._sweep_at = max(SWEEP_FROM, 2 * len(self))
+            chat = self[chat_id] = ChatQueue(chat_id)
+        return chat
 
 
 class ChatQueue:

@@ -15,9 +15,9 @@ import pytest
 from bot.core.model import Table
 from bot.render.i18n import t
 from bot.render.rules import rules_text
-from bot.telegram.outbox import SWEEP_FROM, Outbox
+from bot.telegram.outbox import Outbox
 from bot.telegram.pacing import ANSWERS_AHEAD, ANSWERS_WINDOW
-from bot.telegram.queue import Post, Show
+from bot.telegram.queue import SWEEP_FROM, Post, Show
 from bot.telegram.shown import Slot
 from tests.bot_helpers import Harness, code_of, open_and_start, quick_code, running_bot
 from tests.e2e.test_hostile_telegram import QUICK, play_to_the_end
