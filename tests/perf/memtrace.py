@@ -18,9 +18,9 @@ traced memory shows it.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
-import sys
 import threading
 import time
 import tracemalloc
@@ -157,5 +157,13 @@ def _short(filename: str) -> str:
     return filename
 
 
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Where the bot's memory went, by a traced run.")
+    parser.add_argument("folder", help="the folder bot_load.py --tracemalloc wrote")
+    parser.add_argument("top", nargs="?", type=int, default=25, help="lines of each part")
+    args = parser.parse_args()
+    print(report(args.folder, args.top))
+
+
 if __name__ == "__main__":
-    print(report(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 25))
+    main()
