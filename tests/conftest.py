@@ -19,7 +19,7 @@ def pytest_xdist_auto_num_workers(config: object) -> int | None:
     started as processes of their own, Telegram's limits, timeouts and retries kept to
     real time, browsers; a second worker on each core runs tests meanwhile. Measured on
     the 2-core machine with nothing else running: 2 workers 175–204 s, 4 workers
-    121–139 s (+17 % CPU), 6 workers 133 s (tests/perf/README.md, "Test suite time").
+    121–139 s (+11 % CPU), 6 workers 133 s (tests/perf/README.md, "Test suite time").
     ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides when set."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None  # xdist's own hook reads it
