@@ -35,6 +35,7 @@ import asyncio
 import os
 import random
 import re
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -72,6 +73,12 @@ async def write_tables(fake: Any, path: str, count: int, seed: int) -> list[int]
     from storage import Storage
     from tests.fakes import FakeRequest
 
+    try:  # as the bot does at its start (post_init)
+        from bot.telegram.edits import ignore_typed_method_advice
+    except ImportError:  # a --root tree from before it: the warning is only noise
+        pass
+    else:
+        ignore_typed_method_advice()
     storage = await Storage.open(path)
     # "text", not SheetMode.TEXT: a tree older than bot/core/modes.py (--root) took a string
     defaults = TableSettings(pulka=20, turn_time=300, sheet="text")  # type: ignore[arg-type]
@@ -244,6 +251,7 @@ def measure(count: int, root: str, seed: int, quiet: float, timeout: float) -> d
             outcome = "not modified"
         kinds[f"{c.method} {outcome}"] += 1
     found = re.search(r"resumed (\d+) table\(s\) in ([\d.]+) s", text)
+    shutil.rmtree(folder)  # (kept, with the bot's log, when the run failed: see fail())
     return {
         "tables": count,
         "first_poll": polls[0].time - t0 if polls else None,

@@ -202,8 +202,12 @@ async def main() -> None:
     if args.restart:
         await restart(args.restart)
         return
-    folder = tempfile.mkdtemp(prefix="storage-size-")
-    target = args.url or os.path.join(folder, "bench.sqlite3")
+    with tempfile.TemporaryDirectory(prefix="storage-size-") as folder:
+        await measure(args, args.url or os.path.join(folder, "bench.sqlite3"))
+
+
+async def measure(args: argparse.Namespace, target: str) -> None:
+    """Archive the games, print the bytes they take, then time the bot's start-ups."""
     store = await Storage.open(target)
     try:
         began = time.perf_counter()
