@@ -191,7 +191,13 @@ def confirm_discard(
     table: Table, user_id: int, move: int, press: str, now: float, seed: int | None
 ) -> list[Effect]:
     """Discard the two cards the declarer marked."""
-    if move != table.move and Press(move, user_id, press) in table.recent:
+    if move != table.move and (
+        Press(move, user_id, press) in table.recent
+        # his time ran out with two cards marked: the timer discarded them (timeout)
+        or any(
+            m == move and u == user_id and isinstance(a, Discard) for m, u, a in table.ui.made_for
+        )
+    ):
         raise AlreadyDone()
     seat, view = turn_of(table, user_id, move)
     picked = table.ui.discard_pick.get(seat, ())
@@ -255,7 +261,12 @@ def timeout(
     if table.deadline is None or now < table.deadline - 0.05:
         return [TimerChanged(table)]  # the clock says it is not due yet
     seat = deal.actor
-    action = auto_action(seat_view(deal, seat))
+    view = seat_view(deal, seat)
+    picked = table.ui.discard_pick.get(seat, ())
+    marked = Discard(seat, tuple(picked)) if len(picked) == 2 else None
+    # a declarer who marked his two cards and ran out of time before confirming them
+    # discards what he chose, not the two lowest
+    action = marked if marked is not None and marked in view.legal else auto_action(view)
     table.timeouts[seat] = table.timeouts.get(seat, 0) + 1
     effects = apply_action(table, action, now, seed, auto=True)
     if table.timeouts[seat] == REPLACE_AFTER and table.status == Status.PLAYING:

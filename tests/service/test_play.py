@@ -139,6 +139,46 @@ async def test_discard_marks_are_idempotent_and_confirmed_as_one_action() -> Non
         assert not any(isinstance(a, Discard) for a in legal(table))
 
 
+async def test_a_declarer_out_of_time_discards_the_two_cards_he_marked() -> None:
+    """He marked two cards and his time ran out before he confirmed them: the timer
+    discards his two, not the two lowest; his confirm arriving late is already done."""
+    clock = ManualClock()
+    async with service_on(clock=clock, turn_time=30) as service:
+        table = await started(service)
+        declarer = await to_discard(service, table)
+        player = table.seats[declarer]
+        assert player is not None and table.game is not None
+        move, uid = table.move, player.user_id
+        cards = sorted({c for a in legal(table) if isinstance(a, Discard) for c in a.cards})
+        mine = {cards[-1], cards[-2]}  # the two highest: never the timer's own choice
+        for c in mine:
+            await service.mark_discard(table.id, uid, move, c, True)
+        clock.advance(31)
+        [auto] = of(await service.timeout(table.id, move), fx.AutoPlayed)
+        assert isinstance(auto.action, Discard) and set(auto.action.cards) == mine
+        deal = table.game.current
+        assert deal is not None and set(deal.discard) == mine
+        with pytest.raises(AlreadyDone):
+            await service.confirm_discard(table.id, uid, move, "k")
+
+
+async def test_a_declarer_out_of_time_with_one_card_marked_discards_the_two_lowest() -> None:
+    clock = ManualClock()
+    async with service_on(clock=clock, turn_time=30) as service:
+        table = await started(service)
+        declarer = await to_discard(service, table)
+        player = table.seats[declarer]
+        assert player is not None and table.game is not None
+        move = table.move
+        discards = [a for a in legal(table) if isinstance(a, Discard)]
+        cards = sorted({c for a in discards for c in a.cards})
+        await service.mark_discard(table.id, player.user_id, move, cards[-1], True)
+        clock.advance(31)
+        [auto] = of(await service.timeout(table.id, move), fx.AutoPlayed)
+        lowest = min(discards, key=lambda a: sorted((int(c.rank), int(c.suit)) for c in a.cards))
+        assert auto.action == lowest and cards[-1] not in auto.action.cards
+
+
 async def test_a_turn_whose_buttons_were_never_delivered_does_not_time_out() -> None:
     """Telegram slow or down: the player to act never saw his buttons, so his time starts
     again instead of a move being made for him; once they are out, the timer acts."""
