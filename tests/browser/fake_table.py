@@ -132,20 +132,56 @@ def play_state(**changes: Any) -> Frame:
         "over": False,
         "me": 0,
         "seats": [
-            {"seat": 0, "name": "Аня", "robot": False, "dealer": False, "turn": True,
-             "cards": 8, "tricks": 1, "role": "вист"},
-            {"seat": 1, "name": "🤖 Борис Петрович", "robot": True, "dealer": False, "turn": False,
-             "cards": 7, "tricks": 1, "role": "играет"},
-            {"seat": 2, "name": "🤖 Вера", "robot": True, "dealer": True, "turn": False,
-             "cards": 8, "tricks": 0, "role": "пас"},
+            {
+                "seat": 0,
+                "name": "Аня",
+                "robot": False,
+                "dealer": False,
+                "turn": True,
+                "cards": 8,
+                "tricks": 1,
+                "role": "вист",
+            },
+            {
+                "seat": 1,
+                "name": "🤖 Борис Петрович",
+                "robot": True,
+                "dealer": False,
+                "turn": False,
+                "cards": 7,
+                "tricks": 1,
+                "role": "играет",
+            },
+            {
+                "seat": 2,
+                "name": "🤖 Вера",
+                "robot": True,
+                "dealer": True,
+                "turn": False,
+                "cards": 8,
+                "tricks": 0,
+                "role": "пас",
+            },
         ],
         "status": ["Сдача 2 · играет Борис Петрович: 7♥", "Аня — вист, Вера — пас"],
         "trick": [{"seat": 1, "card": "QH"}],
         "tricks": [
-            {"cards": [{"seat": 1, "card": "AS"}, {"seat": 2, "card": "7S"},
-                       {"seat": 0, "card": "8S"}], "winner": 1},
-            {"cards": [{"seat": 0, "card": "AD"}, {"seat": 1, "card": "7D"},
-                       {"seat": 2, "card": "9D"}], "winner": 0},
+            {
+                "cards": [
+                    {"seat": 1, "card": "AS"},
+                    {"seat": 2, "card": "7S"},
+                    {"seat": 0, "card": "8S"},
+                ],
+                "winner": 1,
+            },
+            {
+                "cards": [
+                    {"seat": 0, "card": "AD"},
+                    {"seat": 1, "card": "7D"},
+                    {"seat": 2, "card": "9D"},
+                ],
+                "winner": 0,
+            },
         ],
         "talon": [],
         "open": {},
@@ -173,8 +209,11 @@ def bid_state() -> Frame:
     state = play_state(trick=[], tricks=[], deal=1, move=2)
     state["hand"] = [{"card": c["card"], "data": None, "marked": False} for c in state["hand"]]
     state["buttons"] = [
-        [{"text": "6♠️", "data": "c:b:6S"}, {"text": "6♣️", "data": "c:b:6C"},
-         {"text": "6♦️", "data": "c:b:6D"}],
+        [
+            {"text": "6♠️", "data": "c:b:6S"},
+            {"text": "6♣️", "data": "c:b:6C"},
+            {"text": "6♦️", "data": "c:b:6D"},
+        ],
         [{"text": "Мизер", "data": "c:b:mis"}, {"text": "Пас", "data": "c:b:pass"}],
     ]
     state["status"] = ["Торговля: Борис Петрович — 6♠"]

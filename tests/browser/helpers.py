@@ -24,8 +24,7 @@ CHEAP = Budget(samples=2, nodes=200, total=400)
 def signed_init_data(token: str, user: FakeUser, *, auth_date: float) -> str:
     """initData as Telegram signs it (core.telegram.org/bots/webapps, "Validating data"):
     HMAC-SHA256 of the sorted ``key=value`` lines, keyed by HMAC-SHA256("WebAppData", token)."""
-    person = {"id": user.id, "first_name": user.first_name,
-              "language_code": user.language_code}
+    person = {"id": user.id, "first_name": user.first_name, "language_code": user.language_code}
     fields = {
         "query_id": f"AAH{user.id}",
         "user": json.dumps(person, ensure_ascii=False, separators=(",", ":")),
@@ -51,14 +50,18 @@ def table_button_url(h: Harness, user: FakeUser) -> str:
         sent = result.get("message_id") if isinstance(result, dict) else None
         if hand.message_id not in (params.get("message_id"), sent):
             continue
-        urls = [str(b["web_app"]["url"]) for row in markup["inline_keyboard"] for b in row
-                if "web_app" in b]
+        urls = [
+            str(b["web_app"]["url"])
+            for row in markup["inline_keyboard"]
+            for b in row
+            if "web_app" in b
+        ]
     assert len(urls) == 1, urls
     assert urls[0].startswith(WEBAPP_URL), urls[0]
     miniapp = h.app.bot_data.miniapp
     assert miniapp is not None, "the Mini App is off"
     port = miniapp.port
-    return f"http://127.0.0.1:{port}/app/" + urls[0][len(WEBAPP_URL):]
+    return f"http://127.0.0.1:{port}/app/" + urls[0][len(WEBAPP_URL) :]
 
 
 def with_init(url: str, init: str) -> str:
@@ -118,8 +121,6 @@ async def legal_presses(page: Page) -> tuple[list[str], int]:
         .map(b => b.dataset.press)""")
     marked = await page.locator("#hand .card-btn.marked").count()
     return [str(d) for d in found], marked
-
-
 
 
 async def tap_next(page: Page, bid_once: list[bool]) -> str | None:

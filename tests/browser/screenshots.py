@@ -29,19 +29,36 @@ from tests.fakes import FakeTelegram
 OUT = Path(__file__).resolve().parents[2] / "docs" / "images"
 
 # Telegram's own theme colours (Android, day and night)
-LIGHT = {"bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#707579",
-         "link_color": "#3390ec", "button_color": "#3390ec", "button_text_color": "#ffffff",
-         "secondary_bg_color": "#f4f4f5", "section_bg_color": "#ffffff",
-         "accent_text_color": "#3390ec"}
-DARK = {"bg_color": "#212121", "text_color": "#ffffff", "hint_color": "#aaaaaa",
-        "link_color": "#8774e1", "button_color": "#8774e1", "button_text_color": "#ffffff",
-        "secondary_bg_color": "#181818", "section_bg_color": "#212121",
-        "accent_text_color": "#8774e1"}
+LIGHT = {
+    "bg_color": "#ffffff",
+    "text_color": "#000000",
+    "hint_color": "#707579",
+    "link_color": "#3390ec",
+    "button_color": "#3390ec",
+    "button_text_color": "#ffffff",
+    "secondary_bg_color": "#f4f4f5",
+    "section_bg_color": "#ffffff",
+    "accent_text_color": "#3390ec",
+}
+DARK = {
+    "bg_color": "#212121",
+    "text_color": "#ffffff",
+    "hint_color": "#aaaaaa",
+    "link_color": "#8774e1",
+    "button_color": "#8774e1",
+    "button_text_color": "#ffffff",
+    "secondary_bg_color": "#181818",
+    "section_bg_color": "#212121",
+    "accent_text_color": "#8774e1",
+}
 
 
 def opening(url: str, init: str, theme: dict[str, str]) -> str:
-    hash_ = {"tgWebAppData": init, "tgWebAppVersion": "7.0",
-             "tgWebAppThemeParams": json.dumps(theme)}
+    hash_ = {
+        "tgWebAppData": init,
+        "tgWebAppVersion": "7.0",
+        "tgWebAppThemeParams": json.dumps(theme),
+    }
     return f"{url}#{urllib.parse.urlencode(hash_, quote_via=urllib.parse.quote)}"
 
 
@@ -89,12 +106,26 @@ async def main() -> None:
     settings = TableSettings(pulka=10, turn_time=120, sheet=SheetMode.TEXT)
     profile = tempfile.mkdtemp(prefix="chromium-profile-")
     with tempfile.TemporaryDirectory() as tmp:
-        async with running_bot(Path(tmp), fake=fake, people=[anna], group=group, lang="ru",
-                               defaults=settings, webapp=True) as h, async_playwright() as pw:
+        async with (
+            running_bot(
+                Path(tmp),
+                fake=fake,
+                people=[anna],
+                group=group,
+                lang="ru",
+                defaults=settings,
+                webapp=True,
+            ) as h,
+            async_playwright() as pw,
+        ):
             await start_table(h)
             context = await pw.chromium.launch_persistent_context(
-                profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
-                device_scale_factor=2)
+                profile,
+                executable_path=CHROMIUM,
+                args=CHROMIUM_ARGS,
+                headless=True,
+                device_scale_factor=2,
+            )
             await context.route("**/telegram.org/**", lambda route: route.abort())
             try:
                 await shoot(context, h)

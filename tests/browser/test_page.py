@@ -12,6 +12,7 @@ from tests.browser.fake_table import INIT, FakeTableServer, bid_state, open_page
 
 pytestmark = [pytest.mark.browser, ON_WORKERS_CHROMIUM]
 
+
 async def test_hello_carries_the_init_data_from_the_hash_and_the_table(
     browser: Any, server: FakeTableServer
 ) -> None:
@@ -38,7 +39,8 @@ async def test_a_state_draws_seats_trick_hand_and_moves(
     await expect(page.locator(".seat.place-left .backs .count")).to_have_text("7")
     await expect(page.locator(".seat.place-left .taken")).to_have_text("✋ 1")
     await expect(page.locator("#status div")).to_have_text(
-        ["Сдача 2 · играет Борис Петрович: 7♥", "Аня — вист, Вера — пас"])
+        ["Сдача 2 · играет Борис Петрович: 7♥", "Аня — вист, Вера — пас"]
+    )
     # the trick: Борис's queen of hearts in front of him, drawn red
     trick = page.locator(".centre .trick .card")
     await expect(trick).to_have_count(1)
@@ -53,7 +55,8 @@ async def test_a_state_draws_seats_trick_hand_and_moves(
     await expect(page.locator("#hand .card-btn[data-card=KS]")).to_be_disabled()
     await expect(page.locator("#moves .move")).to_have_text(["🏳 Сдаюсь"])
     await expect(page.locator("#tabs .tab")).to_have_text(
-        ["Взятки сдачи", "Пуля", "Прошлая сдача", "Повтор сдачи"])
+        ["Взятки сдачи", "Пуля", "Прошлая сдача", "Повтор сдачи"]
+    )
     assert await page.title() == "Стол"
     assert await page.locator("html").get_attribute("lang") == "ru"
 
@@ -81,7 +84,8 @@ async def test_bids_are_the_servers_buttons_and_a_tap_sends_one(
     # the bot's emoji suits (♠️) drawn as coloured text symbols
     await expect(page.locator("#moves .move")).to_have_text(["6♠", "6♣", "6♦", "Мизер", "Пас"])
     await expect(page.locator("#moves .move .suit-sym")).to_have_class(
-        ["suit-sym black", "suit-sym black", "suit-sym red"])
+        ["suit-sym black", "suit-sym black", "suit-sym red"]
+    )
     # no card is a move in the auction: none is tappable, none dimmed
     await expect(page.locator("#hand .cards")).to_have_class("cards waiting")
     await expect(page.locator("#hand .card-btn:enabled")).to_have_count(0)
@@ -131,7 +135,8 @@ async def test_server_texts_are_shown_as_text_never_as_markup(
     server.on_hello = [state]
     page = await open_page(browser, server)
     await expect(page.locator(".seat.place-left .name")).to_have_text(
-        "🤖 <img src=x onerror=alert(1)>Боб")
+        "🤖 <img src=x onerror=alert(1)>Боб"
+    )
     await expect(page.locator("#status div")).to_have_text("<b>жирно</b>")
     await expect(page.locator("#moves .move")).to_have_text("<i>Пас</i>")
     assert await page.locator("img, b, i").count() == 0
@@ -163,7 +168,8 @@ async def test_a_socket_replaced_by_a_newer_window_leaves_the_table_greyed(
     await expect(page.locator("body")).to_have_class("closed")
     await expect(page.locator("#lost")).to_be_hidden()
     await expect(page.locator("#replaced")).to_have_text(
-        "Стол открыт в другом окне: здесь он больше не обновляется.")
+        "Стол открыт в другом окне: здесь он больше не обновляется."
+    )
     await expect(page.locator("main")).to_have_css("pointer-events", "none")
 
 
@@ -182,14 +188,13 @@ async def test_tabs_show_the_tricks_the_sheet_and_the_review(
     await expect(page.locator("#panel pre")).to_contain_text("Аня           4     0")
     await page.locator("[data-tab=review]").click()
     await expect(page.locator("#panel pre")).to_have_text(
-        "Сдача 1: Вера играла 6♠ и взяла 6 взяток.")
+        "Сдача 1: Вера играла 6♠ и взяла 6 взяток."
+    )
     await page.locator("[data-tab=review]").click()  # a second tap closes it
     await expect(page.locator("#panel")).to_be_hidden()
 
 
-async def test_a_finished_deal_replays_card_by_card(
-    browser: Any, server: FakeTableServer
-) -> None:
+async def test_a_finished_deal_replays_card_by_card(browser: Any, server: FakeTableServer) -> None:
     server.on_hello = [play_state()]
     page = await open_page(browser, server)
     assert (await server.next_frame())["t"] == "hello"
@@ -197,16 +202,19 @@ async def test_a_finished_deal_replays_card_by_card(
     await expect(page.locator(".deal-btn")).to_have_text(["Сдача 1"])
     await page.locator(".deal-btn").click()
     assert await server.next_frame() == {"t": "replay", "deal": 1}
-    await server.send({
-        "t": "replay", "deal": 1,
-        "hands": {"0": ["AS", "7H"], "1": ["KS", "8H"], "2": ["QS", "9H"]},
-        "talon": ["7C", "8C"],
-        "tricks": [[{"seat": 0, "card": "AS"}, {"seat": 1, "card": "KS"},
-                    {"seat": 2, "card": "QS"}],
-                   [{"seat": 0, "card": "7H"}, {"seat": 1, "card": "8H"},
-                    {"seat": 2, "card": "9H"}]],
-        "result": "Сдача 1: распасы.",
-    })
+    await server.send(
+        {
+            "t": "replay",
+            "deal": 1,
+            "hands": {"0": ["AS", "7H"], "1": ["KS", "8H"], "2": ["QS", "9H"]},
+            "talon": ["7C", "8C"],
+            "tricks": [
+                [{"seat": 0, "card": "AS"}, {"seat": 1, "card": "KS"}, {"seat": 2, "card": "QS"}],
+                [{"seat": 0, "card": "7H"}, {"seat": 1, "card": "8H"}, {"seat": 2, "card": "9H"}],
+            ],
+            "result": "Сдача 1: распасы.",
+        }
+    )
     await expect(page.locator(".replay .counter")).to_have_text("0 / 6")
     await expect(page.locator(".replay-hand .card")).to_have_count(6)
     for _ in range(4):
@@ -228,8 +236,11 @@ async def test_the_sheet_opens_by_itself_when_the_game_is_over(
     page = await open_page(browser, server)
     await expect(page.locator("#hand .card-btn")).to_have_count(8)
     await expect(page.locator("#panel")).to_be_hidden()
-    await server.send(play_state(over=True, hand=[], buttons=[], trick=[], turn_left=None,
-                                 status=["Игра окончена"]))
+    await server.send(
+        play_state(
+            over=True, hand=[], buttons=[], trick=[], turn_left=None, status=["Игра окончена"]
+        )
+    )
     await expect(page.locator("[data-tab=sheet]")).to_have_attribute("aria-expanded", "true")
     await expect(page.locator("#panel pre")).to_contain_text("Аня           4     0")
     await expect(page.locator("#hand .card-btn")).to_have_count(0)
@@ -241,9 +252,13 @@ async def test_in_open_defence_the_passers_cards_are_tapped_below_his_name(
 ) -> None:
     state = play_state()
     state["open"] = {"2": ["KC", "JC", "7H"]}
-    state["controlled"] = {"2": [{"card": "KC", "data": None, "marked": False},
-                                 {"card": "JC", "data": None, "marked": False},
-                                 {"card": "7H", "data": "c:h:p7H", "marked": False}]}
+    state["controlled"] = {
+        "2": [
+            {"card": "KC", "data": None, "marked": False},
+            {"card": "JC", "data": None, "marked": False},
+            {"card": "7H", "data": "c:h:p7H", "marked": False},
+        ]
+    }
     server.on_hello = [state]
     page = await open_page(browser, server)
     assert (await server.next_frame())["t"] == "hello"
@@ -268,8 +283,13 @@ async def test_a_talon_card_led_in_all_pass_lies_in_the_middle(
 async def test_a_long_status_folds_behind_its_first_line(
     browser: Any, server: FakeTableServer
 ) -> None:
-    lines = ["Торговля: Аня 6♠️ · 🤖 Борис пас", "Игра: 6♠️ — Аня", "Висты: 🤖 Вера вист",
-             "Взятки: Аня 2 · 🤖 Борис 1", "👉 Ваш ход: выберите карту"]
+    lines = [
+        "Торговля: Аня 6♠️ · 🤖 Борис пас",
+        "Игра: 6♠️ — Аня",
+        "Висты: 🤖 Вера вист",
+        "Взятки: Аня 2 · 🤖 Борис 1",
+        "👉 Ваш ход: выберите карту",
+    ]
     server.on_hello = [play_state(status=lines)]
     page = await open_page(browser, server)
     lines = [line.replace("\ufe0f", "") for line in lines]  # suits drawn as text symbols
@@ -294,16 +314,31 @@ async def test_the_replay_gives_the_declarer_the_talon_less_his_discard(
     page = await open_page(browser, server)
     await page.locator("[data-tab=replay]").click()
     await page.locator(".deal-btn").click()
-    await server.send({
-        "t": "replay", "deal": 1, "dealer": 2,
-        "hands": {"0": ["AS", "KS", "7D"], "1": ["QS", "8H", "9H"], "2": ["JS", "10H", "JH"]},
-        "talon": ["AH", "7C"],
-        "moves": [{"seat": 0, "bid": "6S"}, {"seat": 0, "discard": ["7D", "7C"]}],
-        "tricks": [{"cards": [{"seat": 0, "card": "AS"}, {"seat": 1, "card": "QS"},
-                              {"seat": 2, "card": "JS"}], "winner": 0}],
-        "result": "Сдача 1.",
-    })
+    await server.send(
+        {
+            "t": "replay",
+            "deal": 1,
+            "dealer": 2,
+            "hands": {"0": ["AS", "KS", "7D"], "1": ["QS", "8H", "9H"], "2": ["JS", "10H", "JH"]},
+            "talon": ["AH", "7C"],
+            "moves": [{"seat": 0, "bid": "6S"}, {"seat": 0, "discard": ["7D", "7C"]}],
+            "tricks": [
+                {
+                    "cards": [
+                        {"seat": 0, "card": "AS"},
+                        {"seat": 1, "card": "QS"},
+                        {"seat": 2, "card": "JS"},
+                    ],
+                    "winner": 0,
+                }
+            ],
+            "result": "Сдача 1.",
+        }
+    )
     declarer = page.locator(".replay-hand").nth(0)
     await expect(declarer.locator(".card")).to_have_count(3)
-    assert await declarer.locator(".card").evaluate_all(
-        "cs => cs.map(c => c.dataset.card)") == ["AS", "KS", "AH"]
+    assert await declarer.locator(".card").evaluate_all("cs => cs.map(c => c.dataset.card)") == [
+        "AS",
+        "KS",
+        "AH",
+    ]

@@ -14,8 +14,13 @@ pytestmark = [pytest.mark.browser, ON_WORKERS_CHROMIUM]
 
 async def test_telegram_dark_theme_from_the_hash(browser: Any, server: FakeTableServer) -> None:
     server.on_hello = [play_state()]
-    theme = {"bg_color": "#17212b", "text_color": "#f5f5f5", "button_color": "#5288c1",
-             "button_text_color": "#ffffff", "secondary_bg_color": "#232e3c"}
+    theme = {
+        "bg_color": "#17212b",
+        "text_color": "#f5f5f5",
+        "button_color": "#5288c1",
+        "button_text_color": "#ffffff",
+        "secondary_bg_color": "#232e3c",
+    }
     page = await open_page(browser, server, theme=theme)
     await expect(page.locator("html")).to_have_attribute("data-scheme", "dark")
     await expect(page.locator("body")).to_have_css("background-color", "rgb(23, 33, 43)")
@@ -51,8 +56,7 @@ async def test_every_tap_target_is_40_px_and_nothing_overflows(
     """The discard: twelve cards in hand, the longest status, every button there is."""
     state = bid_state()
     cards = ["AS", "KS", "QS", "JS", "10S", "AC", "KC", "AD", "KD", "AH", "KH", "7H"]
-    state["hand"] = [{"card": c, "data": f"c:t:{c}", "marked": c in ("7H", "KH")}
-                     for c in cards]
+    state["hand"] = [{"card": c, "data": f"c:t:{c}", "marked": c in ("7H", "KH")} for c in cards]
     state["status"] = ["Торговля: Аня 6♠️ · 🤖 Борис Петрович пас · 🤖 Вера пас"] * 4
     state["buttons"].append([{"text": "✅ Снести отмеченные карты", "data": "c:k"}])
     state["deal"] = 3
@@ -68,7 +72,6 @@ async def test_every_tap_target_is_40_px_and_nothing_overflows(
         .map(([name, r]) => `${name} ${Math.round(r.width)}x${Math.round(r.height)}`)""")
     assert small == []
     assert await page.evaluate("() => document.documentElement.scrollWidth") <= width
-
 
 
 async def test_the_review_wraps_and_the_sheet_keeps_its_columns(
@@ -89,8 +92,9 @@ async def test_the_review_wraps_and_the_sheet_keeps_its_columns(
     assert await page.evaluate("() => document.documentElement.scrollWidth") <= 320
 
 
-@pytest.mark.parametrize(("scheme", "background"),
-                         [("light", "rgb(255, 255, 255)"), ("dark", "rgb(23, 33, 43)")])
+@pytest.mark.parametrize(
+    ("scheme", "background"), [("light", "rgb(255, 255, 255)"), ("dark", "rgb(23, 33, 43)")]
+)
 async def test_without_telegrams_colours_the_systems_scheme_decides(
     browser: Any, server: FakeTableServer, scheme: str, background: str
 ) -> None:
@@ -108,8 +112,18 @@ async def test_at_four_the_player_across_sits_above_the_two_beside(
     browser: Any, server: FakeTableServer
 ) -> None:
     state = play_state()
-    state["seats"].append({"seat": 3, "name": "Григорий Константинопольский", "robot": False,
-                           "dealer": True, "turn": False, "cards": 0, "tricks": 0, "role": ""})
+    state["seats"].append(
+        {
+            "seat": 3,
+            "name": "Григорий Константинопольский",
+            "robot": False,
+            "dealer": True,
+            "turn": False,
+            "cards": 0,
+            "tricks": 0,
+            "role": "",
+        }
+    )
     server.on_hello = [state]
     page = await open_page(browser, server, width=320)
     await expect(page.locator(".others.four .seat")).to_have_count(3)

@@ -24,7 +24,8 @@ def test_every_file_the_page_refers_to_is_there() -> None:
     assert sorted(local) == ["app.js", "style.css"]
     # the only address outside: Telegram's optional script
     assert re.findall(r'(?:src|href)="(https?://[^"]+)"', html) == [
-        "https://telegram.org/js/telegram-web-app.js"]
+        "https://telegram.org/js/telegram-web-app.js"
+    ]
     modules = list(STATIC.glob("*.js"))
     imported = set()
     for module in modules:

@@ -63,7 +63,8 @@ async def test_a_person_plays_a_deal_in_the_mini_app_and_sees_the_sheet(
         await expect(page.locator(".seat .name")).to_have_count(3)
         await expect(page.locator(".seat.mine .name")).to_have_text(me.first_name)
         await expect(page.locator("#tabs .tab")).to_have_text(
-            ["Взятки сдачи", "Пуля", "Прошлая сдача", "Повтор сдачи"])
+            ["Взятки сдачи", "Пуля", "Прошлая сдача", "Повтор сдачи"]
+        )
         tapped = await play_deal_by_tapping(h, page)
         assert any(c.startswith("p") for c in tapped), tapped  # cards were played by tapping
         # the sheet, a tap away
