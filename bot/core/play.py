@@ -194,16 +194,13 @@ def confirm_discard(
     if move != table.move and (
         Press(move, user_id, press) in table.recent
         # his time ran out with two cards marked: the timer discarded them (timeout)
-        or any(
-            m == move and u == user_id and isinstance(a, Discard) for m, u, a in table.ui.made_for
-        )
+        or any(isinstance(a, Discard) for a in _made_at(table, move, user_id))
     ):
         raise AlreadyDone()
     seat, view = turn_of(table, user_id, move)
-    picked = table.ui.discard_pick.get(seat, ())
-    if len(picked) != 2:
+    wanted = _marked_discard(table, seat)
+    if wanted is None:
         raise Rejected("err.pick_two")
-    wanted = Discard(seat, tuple(picked))
     if wanted not in view.legal:
         raise Rejected("err.illegal")
     return _accepted(table, seat, Press(move, user_id, press), wanted, now, seed)
@@ -262,8 +259,7 @@ def timeout(
         return [TimerChanged(table)]  # the clock says it is not due yet
     seat = deal.actor
     view = seat_view(deal, seat)
-    picked = table.ui.discard_pick.get(seat, ())
-    marked = Discard(seat, tuple(picked)) if len(picked) == 2 else None
+    marked = _marked_discard(table, seat)
     # a declarer who marked his two cards and ran out of time before confirming them
     # discards what he chose, not the two lowest
     action = marked if marked is not None and marked in view.legal else auto_action(view)
@@ -333,20 +329,28 @@ def _made_for(table: Table, seat: Seat, action: Action) -> None:
         table.ui.made_for = [*table.ui.made_for, made][-RECENT_PRESSES:]
 
 
+def _made_at(table: Table, move: int, user_id: int) -> list[Action]:
+    """What the bot made for ``user_id`` at ``move`` (``made_for``)."""
+    return [a for m, u, a in table.ui.made_for if m == move and u == user_id]
+
+
 def _was_made_for(table: Table, move: int, user_id: int, action: Action | None) -> bool:
-    """Whether the bot made ``action`` for ``user_id`` at ``move`` (``made_for``). The
-    seat is left out: a late press is read against the deal as it is now, when the turn
-    has passed on (to the next hand, or the game is over), so it names another seat;
-    the move and the person fix whose action it was."""
+    """Whether the bot made ``action`` for ``user_id`` at ``move``. The seat is left out:
+    a late press is read against the deal as it is now, when the turn has passed on (to
+    the next hand, or the game is over), so it names another seat; the move and the
+    person fix whose action it was."""
     if action is None:
         return False
     return any(
-        m == move
-        and u == user_id
-        and type(a) is type(action)
-        and replace(a, seat=action.seat) == action
-        for m, u, a in table.ui.made_for
+        type(a) is type(action) and replace(a, seat=action.seat) == action
+        for a in _made_at(table, move, user_id)
     )
+
+
+def _marked_discard(table: Table, seat: Seat) -> Discard | None:
+    """The discard of the two cards ``seat`` marked (``None``: he has not marked two)."""
+    picked = table.ui.discard_pick.get(seat, ())
+    return Discard(seat, tuple(picked)) if len(picked) == 2 else None
 
 
 def _declare_forced(table: Table) -> None:

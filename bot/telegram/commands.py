@@ -144,7 +144,7 @@ async def _heard(update: Update, context: Context) -> None:
     """Note what a person writes in his private chat (:mod:`.bottom`); a ``/start`` buries
     nothing: it asks for what is at the bottom."""
     message = update.message
-    if message is not None and message.chat.id > 0:
+    if message is not None and message.chat.type == ChatType.PRIVATE:
         if not (message.text or "").startswith("/start"):
             runtime(context).outbox.ends.heard(message.chat.id, message.message_id)
 
