@@ -7,7 +7,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TypeVar
 
-from bot.core.effects import Effect, Effects
+from bot.core.effects import AutoPlayed, Effect, Effects
 from bot.core.model import Player, Table, TableSettings
 from bot.core.service import Shown, TableService
 from bot.preferans.actions import Action, Bid, Discard
@@ -134,3 +134,16 @@ async def all_pass(service: TableService, table: Table) -> Effects:
         target = next((a for a in actions if isinstance(a, Bid) and a.contract is None), actions[0])
         last = await press(service, table, target.__eq__)
     return last
+
+
+async def time_out(
+    service: TableService, table: Table, clock: ManualClock
+) -> tuple[Player, int, AutoPlayed]:
+    """The player to act runs out of time (the clock passes his deadline): he, the move
+    the timer acted at, and what it made for him."""
+    _, player = actor(table)
+    move = table.move
+    assert table.deadline is not None
+    clock.advance(table.deadline - clock() + 1)
+    [auto] = of(await service.timeout(table.id, move), AutoPlayed)
+    return player, move, auto

@@ -7,10 +7,11 @@ import pytest
 
 from bot.core import effects as fx
 from bot.core.errors import AlreadyDone, Rejected
-from bot.core.model import Status
+from bot.core.model import Status, Table
 from bot.core.modes import NotifyMode
-from bot.core.service import Shown
+from bot.core.service import Shown, TableService
 from bot.preferans.actions import Action, Bid, Discard, Play
+from bot.preferans.cards import Card
 from bot.preferans.contracts import parse_contract
 from bot.preferans.seats import replaceable
 from tests.fakes import ManualClock
@@ -25,6 +26,7 @@ from tests.service.helpers import (
     pick,
     service_on,
     started,
+    time_out,
     to_discard,
 )
 
@@ -139,24 +141,28 @@ async def test_discard_marks_are_idempotent_and_confirmed_as_one_action() -> Non
         assert not any(isinstance(a, Discard) for a in legal(table))
 
 
+async def _declarer_to_discard(service: TableService) -> tuple[Table, int, list[Card]]:
+    """A game whose declarer is to discard: the table, his user id and the cards he may
+    mark, lowest first."""
+    table = await started(service)
+    player = table.seats[await to_discard(service, table)]
+    assert player is not None
+    cards = sorted({c for a in legal(table) if isinstance(a, Discard) for c in a.cards})
+    return table, player.user_id, cards
+
+
 async def test_a_declarer_out_of_time_discards_the_two_cards_he_marked() -> None:
     """He marked two cards and his time ran out before he confirmed them: the timer
     discards his two, not the two lowest; his confirm arriving late is already done."""
     clock = ManualClock()
     async with service_on(clock=clock, turn_time=30) as service:
-        table = await started(service)
-        declarer = await to_discard(service, table)
-        player = table.seats[declarer]
-        assert player is not None and table.game is not None
-        move, uid = table.move, player.user_id
-        cards = sorted({c for a in legal(table) if isinstance(a, Discard) for c in a.cards})
+        table, uid, cards = await _declarer_to_discard(service)
         mine = {cards[-1], cards[-2]}  # the two highest: never the timer's own choice
         for c in mine:
-            await service.mark_discard(table.id, uid, move, c, True)
-        clock.advance(31)
-        [auto] = of(await service.timeout(table.id, move), fx.AutoPlayed)
+            await service.mark_discard(table.id, uid, table.move, c, True)
+        _, move, auto = await time_out(service, table, clock)
         assert isinstance(auto.action, Discard) and set(auto.action.cards) == mine
-        deal = table.game.current
+        deal = table.game.current if table.game is not None else None
         assert deal is not None and set(deal.discard) == mine
         with pytest.raises(AlreadyDone):
             await service.confirm_discard(table.id, uid, move, "k")
@@ -165,16 +171,10 @@ async def test_a_declarer_out_of_time_discards_the_two_cards_he_marked() -> None
 async def test_a_declarer_out_of_time_with_one_card_marked_discards_the_two_lowest() -> None:
     clock = ManualClock()
     async with service_on(clock=clock, turn_time=30) as service:
-        table = await started(service)
-        declarer = await to_discard(service, table)
-        player = table.seats[declarer]
-        assert player is not None and table.game is not None
-        move = table.move
+        table, uid, cards = await _declarer_to_discard(service)
         discards = [a for a in legal(table) if isinstance(a, Discard)]
-        cards = sorted({c for a in discards for c in a.cards})
-        await service.mark_discard(table.id, player.user_id, move, cards[-1], True)
-        clock.advance(31)
-        [auto] = of(await service.timeout(table.id, move), fx.AutoPlayed)
+        await service.mark_discard(table.id, uid, table.move, cards[-1], True)
+        _, _, auto = await time_out(service, table, clock)
         lowest = min(discards, key=lambda a: sorted((int(c.rank), int(c.suit)) for c in a.cards))
         assert auto.action == lowest and cards[-1] not in auto.action.cards
 
@@ -203,10 +203,7 @@ async def test_his_late_press_of_what_his_timeout_made_is_already_done() -> None
     clock = ManualClock()
     async with service_on(clock=clock, turn_time=30) as service:
         table = await started(service)
-        _, player = actor(table)
-        move = table.move
-        clock.advance(31)
-        [auto] = of(await service.timeout(table.id, move), fx.AutoPlayed)
+        player, move, auto = await time_out(service, table, clock)
         assert auto.action == Bid(auto.seat, None)
         # he pressed the very move the timer made for him; the adapter reads his press
         # against the deal as it is now, the next hand's turn

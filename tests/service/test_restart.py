@@ -25,6 +25,7 @@ from tests.service.helpers import (
     press,
     service_on,
     started,
+    time_out,
 )
 
 
@@ -83,11 +84,7 @@ async def _timed_out(path: Path, clock: ManualClock) -> tuple[Player, int]:
     """A game whose first player's time (30 s) ran out: he, and the move the timer passed
     for him at."""
     async with service_on(path, clock=clock, turn_time=30) as service:
-        table = await started(service)
-        _, player = actor(table)
-        move = table.move
-        clock.advance(31)
-        [auto] = of(await service.timeout(table.id, move), fx.AutoPlayed)
+        player, move, auto = await time_out(service, await started(service), clock)
         assert auto.action == Bid(auto.seat, None)
     return player, move
 
