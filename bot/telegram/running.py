@@ -25,6 +25,8 @@ from telegram.error import NetworkError, TelegramError
 from telegram.ext import Application
 from telegram.request import BaseRequest, RequestData
 
+from .incoming import slim_updates
+
 __all__ = [
     "ALLOWED_UPDATES",
     "OutageWatch",
@@ -50,7 +52,8 @@ App = Application[Any, Any, Any, Any, Any, Any]
 
 class OutageWatch(BaseRequest):
     """The ``getUpdates`` client, watched: the first failure to reach Telegram is logged as
-    one WARNING, the first answer after it as one INFO (PTB retries by itself)."""
+    one WARNING, the first answer after it as one INFO (PTB retries by itself); the updates
+    are slimmed before PTB parses them (:mod:`.incoming`)."""
 
     def __init__(self, inner: BaseRequest) -> None:
         self.inner = inner
@@ -63,6 +66,11 @@ class OutageWatch(BaseRequest):
 
     async def initialize(self) -> None:
         await self.inner.initialize()
+
+    @staticmethod
+    def parse_json_payload(payload: bytes) -> dict[str, Any]:
+        """PTB's parsing, each pressed message cut to what the bot reads (:mod:`.incoming`)."""
+        return slim_updates(BaseRequest.parse_json_payload(payload))  # type: ignore[no-any-return]
 
     async def shutdown(self) -> None:
         await self.inner.shutdown()

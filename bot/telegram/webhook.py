@@ -36,6 +36,7 @@ from telegram import Update
 from bot import health
 from bot.config import Config
 from bot.front import Answer, Front, Head
+from bot.telegram.incoming import slim_update
 from bot.telegram.running import ALLOWED_UPDATES, App
 
 __all__ = ["Webhook", "MAX_BODY"]
@@ -123,7 +124,7 @@ class Webhook:
             data = json.loads(body)
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
-            update = Update.de_json(data, self.app.bot)
+            update = Update.de_json(slim_update(data), self.app.bot)
         except Exception as exc:  # noqa: BLE001 - a bad update is refused, not a crash
             log.warning("webhook: a malformed update (%d bytes) refused: %s", len(body), _why(exc))
             return 400
