@@ -448,15 +448,15 @@ async def open_and_start(
     lobby = h.fake.last_bot_message(h.group)
     assert lobby is not None
 
-    async def tap(user: FakeUser, code: str) -> dict[str, Any]:
+    async def tap(user: FakeUser, code: str) -> None:
         msg = h.fake.message(h.group.id, lobby.message_id)
-        return await h.press(user, msg, button(msg, code))
+        assert not is_alert(await h.press(user, msg, button(msg, code))), code
 
     for code in settings_presses:
         await tap(h.users[owner], code)
     for user in h.users[: h.table().settings.players]:
-        assert not is_alert(await tap(user, "Ls"))
-    assert not is_alert(await tap(h.users[owner], "Lg"))
+        await tap(user, "Ls")
+    await tap(h.users[owner], "Lg")
 
 
 def bot_env(
