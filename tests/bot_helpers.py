@@ -120,7 +120,6 @@ class Harness:
     app: Any
     group: FakeChat
     users: list[FakeUser]
-    server: FakeBotApiServer | None = None
 
     @property
     def rt(self) -> Runtime:
@@ -343,7 +342,7 @@ async def running_bot(
         analysis=analysis,
         resume_hold=resume_hold,
     )
-    harness = Harness(fake, app, group, people, server)
+    harness = Harness(fake, app, group, people)
     # run_polling() would call the post_* hooks; a test drives the lifecycle itself.
     await app.initialize()
     assert app.post_init and app.post_stop and app.post_shutdown and app.updater
