@@ -101,15 +101,8 @@ def play_trick(deal: Deal, *moves: tuple[int, str]) -> Seat | None:
 
 def win_auction(deal: Deal, declarer: int, contract: str = "6S") -> None:
     """Everyone else passes, ``declarer`` bids ``contract`` (jumps must allow it)."""
-    for _ in range(3):
-        if deal.phase is not Phase.AUCTION:
-            break
-        seat = deal.to_act
-        assert seat is not None
-        if seat == declarer:
-            bid(deal, seat, contract)
-        else:
-            bid(deal, seat, "pass")
+    while deal.phase is Phase.AUCTION and (seat := deal.to_act) is not None:
+        bid(deal, seat, contract if seat == declarer else "pass")
     assert deal.phase is Phase.DISCARD and deal.declarer == declarer
 
 
