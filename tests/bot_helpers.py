@@ -87,11 +87,8 @@ def waits_after_429(fake: FakeTelegram) -> list[tuple[float, float]]:
 def flood_waits(caplog: Any) -> int:
     """How many times the bot waited out flood control: the outbox logs each wait once (its
     logger at INFO: ``caplog.set_level(logging.INFO, "bot.telegram.pacing")``)."""
-    return sum(
-        1
-        for r in caplog.records
-        if r.name == "bot.telegram.pacing" and r.getMessage().startswith("flood control")
-    )
+    logged = [(r.name, r.getMessage()) for r in caplog.records]
+    return sum(n == "bot.telegram.pacing" and m.startswith("flood control") for n, m in logged)
 
 
 def is_alert(answer: dict[str, Any]) -> bool:

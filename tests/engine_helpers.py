@@ -26,7 +26,7 @@ from bot.preferans.actions import (
     Whist,
 )
 from bot.preferans.cards import DECK, Card, Suit, parse_card
-from bot.preferans.contracts import MISERE, Contract, parse_contract
+from bot.preferans.contracts import MISERE, parse_contract
 from bot.preferans.deal import Deal, DealSettings, Phase
 from bot.preferans.outcome import DealKind, Defence, WhistAnswer
 from bot.preferans.seats import Seat
@@ -37,6 +37,7 @@ P = WhistAnswer.PASS
 HALF = WhistAnswer.HALF
 OPEN = Defence.OPEN
 CLOSED = Defence.CLOSED
+card, c = parse_card, parse_contract
 
 
 # ---------------------------------------------------------------- builders
@@ -45,14 +46,6 @@ CLOSED = Defence.CLOSED
 def cards(text: str) -> list[Card]:
     """``"AS 10H 7C"`` → cards."""
     return [parse_card(t) for t in text.split()]
-
-
-def card(text: str) -> Card:
-    return parse_card(text)
-
-
-def c(text: str) -> Contract:
-    return parse_contract(text)
 
 
 def make_deal(
