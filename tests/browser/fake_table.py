@@ -5,7 +5,7 @@ import asyncio
 import json
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 from playwright.async_api import BrowserContext, Page
 
 from bot.webapp.state import strings
@@ -61,8 +61,7 @@ class FakeTableServer:
         return self
 
     async def stop(self) -> None:
-        for ws in list(self.sockets):
-            await ws.close()
+        await self.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -96,15 +95,10 @@ class FakeTableServer:
         for ws in list(self.sockets):
             await ws.send_json(frame)
 
-    async def close(self, code: int) -> None:
-        """Closes every socket with ``code``."""
+    async def close(self, code: int = WSCloseCode.OK) -> None:
+        """Closes every socket with ``code`` (by default as a restarting server would)."""
         for ws in list(self.sockets):
             await ws.close(code=code)
-
-    async def drop(self) -> None:
-        """Closes every socket, as a restarting server would."""
-        for ws in list(self.sockets):
-            await ws.close()
 
 
 STRINGS = strings("ru")  # the server's own words for the page
