@@ -87,11 +87,8 @@ def waits_after_429(fake: FakeTelegram) -> list[tuple[float, float]]:
 def flood_waits(caplog: Any) -> int:
     """How many times the bot waited out flood control: the outbox logs each wait once (its
     logger at INFO: ``caplog.set_level(logging.INFO, "bot.telegram.pacing")``)."""
-    return sum(
-        1
-        for r in caplog.records
-        if r.name == "bot.telegram.pacing" and r.getMessage().startswith("flood control")
-    )
+    logged = [(r.name, r.getMessage()) for r in caplog.records]
+    return sum(n == "bot.telegram.pacing" and m.startswith("flood control") for n, m in logged)
 
 
 def is_alert(answer: dict[str, Any]) -> bool:
@@ -120,7 +117,6 @@ class Harness:
     app: Any
     group: FakeChat
     users: list[FakeUser]
-    server: FakeBotApiServer | None = None
 
     @property
     def rt(self) -> Runtime:
@@ -343,7 +339,7 @@ async def running_bot(
         analysis=analysis,
         resume_hold=resume_hold,
     )
-    harness = Harness(fake, app, group, people, server)
+    harness = Harness(fake, app, group, people)
     # run_polling() would call the post_* hooks; a test drives the lifecycle itself.
     await app.initialize()
     assert app.post_init and app.post_stop and app.post_shutdown and app.updater
@@ -448,15 +444,15 @@ async def open_and_start(
     lobby = h.fake.last_bot_message(h.group)
     assert lobby is not None
 
-    async def tap(user: FakeUser, code: str) -> dict[str, Any]:
+    async def tap(user: FakeUser, code: str) -> None:
         msg = h.fake.message(h.group.id, lobby.message_id)
-        return await h.press(user, msg, button(msg, code))
+        assert not is_alert(await h.press(user, msg, button(msg, code))), code
 
     for code in settings_presses:
         await tap(h.users[owner], code)
     for user in h.users[: h.table().settings.players]:
-        assert not is_alert(await tap(user, "Ls"))
-    assert not is_alert(await tap(h.users[owner], "Lg"))
+        await tap(user, "Ls")
+    await tap(h.users[owner], "Lg")
 
 
 def bot_env(

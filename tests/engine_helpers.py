@@ -8,8 +8,8 @@ tests do not merely compare the engine with itself.
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
@@ -26,7 +26,7 @@ from bot.preferans.actions import (
     Whist,
 )
 from bot.preferans.cards import DECK, Card, Suit, parse_card
-from bot.preferans.contracts import LADDER, MISERE, Contract, parse_contract
+from bot.preferans.contracts import MISERE, parse_contract
 from bot.preferans.deal import Deal, DealSettings, Phase
 from bot.preferans.outcome import DealKind, Defence, WhistAnswer
 from bot.preferans.seats import Seat
@@ -37,6 +37,7 @@ P = WhistAnswer.PASS
 HALF = WhistAnswer.HALF
 OPEN = Defence.OPEN
 CLOSED = Defence.CLOSED
+card, c = parse_card, parse_contract
 
 
 # ---------------------------------------------------------------- builders
@@ -45,14 +46,6 @@ CLOSED = Defence.CLOSED
 def cards(text: str) -> list[Card]:
     """``"AS 10H 7C"`` → cards."""
     return [parse_card(t) for t in text.split()]
-
-
-def card(text: str) -> Card:
-    return parse_card(text)
-
-
-def c(text: str) -> Contract:
-    return parse_contract(text)
 
 
 def make_deal(
@@ -101,15 +94,8 @@ def play_trick(deal: Deal, *moves: tuple[int, str]) -> Seat | None:
 
 def win_auction(deal: Deal, declarer: int, contract: str = "6S") -> None:
     """Everyone else passes, ``declarer`` bids ``contract`` (jumps must allow it)."""
-    for _ in range(3):
-        if deal.phase is not Phase.AUCTION:
-            break
-        seat = deal.to_act
-        assert seat is not None
-        if seat == declarer:
-            bid(deal, seat, contract)
-        else:
-            bid(deal, seat, "pass")
+    while deal.phase is Phase.AUCTION and (seat := deal.to_act) is not None:
+        bid(deal, seat, contract if seat == declarer else "pass")
     assert deal.phase is Phase.DISCARD and deal.declarer == declarer
 
 
@@ -211,40 +197,12 @@ def assert_same_state(a: Deal, b: Deal) -> None:
 # ---------------------------------------------------------------- random play
 
 
-def all_candidate_actions(deal: Deal, rng: random.Random, n: int) -> list[Action]:
-    """``n`` random actions of every kind for random seats (mostly illegal)."""
-    kinds: list[Callable[[Seat], Action]] = [
-        lambda seat: Bid(seat, rng.choice([None, *LADDER])),
-        lambda seat: Discard(seat, (rng.choice(DECK), rng.choice(DECK))),
-        lambda seat: Declare(seat, rng.choice(LADDER)),
-        lambda seat: Whist(seat, rng.choice(list(WhistAnswer))),
-        lambda seat: ChooseDefence(seat, rng.choice(list(Defence))),
-        lambda seat: Play(seat, rng.choice(DECK)),
-    ]
-    seats = [Seat(s) for s in range(deal.players)]
-    out: list[Action] = []
-    for _ in range(n):
-        seat = rng.choice(seats)
-        out.append(kinds[rng.randrange(6)](seat))
-    to_act = deal.to_act
-    if to_act is not None:  # a few near misses: right seat and phase, wrong content
-        out.append(Play(to_act, rng.choice(DECK)))
-        out.append(Bid(to_act, rng.choice(LADDER)))
-        out += [kinds[i](to_act) for i in (3, 1, 2)]
-    return out
-
-
 def play_randomly(deal: Deal, rng: random.Random) -> None:
     while not deal.is_over:
         deal.apply(rng.choice(deal.legal_actions()))
 
 
 # ---------------------------------------------------------------- the referee
-
-
-def active_seats(players: int, dealer: int) -> list[Seat]:
-    first = (dealer + 1) % players
-    return [Seat((first + i) % players) for i in range(3)]
 
 
 def talon_leads(deal: Deal) -> bool:
@@ -255,9 +213,7 @@ def talon_cards_led(deal: Deal) -> tuple[Card, ...]:
     """Talon cards turned into all-pass tricks so far, derived from the trick count."""
     if not talon_leads(deal):
         return ()
-    if deal.is_over:
-        return deal.talon
-    return deal.talon[: min(2, deal.trick_number)]
+    return deal.talon if deal.is_over else deal.talon[: min(2, deal.trick_number)]
 
 
 def played_cards(deal: Deal) -> list[Card]:
@@ -266,43 +222,26 @@ def played_cards(deal: Deal) -> list[Card]:
 
 def card_locations(deal: Deal) -> list[Card]:
     """Every card of the deal, each from where it is now (a multiset)."""
-    out: list[Card] = []
-    for s in range(deal.players):
-        out.extend(deal.hand(Seat(s)))
-    out.extend(deal.discard)
-    out.extend(played_cards(deal))
     led = talon_cards_led(deal)
-    out.extend(led)
-    if deal.declarer is None:
-        out.extend(t for t in deal.talon if t not in led)
-    return out
+    untaken = [t for t in deal.talon if t not in led] if deal.declarer is None else []
+    held = [cd for s in range(deal.players) for cd in deal.hand(Seat(s))]
+    return [*held, *deal.discard, *played_cards(deal), *led, *untaken]
 
 
-def trick_winner(
-    trick: list[tuple[Seat | None, Card]], trump: Suit | None, lead_suit: Suit
-) -> Seat:
+Trick = list[tuple[Seat | None, Card]]
+
+
+def trick_winner(trick: Trick, trump: Suit | None) -> Seat:
     """Highest trump, else highest card of the suit led; ``None`` seats never win."""
+    lead = trick[0][1].suit
 
     def key(played: tuple[Seat | None, Card]) -> tuple[int, int]:
         suit = played[1].suit
-        return (2 if suit is trump else 1 if suit is lead_suit else 0, played[1].rank)
+        return (2 if suit is trump else 1 if suit is lead else 0, played[1].rank)
 
     seat, best = max(((s, cd) for s, cd in trick if s is not None), key=key)
     assert seat is not None and key((seat, best))[0] > 0, f"nobody won {trick}"
     return seat
-
-
-def expected_answers(log: Iterable[Action]) -> dict[Seat, WhistAnswer]:
-    answers: dict[Seat, WhistAnswer] = {}
-    for a in log:
-        if not isinstance(a, Whist):
-            continue
-        if a.seat in answers:  # a second answer: return the whist, or let the half stand
-            if a.answer is W:
-                answers[a.seat] = W  # the half-whister keeps "half" (he plays as a passer)
-        else:
-            answers[a.seat] = a.answer
-    return answers
 
 
 def referee(deal: Deal) -> dict[str, Any]:
@@ -313,109 +252,86 @@ def referee(deal: Deal) -> dict[str, Any]:
     that must play next) and ``hands`` (each active seat's cards now, talon and discard
     accounted for).
     """
-    players, dealer = deal.players, int(deal.dealer)
-    active = active_seats(players, dealer)
+    players, dealer, log = deal.players, deal.dealer, list(deal.log)
+    active = [Seat((dealer + 1 + i) % players) for i in range(3)]
+    after = {s: active[(i + 1) % 3] for i, s in enumerate(active)}
     hands = {s: set(deal.initial_hand(s)) for s in active}
-    log = list(deal.log)
-    bid_moves = [a for a in log if isinstance(a, Bid)]
-    # auction: every bidder in turn, skipping those who passed
+    # the auction: every bidder in turn, skipping those who passed
     passed: set[Seat] = set()
-    order_i = 0
-    high_seat: Seat | None = None
-    for b in bid_moves:
-        while active[order_i % 3] in passed:
-            order_i += 1
-        assert b.seat == active[order_i % 3], f"{b} out of turn"
-        order_i += 1
+    high: Bid | None = None
+    turn = active[0]
+    for b in (a for a in log if isinstance(a, Bid)):
+        while turn in passed:
+            turn = after[turn]
+        assert b.seat == turn, f"{b} out of turn"
+        turn = after[turn]
         if b.contract is None:
             passed.add(b.seat)
         else:
-            high_seat = b.seat
-    auction_over = len(passed) == 3 or (len(passed) == 2 and high_seat is not None)
-    declarer = high_seat if auction_over and len(passed) == 2 else None
-    kind: DealKind | None = None
-    if auction_over:
-        if declarer is None:
-            kind = DealKind.ALL_PASS
-        else:
-            last_bid = [b for b in bid_moves if b.seat == declarer][-1].contract
-            kind = DealKind.MISERE if last_bid == MISERE else DealKind.GAME
+            high = b
+    declarer = high.seat if high is not None and len(passed) == 2 else None
+    kind = DealKind.ALL_PASS if len(passed) == 3 else None
+    if high is not None and declarer is not None:
+        kind = DealKind.MISERE if high.contract == MISERE else DealKind.GAME
     contract = next((a.contract for a in log if isinstance(a, Declare)), None)
-    discard = next((a.cards for a in log if isinstance(a, Discard)), ())
-    if declarer is not None and any(isinstance(a, Discard) for a in log):
-        hands[declarer] |= set(deal.talon)
-        hands[declarer] -= set(discard)
-    for a in log:
-        if isinstance(a, Discard | Declare):
-            assert a.seat == declarer, f"{a} but the declarer is {declarer}"
-    whist_moves = [a for a in log if isinstance(a, Whist)]
-    if whist_moves:
+    discards = [a.cards for a in log if isinstance(a, Discard)]
+    if declarer is not None and discards:
+        hands[declarer] = (hands[declarer] | set(deal.talon)) - set(discards[0])
+    wrong = [a for a in log if isinstance(a, Discard | Declare) and a.seat != declarer]
+    assert not wrong, f"{wrong} but the declarer is {declarer}"
+    whists = [a for a in log if isinstance(a, Whist)]
+    if whists:
         assert declarer is not None
-        i_decl = active.index(declarer)
-        d1, d2 = active[(i_decl + 1) % 3], active[(i_decl + 2) % 3]
-        order = [d1, d2, d1][: len(whist_moves)]
-        assert [a.seat for a in whist_moves] == order, "whist answers out of order"
-        if len(whist_moves) == 3:
-            assert whist_moves[0].answer is P and whist_moves[1].answer is HALF
-    answers = expected_answers(log)
-    defence = next((a.defence for a in log if isinstance(a, ChooseDefence)), None)
+        first, second = after[declarer], after[after[declarer]]
+        order = [first, second, first][: len(whists)]
+        assert [a.seat for a in whists] == order, "whist answers out of order"
+        if len(whists) == 3:
+            assert (whists[0].answer, whists[1].answer) == (P, HALF)
+    answers: dict[Seat, WhistAnswer] = {}
+    for a in whists:  # a second answer returns the whist, or lets the half stand
+        if a.seat not in answers or a.answer is W:
+            answers[a.seat] = a.answer
     whisters = [s for s, a in answers.items() if a is W]
+    choices = [a for a in log if isinstance(a, ChooseDefence)]
+    assert all(whisters == [a.seat] for a in choices), f"{choices}: the whisters are {whisters}"
+    defence = next((a.defence for a in choices), None)
     if kind is DealKind.GAME and len(whisters) == 2:
         defence = CLOSED
-    for a in log:
-        if isinstance(a, ChooseDefence):
-            assert whisters == [a.seat], f"{a} but the whisters are {whisters}"
     trump = contract.trump if kind is DealKind.GAME and contract is not None else None
+    # the play: who leads, following suit, trumping, who takes each trick
+    talon_lead = talon_leads(deal)
     plays = [a for a in log if isinstance(a, Play)]
-    tricks = [0] * players
-    tricks_list: list[tuple[list[tuple[Seat | None, Card]], Seat]] = []
-    leader = active[0]
-    talon = list(deal.talon)
-    i = 0
-    number = 0
+    tricks_list: list[tuple[Trick, Seat]] = []
+    trick: Trick = []
     to_play = active[0]
-    while i < len(plays):
-        number += 1
-        trick: list[tuple[Seat | None, Card]] = []
-        if talon_leads(deal) and number <= 2:
-            owner = Seat(dealer) if players == 4 else None
-            trick.append((owner, talon[number - 1]))
-            seat = active[0]
-        else:
-            if talon_leads(deal) and number == 3:
-                leader = active[0]
-            seat = leader
-        n_played = 0
-        while n_played < 3 and i < len(plays):
-            p = plays[i]
-            assert p.seat == seat, f"trick {number}: {p} but seat {int(seat)} was to play"
-            lead_suit = trick[0][1].suit if trick else None
-            hand = hands[seat]
-            assert p.card in hand, f"{p}: not in hand"
-            if lead_suit is not None and p.card.suit is not lead_suit:
-                assert not any(x.suit is lead_suit for x in hand), f"{p}: revoke"
-                if trump is not None and p.card.suit is not trump:
-                    assert not any(x.suit is trump for x in hand), f"{p}: did not trump"
-            hand.discard(p.card)
-            trick.append((seat, p.card))
-            i += 1
-            n_played += 1
-            seat = active[(active.index(seat) + 1) % 3]
-            to_play = seat
-        if n_played < 3:
-            break  # trick in progress
-        winner = trick_winner(trick, trump, trick[0][1].suit)
-        tricks[winner] += 1
-        tricks_list.append((trick, winner))
-        leader = winner
-        to_play = active[0] if talon_leads(deal) and number < 3 else winner
+    for p in plays:
+        done = len(tricks_list)
+        if not trick and talon_lead and done < 2:  # the talon's card leads
+            trick.append((dealer if players == 4 else None, deal.talon[done]))
+        where = f"trick {done + 1}: {p}"
+        assert p.seat == to_play, f"{where} but seat {int(to_play)} was to play"
+        hand, lead = hands[p.seat], trick[0][1].suit if trick else p.card.suit
+        assert p.card in hand, f"{where}: not in hand"
+        if p.card.suit is not lead:
+            assert all(x.suit is not lead for x in hand), f"{where}: revoke"
+            if trump is not None and p.card.suit is not trump:
+                assert all(x.suit is not trump for x in hand), f"{where}: did not trump"
+        hand.remove(p.card)
+        trick.append((p.seat, p.card))
+        to_play = after[p.seat]
+        if len(trick) == (4 if talon_lead and done < 2 else 3):
+            winner = trick_winner(trick, trump)
+            tricks_list.append((trick, winner))
+            trick = []
+            to_play = active[0] if talon_lead and done < 2 else winner
+    won = [w for _, w in tricks_list]
     return {
         "kind": kind,
         "declarer": declarer,
         "contract": contract,
         "whists": answers,
         "defence": defence,
-        "tricks": tuple(tricks) if plays else None,
+        "tricks": tuple(won.count(Seat(s)) for s in range(players)) if plays else None,
         "tricks_list": tricks_list,
         "to_play": to_play,
         "hands": hands,
@@ -425,36 +341,25 @@ def referee(deal: Deal) -> dict[str, Any]:
 def check_outcome(deal: Deal) -> None:
     """The finished deal's outcome agrees with the referee's reading of the log."""
     assert deal.is_over
-    ref = referee(deal)
-    out = deal.outcome()
-    assert out.kind == ref["kind"]
-    assert out.players == deal.players and out.dealer == deal.dealer
-    assert out.declarer == ref["declarer"]
-    assert out.contract == ref["contract"]
-    assert out.tricks == ref["tricks"]
-    if out.kind is DealKind.GAME:
-        assert out.whists == ref["whists"]
-        assert out.defence == ref["defence"]
-    else:
-        assert out.whists == {}
-        assert out.defence is None
+    ref, out = referee(deal), deal.outcome()
+    assert (out.players, out.dealer) == (deal.players, deal.dealer)
+    for key in ("kind", "declarer", "contract", "tricks"):
+        assert getattr(out, key) == ref[key], key
+    game = out.kind is DealKind.GAME
+    assert out.whists == (ref["whists"] if game else {})
+    assert out.defence == (ref["defence"] if game else None)
     if out.tricks is not None:
-        assert sum(out.tricks) == 10
-        assert len(ref["tricks_list"]) == 10
+        assert sum(out.tricks) == 10 and len(ref["tricks_list"]) == 10
         dealer_talon = out.kind is DealKind.ALL_PASS and deal.settings.raspasy_talon == "lead"
         if deal.players == 4 and not dealer_talon:
             assert out.tricks[deal.dealer] == 0
-    else:
-        # no play: both passed, half-whist, or an unchecked ten
-        assert out.kind is DealKind.GAME
-        assert not played_cards(deal)
-        assert out.contract is not None
-        answers = out.whists
+    else:  # no play: both passed, half-whist, or an unchecked ten
+        assert game and not played_cards(deal) and out.contract is not None
         if out.contract.level == 10 and deal.settings.ten_checked:
-            assert answers == {}
+            assert out.whists == {}
         else:
-            assert sorted(answers.values()) in ([P, P], [HALF, P]), answers
-            assert set(answers) == set(deal.defenders)
+            assert sorted(out.whists.values()) in ([P, P], [HALF, P]), out.whists
+            assert set(out.whists) == set(deal.defenders)
 
 
 # ---------------------------------------------------------------- invariants
@@ -466,14 +371,11 @@ def expected_open(deal: Deal) -> frozenset[Seat]:
         return frozenset()
     if deal.phase not in (Phase.PLAY, Phase.DONE):
         return frozenset()
-    defenders = frozenset(deal.defenders)
     if deal.kind is DealKind.MISERE:
-        if deal.declarer != deal.first_hand or played_cards(deal):
-            return defenders
-        return frozenset()
-    if deal.defence is OPEN:
-        return defenders
-    return frozenset()
+        opened = deal.declarer != deal.first_hand or bool(played_cards(deal))
+    else:
+        opened = deal.defence is OPEN
+    return frozenset(deal.defenders) if opened else frozenset()
 
 
 def check_invariants(deal: Deal, seen: tuple[Any, ...] | None = None) -> None:
@@ -481,48 +383,40 @@ def check_invariants(deal: Deal, seen: tuple[Any, ...] | None = None) -> None:
 
     ``seen``: the deal's :func:`snapshot` taken now, whose views are then checked instead
     of building them again."""
-    players = deal.players
+    seats = [Seat(s) for s in range(deal.players)]
     # 32 cards, each in exactly one place
-    locs = card_locations(deal)
-    assert sorted(locs) == list(DECK), "cards lost or duplicated"
-    for s in range(players):
-        for t in range(s + 1, players):
-            assert not (deal.hand(Seat(s)) & deal.hand(Seat(t)))
-    if players == 4:
+    assert sorted(card_locations(deal)) == list(DECK), "cards lost or duplicated"
+    assert all(not deal.hand(s) & deal.hand(t) for s, t in itertools.combinations(seats, 2))
+    if deal.players == 4:
         assert not deal.hand(deal.dealer)
     # legal actions
-    legal = deal.legal_actions()
+    legal, actor = deal.legal_actions(), deal.actor
     if deal.is_over:
-        assert legal == [] and deal.to_act is None and deal.actor is None
+        assert legal == [] and deal.to_act is None and actor is None
     else:
         assert legal, f"no legal action in phase {deal.phase}"
         assert len(set(legal)) == len(legal)
         for a in legal:
-            assert a.seat == deal.to_act
-            assert deal.can(a), f"{a} listed as legal but can() is False"
-        actor = deal.actor
+            assert a.seat == deal.to_act and deal.can(a), f"{a} listed as legal"
         assert actor is not None
-        assert deal.legal_actions_for(actor) == legal
-        for s in range(players):
-            if s != actor:
-                assert deal.legal_actions_for(Seat(s)) == []
+        assert [deal.legal_actions_for(s) for s in seats] == [
+            legal if s == actor else [] for s in seats
+        ]
         if deal.phase is Phase.PLAY and deal.defence is OPEN and deal.to_act == deal.open_passer:
             assert actor == deal.whisters[0] and actor != deal.to_act
         else:
             assert actor == deal.to_act
-    # referee agrees on who must play next
+    # the referee agrees on who must play next, on the tricks and on the hands
     ref = referee(deal)
     if deal.phase is Phase.PLAY:
         assert deal.to_act == ref["to_play"]
         assert deal.trick_number == len(ref["tricks_list"]) + 1
-        assert tuple(deal.tricks) == tuple(
-            sum(1 for _, w in ref["tricks_list"] if w == s) for s in range(players)
-        )
+        won = [w for _, w in ref["tricks_list"]]
+        assert tuple(deal.tricks) == tuple(won.count(s) for s in seats)
     if deal.kind is not None:
         assert deal.kind == ref["kind"]
-    for seat, hand in ref["hands"].items():
-        if deal.phase is not Phase.DISCARD:
-            assert deal.hand(seat) == hand, f"seat {int(seat)} holds the wrong cards"
+    if deal.phase is not Phase.DISCARD:
+        assert {s: deal.hand(s) for s in ref["hands"]} == ref["hands"], "wrong cards held"
     check_privacy(deal, seen)
 
 
@@ -531,42 +425,33 @@ def check_privacy(deal: Deal, seen: tuple[Any, ...] | None = None) -> None:
     pub = public_view(deal) if seen is None else seen[_PUBLIC]
     expected = expected_open(deal)
     assert frozenset(pub.open_hands) == expected, (pub.open_hands.keys(), expected)
-    for open_seat, hand in pub.open_hands.items():
-        assert frozenset(hand) == deal.hand(open_seat)
-    if deal.declarer is not None:
-        assert deal.declarer not in pub.open_hands
+    assert all(frozenset(hand) == deal.hand(s) for s, hand in pub.open_hands.items())
+    assert deal.declarer is None or deal.declarer not in pub.open_hands
     # talon: nothing before the auction ends; all of it once a declarer took it;
     # on all-pass only what was turned (never with the Rostov closed talon)
-    if deal.declarer is not None:
-        assert pub.talon == deal.talon
-    else:
-        assert pub.talon == talon_cards_led(deal)
+    assert pub.talon == (deal.talon if deal.declarer is not None else talon_cards_led(deal))
     known_talon: set[Card] = set(pub.talon)
-    pub_cards = pub.visible_cards()
     hidden_discard = set(deal.discard) - known_talon
-    assert not (pub_cards & hidden_discard), "the discard leaked into the public view"
+    assert not pub.visible_cards() & hidden_discard, "the discard leaked into the public view"
     passer = deal.open_passer if deal.phase is Phase.PLAY else None
     for s in range(deal.players):
         seat = Seat(s)
         view = seat_view(deal, seat) if seen is None else seen[_SEATS][s]
-        assert view.public == pub
-        assert frozenset(view.hand) == deal.hand(seat)
+        assert view.public == pub and frozenset(view.hand) == deal.hand(seat)
         assert view.legal == tuple(deal.legal_actions_for(seat))
         visible = view.visible_cards()
-        for t in range(deal.players):
-            other = Seat(t)
+        for other in map(Seat, range(deal.players)):
             if other == seat or other in pub.open_hands:
                 continue
-            if passer is not None and other == passer and seat in deal.whisters:
+            if other == passer and seat in deal.whisters:
                 continue
             leak = (visible & deal.hand(other)) - known_talon
-            assert not leak, f"seat {s} sees {sorted(leak)} of seat {t}'s closed hand"
+            assert not leak, f"seat {s} sees {sorted(leak)} of seat {other}'s closed hand"
         if seat == deal.declarer:
             if view.discard:
-                assert view.discard == deal.discard
-                assert not played_cards(deal)
+                assert view.discard == deal.discard and not played_cards(deal)
         else:
-            assert not (visible & hidden_discard), f"seat {s} sees the discard"
+            assert not visible & hidden_discard, f"seat {s} sees the discard"
             assert view.discard == ()
         if view.controlled:
             assert deal.defence is OPEN and seat in deal.whisters

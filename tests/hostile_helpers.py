@@ -103,7 +103,6 @@ class PrivacyWatch:
     h: Harness
     violations: list[str] = field(default_factory=list)
     approved: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
-    renders: int = 0
     with_cards: int = 0
     hinted: dict[int, set[Card]] = field(default_factory=lambda: defaultdict(set))
     """Each user's cards when a «💡» hint was worked out for him."""
@@ -155,21 +154,16 @@ class PrivacyWatch:
         return open_[0] if open_ else max(tables, key=lambda tb: tb.id, default=None)
 
     def _private_table(self, user_id: int, head: str) -> Table | None:
-        seated = [tb for tb in self._tables() if _seat_held(tb, user_id) is not None]
+        seated = (tb for tb in self._tables() if _seat_held(tb, user_id) is not None)
         named = [tb for tb in seated if f"· {title_of(tb)}" in head]
-        if len(named) == 1:
-            return named[0]
-        if named:  # the same title twice: the open table, else the newest
-            open_ = [tb for tb in named if tb.status.open]
-            return open_[0] if len(open_) == 1 else max(named, key=lambda tb: tb.id)
-        return None
+        # the same title twice: the open table, else the newest
+        open_ = [tb for tb in named if tb.status.open]
+        return open_[0] if len(open_) == 1 else max(named, key=lambda tb: tb.id, default=None)
 
     def check(self, chat_id: int, text: str, markup: Any) -> None:
-        self.renders += 1
         self.approved[chat_id].add(text)
         shown = cards_in(text)
-        labels = [cards_in(label) for label in _labels(markup)]
-        on_buttons: set[Card] = set().union(*labels) if labels else set()
+        on_buttons: set[Card] = set().union(*map(cards_in, _labels(markup)))
         if not shown and not on_buttons:
             return
         self.with_cards += 1
@@ -265,7 +259,6 @@ class ActSpy:
     h: Harness
     violations: list[str] = field(default_factory=list)
     accepted: int = 0
-    refused: int = 0
 
     def install(self) -> ActSpy:
         service = self.h.service
@@ -284,11 +277,7 @@ class ActSpy:
 
             async def spy(table_id: int, user_id: int, move: int, *a: Any) -> Any:
                 seat, actor = seats(table_id, user_id)
-                try:
-                    effects = await run(table_id, user_id, move, *a)
-                except Exception:
-                    self.refused += counted
-                    raise
+                effects = await run(table_id, user_id, move, *a)
                 self.accepted += counted
                 if actor is None or seat != actor:
                     self.violations.append(

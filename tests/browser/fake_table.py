@@ -3,14 +3,14 @@ scripts frame by frame (aiohttp on 127.0.0.1), to test the page alone."""
 
 import asyncio
 import json
-import urllib.parse
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 from playwright.async_api import BrowserContext, Page
 
 from bot.webapp.state import strings
 from tests.browser.conftest import STATIC
+from tests.webapp.helpers import telegram_url
 
 Frame = dict[str, Any]
 
@@ -20,10 +20,7 @@ INIT = "query_id=AAE&user=%7B%22id%22%3A5%7D&auth_date=1700000000&hash=ab12"
 
 def page_url(base: str, *, theme: dict[str, str] | None = None) -> str:
     """The page as Telegram opens it: the table in the query, initData in the hash."""
-    hash_ = {"tgWebAppData": INIT, "tgWebAppVersion": "7.0", "tgWebAppPlatform": "android"}
-    if theme is not None:
-        hash_["tgWebAppThemeParams"] = json.dumps(theme)
-    return f"{base}?t=12#{urllib.parse.urlencode(hash_, quote_via=urllib.parse.quote)}"
+    return telegram_url(f"{base}?t=12", INIT, theme)
 
 
 async def open_page(
@@ -64,8 +61,7 @@ class FakeTableServer:
         return self
 
     async def stop(self) -> None:
-        for ws in list(self.sockets):
-            await ws.close()
+        await self.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -99,15 +95,10 @@ class FakeTableServer:
         for ws in list(self.sockets):
             await ws.send_json(frame)
 
-    async def close(self, code: int) -> None:
-        """Closes every socket with ``code``."""
+    async def close(self, code: int = WSCloseCode.OK) -> None:
+        """Closes every socket with ``code`` (by default as a restarting server would)."""
         for ws in list(self.sockets):
             await ws.close(code=code)
-
-    async def drop(self) -> None:
-        """Closes every socket, as a restarting server would."""
-        for ws in list(self.sockets):
-            await ws.close()
 
 
 STRINGS = strings("ru")  # the server's own words for the page
@@ -120,8 +111,19 @@ SHEET = (
 )
 
 
+def _trick(winner: int, *cards: tuple[int, str]) -> Frame:
+    return {"cards": [{"seat": s, "card": c} for s, c in cards], "winner": winner}
+
+
 def play_state(**changes: Any) -> Frame:
     """A state in the middle of play: Аня (seat 0, the viewer) to play the second card."""
+    keys = ("seat", "name", "robot", "dealer", "turn", "cards", "tricks", "role")
+    seats = [
+        (0, "Аня", False, False, True, 8, 1, "вист"),
+        (1, "🤖 Борис Петрович", True, False, False, 7, 1, "играет"),
+        (2, "🤖 Вера", True, True, False, 8, 0, "пас"),
+    ]
+    hand = "KS 10S QC 9C KD 8D AH 10H".split()
     state: Frame = {
         "t": "state",
         "lang": "ru",
@@ -131,69 +133,17 @@ def play_state(**changes: Any) -> Frame:
         "move": 17,
         "over": False,
         "me": 0,
-        "seats": [
-            {
-                "seat": 0,
-                "name": "Аня",
-                "robot": False,
-                "dealer": False,
-                "turn": True,
-                "cards": 8,
-                "tricks": 1,
-                "role": "вист",
-            },
-            {
-                "seat": 1,
-                "name": "🤖 Борис Петрович",
-                "robot": True,
-                "dealer": False,
-                "turn": False,
-                "cards": 7,
-                "tricks": 1,
-                "role": "играет",
-            },
-            {
-                "seat": 2,
-                "name": "🤖 Вера",
-                "robot": True,
-                "dealer": True,
-                "turn": False,
-                "cards": 8,
-                "tricks": 0,
-                "role": "пас",
-            },
-        ],
+        "seats": [dict(zip(keys, seat, strict=True)) for seat in seats],
         "status": ["Сдача 2 · играет Борис Петрович: 7♥", "Аня — вист, Вера — пас"],
         "trick": [{"seat": 1, "card": "QH"}],
         "tricks": [
-            {
-                "cards": [
-                    {"seat": 1, "card": "AS"},
-                    {"seat": 2, "card": "7S"},
-                    {"seat": 0, "card": "8S"},
-                ],
-                "winner": 1,
-            },
-            {
-                "cards": [
-                    {"seat": 0, "card": "AD"},
-                    {"seat": 1, "card": "7D"},
-                    {"seat": 2, "card": "9D"},
-                ],
-                "winner": 0,
-            },
+            _trick(1, (1, "AS"), (2, "7S"), (0, "8S")),
+            _trick(0, (0, "AD"), (1, "7D"), (2, "9D")),
         ],
         "talon": [],
         "open": {},
         "hand": [
-            {"card": "KS", "data": None, "marked": False},
-            {"card": "10S", "data": None, "marked": False},
-            {"card": "QC", "data": None, "marked": False},
-            {"card": "9C", "data": None, "marked": False},
-            {"card": "KD", "data": None, "marked": False},
-            {"card": "8D", "data": None, "marked": False},
-            {"card": "AH", "data": "c:h:AH", "marked": False},
-            {"card": "10H", "data": "c:h:10H", "marked": False},
+            {"card": c, "data": f"c:h:{c}" if c[-1] == "H" else None, "marked": False} for c in hand
         ],
         "buttons": [[{"text": "🏳 Сдаюсь", "data": "c:h:give"}]],
         "turn_left": 95,
@@ -208,13 +158,7 @@ def bid_state() -> Frame:
     """The auction: Аня to bid; her hand has no card to play, the bids are buttons."""
     state = play_state(trick=[], tricks=[], deal=1, move=2)
     state["hand"] = [{"card": c["card"], "data": None, "marked": False} for c in state["hand"]]
-    state["buttons"] = [
-        [
-            {"text": "6♠️", "data": "c:b:6S"},
-            {"text": "6♣️", "data": "c:b:6C"},
-            {"text": "6♦️", "data": "c:b:6D"},
-        ],
-        [{"text": "Мизер", "data": "c:b:mis"}, {"text": "Пас", "data": "c:b:pass"}],
-    ]
+    rows = [[("6♠️", "6S"), ("6♣️", "6C"), ("6♦️", "6D")], [("Мизер", "mis"), ("Пас", "pass")]]
+    state["buttons"] = [[{"text": t, "data": f"c:b:{d}"} for t, d in row] for row in rows]
     state["status"] = ["Торговля: Борис Петрович — 6♠"]
     return state

@@ -1,90 +1,43 @@
-"""The browser tests' side of the bot: initData signed as Telegram signs it, the «🃏 Стол»
-button's URL, a table of a person and two computer players, and a player's pick among what
-the page lets him tap."""
+"""The browser tests' side of the bot: the «🃏 Стол» button's URL, a table of a person and
+two computer players, and a player's pick among what the page lets him tap."""
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
-import json
-import urllib.parse
 
 from playwright.async_api import Page, expect
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from bot.preferans.robot import Budget
-from tests.bot_helpers import WEBAPP_URL, Harness, code_of, is_alert
+from tests.bot_helpers import WEBAPP_URL, Harness, code_of, open_and_start
 from tests.fakes import FakeUser
+from tests.webapp.helpers import base_url
 
 CHEAP = Budget(samples=2, nodes=200, total=400)
 """Computer players that think little: the test is about the page."""
 
 
-def signed_init_data(token: str, user: FakeUser, *, auth_date: float) -> str:
-    """initData as Telegram signs it (core.telegram.org/bots/webapps, "Validating data"):
-    HMAC-SHA256 of the sorted ``key=value`` lines, keyed by HMAC-SHA256("WebAppData", token)."""
-    person = {"id": user.id, "first_name": user.first_name, "language_code": user.language_code}
-    fields = {
-        "query_id": f"AAH{user.id}",
-        "user": json.dumps(person, ensure_ascii=False, separators=(",", ":")),
-        "auth_date": str(int(auth_date)),
-    }
-    check = "\n".join(f"{k}={v}" for k, v in sorted(fields.items()))
-    secret = hmac.new(b"WebAppData", token.encode(), hashlib.sha256).digest()
-    fields["hash"] = hmac.new(secret, check.encode(), hashlib.sha256).hexdigest()
-    return urllib.parse.urlencode(fields, quote_via=urllib.parse.quote)
-
-
 def table_button_url(h: Harness, user: FakeUser) -> str:
     """The «🃏 Стол» web_app button's URL on the user's hand message (as the bot last sent
     or edited its keyboard), served locally."""
-    hand = h.hand(user)
+    mid = h.hand(user).message_id
     urls = []
     for call in h.fake.calls:
-        params = call.params
-        markup = params.get("reply_markup")
-        if params.get("chat_id") != user.id or not isinstance(markup, dict):
-            continue
-        result = (call.response or {}).get("result")
+        markup, result = call.params.get("reply_markup"), (call.response or {}).get("result")
         sent = result.get("message_id") if isinstance(result, dict) else None
-        if hand.message_id not in (params.get("message_id"), sent):
-            continue
-        urls = [
-            str(b["web_app"]["url"])
-            for row in markup["inline_keyboard"]
-            for b in row
-            if "web_app" in b
-        ]
-    assert len(urls) == 1, urls
-    assert urls[0].startswith(WEBAPP_URL), urls[0]
-    miniapp = h.app.bot_data.miniapp
-    assert miniapp is not None, "the Mini App is off"
-    port = miniapp.port
-    return f"http://127.0.0.1:{port}/app/" + urls[0][len(WEBAPP_URL) :]
-
-
-def with_init(url: str, init: str) -> str:
-    """The URL as Telegram opens it: initData in the hash."""
-    return f"{url}#tgWebAppData={urllib.parse.quote(init, safe='')}&tgWebAppVersion=7.0"
-
-
-async def _press_lobby(h: Harness, code: str) -> None:
-    slot = h.table_slot()
-    assert slot is not None and slot.message_id is not None
-    lobby = h.fake.message(h.group.id, slot.message_id)
-    data = next(d for _, d in lobby.buttons if d and code_of(d) == code)
-    answer = await h.press(h.users[0], lobby, data)
-    assert not is_alert(answer), (code, answer)
+        if isinstance(markup, dict) and call.params.get("chat_id") == user.id:
+            if mid in (call.params.get("message_id"), sent):
+                rows = markup["inline_keyboard"]
+                urls = [str(b["web_app"]["url"]) for row in rows for b in row if "web_app" in b]
+    assert len(urls) == 1 and urls[0].startswith(WEBAPP_URL), urls
+    return f"{base_url(h)}/app/{urls[0].removeprefix(WEBAPP_URL)}"
 
 
 async def start_table(h: Harness) -> None:
     """A table of the person and two computer players (fast pace), started."""
     h.service.robots.budget = CHEAP
     h.rt.scheduler.robot_scale = 0.02
-    await h.say(h.users[0], "/newgame")
-    for code in ("Lo", "Lxr", "Lb", "La", "La", "Ls", "Lg"):
-        await _press_lobby(h, code)
+    await open_and_start(h, settings_presses=("Lo", "Lxr", "Lb", "La", "La"))
     for _ in range(2000):  # the hand message with its buttons is on its way
         await h.idle()
         if h.hand_message(h.users[0]) is not None:

@@ -10,11 +10,8 @@ themes and on a narrow phone (320 px)."""
 from __future__ import annotations
 
 import asyncio
-import json
 import shutil
 import tempfile
-import time
-import urllib.parse
 from pathlib import Path
 
 from playwright.async_api import BrowserContext, Page, async_playwright, expect
@@ -23,8 +20,9 @@ from bot.core.model import TableSettings
 from bot.core.modes import SheetMode
 from tests.bot_helpers import Harness, running_bot
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.browser.helpers import signed_init_data, start_table, table_button_url, tap_next
+from tests.browser.helpers import start_table, table_button_url, tap_next
 from tests.fakes import FakeTelegram
+from tests.webapp.helpers import init_data, telegram_url
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "images"
 
@@ -53,15 +51,6 @@ DARK = {
 }
 
 
-def opening(url: str, init: str, theme: dict[str, str]) -> str:
-    hash_ = {
-        "tgWebAppData": init,
-        "tgWebAppVersion": "7.0",
-        "tgWebAppThemeParams": json.dumps(theme),
-    }
-    return f"{url}#{urllib.parse.urlencode(hash_, quote_via=urllib.parse.quote)}"
-
-
 async def play_until_a_card_lies(page: Page) -> None:
     """Taps until three tricks are played and a card lies on the table for the person."""
     bid_once = [False]
@@ -78,11 +67,10 @@ async def play_until_a_card_lies(page: Page) -> None:
 
 async def shoot(context: BrowserContext, h: Harness) -> None:
     me = h.users[0]
-    url = table_button_url(h, me)
-    init = signed_init_data(h.fake.token, me, auth_date=time.time())
+    url, init = table_button_url(h, me), init_data(h, me, age=0)
     page = await context.new_page()
     await page.set_viewport_size({"width": 390, "height": 844})
-    await page.goto(opening(url, init, LIGHT))
+    await page.goto(telegram_url(url, init, LIGHT))
     await play_until_a_card_lies(page)
     for name, width, height, theme in [
         ("webapp-light.png", 390, 844, LIGHT),
@@ -90,7 +78,7 @@ async def shoot(context: BrowserContext, h: Harness) -> None:
         ("webapp-narrow.png", 320, 700, LIGHT),
     ]:
         await page.set_viewport_size({"width": width, "height": height})
-        await page.goto(opening(url, init, theme))
+        await page.goto(telegram_url(url, init, theme))
         await page.reload()  # the hash alone changed: load the page again
         await expect(page.locator("#hand .card-btn:enabled").first).to_be_visible()
         await page.screenshot(path=str(OUT / name))

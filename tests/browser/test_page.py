@@ -150,7 +150,7 @@ async def test_the_page_connects_again_when_the_socket_drops(
     assert (await server.next_frame())["t"] == "hello"
     await expect(page.locator("#hand .card-btn")).to_have_count(8)
     server.on_hello = [play_state(move=18, hand=play_state()["hand"][:7])]
-    await server.drop()
+    await server.close()
     await expect(page.locator("#lost-text")).to_have_text("Связь потеряна, соединяемся снова…")
     assert await server.next_frame() == {"t": "hello", "init": INIT, "table": 12}
     await expect(page.locator("#hand .card-btn")).to_have_count(7)

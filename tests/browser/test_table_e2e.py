@@ -17,13 +17,8 @@ from bot.core.model import TableSettings
 from bot.core.modes import SheetMode
 from tests.bot_helpers import Harness, running_bot
 from tests.browser.conftest import ON_WORKERS_CHROMIUM
-from tests.browser.helpers import (
-    signed_init_data,
-    start_table,
-    table_button_url,
-    tap_next,
-    with_init,
-)
+from tests.browser.helpers import start_table, table_button_url, tap_next
+from tests.webapp.helpers import init_data, telegram_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, ON_WORKERS_CHROMIUM]
 
@@ -57,8 +52,7 @@ async def test_a_person_plays_a_deal_in_the_mini_app_and_sees_the_sheet(
         await start_table(h)
         context: BrowserContext = browser
         page = await context.new_page()
-        init = signed_init_data(h.fake.token, me, auth_date=time.time())
-        await page.goto(with_init(table_button_url(h, me), init))
+        await page.goto(telegram_url(table_button_url(h, me), init_data(h, me, age=0)))
         names = [p.name for p in h.table().seats if p is not None]
         await expect(page.locator(".seat .name")).to_have_count(3)
         await expect(page.locator(".seat.mine .name")).to_have_text(me.first_name)
@@ -91,12 +85,12 @@ async def test_forged_or_stale_init_data_gets_no_table(
         me = h.users[0]
         await start_table(h)
         if kind == "forged":  # signed with another bot's token
-            init = signed_init_data("123456:" + "x" * 35, me, auth_date=time.time())
+            init = init_data(h, me, age=0, token="123456:" + "x" * 35)
         else:  # two days old
-            init = signed_init_data(h.fake.token, me, auth_date=time.time() - 2 * 86_400)
+            init = init_data(h, me, age=2 * 86_400)
         context: BrowserContext = browser
         page = await context.new_page()
-        await page.goto(with_init(table_button_url(h, me), init))
+        await page.goto(telegram_url(table_button_url(h, me), init))
         refused = page.locator("#refused")
         await expect(refused).to_be_visible()
         assert (await refused.text_content() or "").strip()

@@ -31,18 +31,10 @@ class Replayed:
 def replay(args: list[str], stdin: bytes | str = b"") -> Replayed:
     """Run ``python -m bot.replay ARGS`` in this process with ``stdin`` as standard input."""
     data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
-    inp = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
-    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)
-    err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)
-    with (
-        mock.patch.object(sys, "stdin", inp),
-        mock.patch.object(sys, "stdout", out),
-        mock.patch.object(sys, "stderr", err),
-    ):
-        code = main(args)
-    out.flush()
-    err.flush()
-    assert isinstance(out.buffer, io.BytesIO) and isinstance(err.buffer, io.BytesIO)
-    return Replayed(
-        code, out.buffer.getvalue().decode("utf-8"), err.buffer.getvalue().decode("utf-8")
+    inp, out, err = (io.BytesIO(b) for b in (data, b"", b""))
+    stdin_, stdout, stderr = (
+        io.TextIOWrapper(raw, encoding="utf-8", write_through=True) for raw in (inp, out, err)
     )
+    with mock.patch.multiple(sys, stdin=stdin_, stdout=stdout, stderr=stderr):
+        code = main(args)
+    return Replayed(code, out.getvalue().decode("utf-8"), err.getvalue().decode("utf-8"))

@@ -12,19 +12,29 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.preferans.actions import Action, IllegalAction
-from bot.preferans.cards import shuffled_deck
+from bot.preferans.actions import (
+    Action,
+    Bid,
+    ChooseDefence,
+    Declare,
+    Discard,
+    IllegalAction,
+    Play,
+    Whist,
+)
+from bot.preferans.cards import DECK, shuffled_deck
+from bot.preferans.contracts import LADDER
 from bot.preferans.deal import Deal, DealSettings, Phase
-from bot.preferans.outcome import DealKind
+from bot.preferans.outcome import DealKind, Defence, WhistAnswer
 from bot.preferans.seats import Seat
 from tests.engine_helpers import (
-    all_candidate_actions,
     assert_same_state,
     check_invariants,
     check_outcome,
@@ -38,6 +48,24 @@ PROFILE = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+
+
+def all_candidate_actions(deal: Deal, rng: random.Random, n: int) -> list[Action]:
+    """``n`` random actions of every kind for random seats (mostly illegal)."""
+    kinds: list[Callable[[Seat], Action]] = [
+        lambda seat: Bid(seat, rng.choice([None, *LADDER])),
+        lambda seat: Discard(seat, (rng.choice(DECK), rng.choice(DECK))),
+        lambda seat: Declare(seat, rng.choice(LADDER)),
+        lambda seat: Whist(seat, rng.choice(list(WhistAnswer))),
+        lambda seat: ChooseDefence(seat, rng.choice(list(Defence))),
+        lambda seat: Play(seat, rng.choice(DECK)),
+    ]
+    seats = [Seat(s) for s in range(deal.players)]
+    out = [kinds[rng.randrange(6)](seat) for seat in (rng.choice(seats) for _ in range(n))]
+    if (to_act := deal.to_act) is not None:  # near misses: right seat and phase, wrong content
+        out += [Play(to_act, rng.choice(DECK)), Bid(to_act, rng.choice(LADDER))]
+        out += [kinds[i](to_act) for i in (3, 1, 2)]
+    return out
 
 
 def _check_illegal(

@@ -24,7 +24,7 @@ from .model import (
 )
 from .world import World
 
-_JSON = frozenset({"reply_markup", "media", "commands", "scope", "message_ids", "allowed_updates"})
+_JSON = frozenset({"reply_markup", "media", "commands", "scope", "allowed_updates"})
 _NUMBERS = frozenset({"chat_id", "message_id", "user_id", "offset", "limit", "timeout"})
 _FLAGS = frozenset({"disable_notification", "show_alert", "drop_pending_updates"})
 _FLOODED = frozenset(
@@ -73,7 +73,6 @@ class BotApi(World):
             "editMessageReplyMarkup": self._edit_message_reply_markup,
             "editMessageMedia": self._edit_message_media,
             "deleteMessage": self._delete_message,
-            "deleteMessages": self._delete_messages,
             "answerCallbackQuery": self._answer_callback_query,
             "getChatMember": self._get_chat_member,
         }
@@ -354,18 +353,6 @@ class BotApi(World):
         if not self._deletable(chat, msg):
             raise ApiError(400, "Bad Request: message can't be deleted")
         msg.deleted = True
-        return True
-
-    def _delete_messages(self, p: JSONDict) -> bool:
-        """Deletes what it may of up to 100 messages; missing ones are no error."""
-        chat = self._target(p, write=False)
-        ids = p.get("message_ids") or []
-        if not 1 <= len(ids) <= 100:
-            raise ApiError(400, "Bad Request: message identifiers are not specified")
-        for message_id in ids:
-            msg = self._messages.get((chat.id, int(message_id)))
-            if msg is not None and self._deletable(chat, msg):
-                msg.deleted = True
         return True
 
     def _deletable(self, chat: FakeChat, msg: StoredMessage) -> bool:

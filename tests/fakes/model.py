@@ -193,7 +193,6 @@ class StoredMessage:
     caption_entities: list[JSONDict] = field(default_factory=list)
     media: StoredFile | None = None
     reply_markup: JSONDict | None = None  # inline keyboard, echoed in API answers
-    keyboard: JSONDict | None = None  # reply keyboard / remove / force_reply as sent
     sent_text: str | None = None  # text or caption exactly as the bot sent it
     parse_mode: str | None = None
     reply_to: StoredMessage | None = None
@@ -222,20 +221,14 @@ class MessageView:
 
     chat_id: int
     message_id: int
-    from_id: int
     from_bot: bool
-    date: int
     text: str | None
     entities: list[JSONDict]
     caption: str | None
     caption_entities: list[JSONDict]
     reply_markup: Rows | None
-    keyboard: JSONDict | None
     media: StoredFile | None  # kind, data, file_name, mime_type, width, height
     sent_text: str | None
-    parse_mode: str | None
-    reply_to_message_id: int | None
-    edit_date: int | None
     history: list[JSONDict]
     deleted: bool
     service: JSONDict

@@ -1,9 +1,13 @@
-"""Helpers for the Mini App's tests: signed initData, a socket that keeps every frame."""
+"""The Mini App's tests' side: initData signed as Telegram signs it, the page's URL, a
+socket that keeps every frame."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import time
+import urllib.parse
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -12,7 +16,6 @@ import aiohttp
 import pytest
 
 from bot.webapp import guard
-from bot.webapp.auth import sign
 from bot.webapp.guard import Rate
 from tests.bot_helpers import Harness
 from tests.fakes import FakeUser
@@ -22,18 +25,28 @@ FRAME_WAIT = 30.0
 """Seconds a test waits for a frame at most: only a bound on a hang."""
 
 
-def init_data(
-    h: Harness, user: FakeUser, *, age: float = 5.0, token: str | None = None, **extra: str
-) -> str:
-    """``initData`` as Telegram would sign it for ``user`` (``token``: another bot's)."""
+def init_data(h: Harness, user: FakeUser, *, age: float = 5.0, token: str | None = None) -> str:
+    """initData as Telegram signs it for ``user`` (``token``: another bot's), independently
+    of the server's code (core.telegram.org/bots/webapps, "Validating data"): HMAC-SHA256 of
+    the sorted ``key=value`` lines, keyed by HMAC-SHA256("WebAppData", token)."""
     person = {"id": user.id, "first_name": user.first_name, "language_code": user.language_code}
     fields = {
-        "query_id": "AAH" + str(user.id),
-        "user": json.dumps(person, ensure_ascii=False),
+        "query_id": f"AAH{user.id}",
+        "user": json.dumps(person, ensure_ascii=False, separators=(",", ":")),
         "auth_date": str(int(time.time() - age)),
-        **extra,
     }
-    return sign(fields, token or h.fake.token)
+    check = "\n".join(f"{k}={v}" for k, v in sorted(fields.items()))
+    secret = hmac.new(b"WebAppData", (token or h.fake.token).encode(), hashlib.sha256).digest()
+    fields["hash"] = hmac.new(secret, check.encode(), hashlib.sha256).hexdigest()
+    return urllib.parse.urlencode(fields, quote_via=urllib.parse.quote)
+
+
+def telegram_url(url: str, init: str, theme: dict[str, str] | None = None) -> str:
+    """``url`` as Telegram opens it: initData (and the theme) in the hash."""
+    hash_ = {"tgWebAppData": init, "tgWebAppVersion": "7.0"}
+    if theme is not None:
+        hash_["tgWebAppThemeParams"] = json.dumps(theme)
+    return f"{url}#{urllib.parse.urlencode(hash_, quote_via=urllib.parse.quote)}"
 
 
 def base_url(h: Harness) -> str:
