@@ -3,20 +3,24 @@ is under keeps only which message it is; everything else in an update is left al
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 from telegram import Update
 from telegram.ext import ContextTypes, TypeHandler
 
+from bot.config import Config
 from bot.telegram.incoming import PRESSED_MESSAGE_KEYS, slim_update, slim_updates
 from bot.telegram.running import OutageWatch
+from bot.telegram.webhook import Webhook
 from tests.bot_helpers import code_of, open_and_start, running_bot
 
 CHAT = {"id": 12345, "type": "private", "first_name": "Anna"}
-PRESSED = {
+PRESSED: dict[str, Any] = {
     "message_id": 77,
     "from": {"id": 1, "is_bot": True, "first_name": "Bot"},
     "chat": CHAT,
@@ -26,7 +30,7 @@ PRESSED = {
     "entities": [{"type": "bold", "offset": 0, "length": 7}],
     "reply_markup": {"inline_keyboard": [[{"text": "7♠", "callback_data": "1:2:p7S"}]]},
 }
-PRESS = {
+PRESS: dict[str, Any] = {
     "update_id": 5,
     "callback_query": {
         "id": "999",
@@ -36,7 +40,10 @@ PRESS = {
         "data": "1:2:p7S",
     },
 }
-TEXT = {"update_id": 6, "message": {**PRESSED, "text": "/newgame", "message_id": 78}}
+TEXT: dict[str, Any] = {
+    "update_id": 6,
+    "message": {**PRESSED, "text": "/newgame", "message_id": 78},
+}
 
 
 def test_a_pressed_message_keeps_only_which_message_it_is() -> None:
@@ -49,7 +56,7 @@ def test_a_pressed_message_keeps_only_which_message_it_is() -> None:
     }
     query = update["callback_query"]
     assert {k: v for k, v in query.items() if k != "message"} == {
-        k: v for k, v in PRESS["callback_query"].items() if k != "message"  # type: ignore[union-attr]
+        k: v for k, v in PRESS["callback_query"].items() if k != "message"
     }
     parsed = Update.de_json(update, None)
     assert parsed.callback_query is not None and parsed.callback_query.message is not None
@@ -61,8 +68,9 @@ def test_a_pressed_message_keeps_only_which_message_it_is() -> None:
 def test_other_updates_and_odd_shapes_are_left_as_they_are() -> None:
     assert slim_update(copy.deepcopy(TEXT)) == TEXT  # a message someone wrote: all of it
     inaccessible = copy.deepcopy(PRESS)
-    inaccessible["callback_query"]["message"] = {"message_id": 7, "chat": CHAT, "date": 0}  # type: ignore[index]
+    inaccessible["callback_query"]["message"] = {"message_id": 7, "chat": CHAT, "date": 0}
     assert slim_update(copy.deepcopy(inaccessible)) == inaccessible
+    odd: Any
     for odd in (None, [], "x", {"callback_query": None}, {"callback_query": {"message": 5}}):
         assert slim_update(copy.deepcopy(odd)) == odd
     assert set(PRESSED_MESSAGE_KEYS) >= {"message_id", "chat", "date"}
@@ -109,3 +117,17 @@ async def test_the_bot_handles_a_press_from_the_slimmed_update(tmp_path: Path) -
         assert query.message.message_id == hand.message_id
         assert query.message.chat.id == user.id
         assert query.message.reply_markup is None and query.message.text is None
+
+
+async def test_the_webhook_queues_the_slimmed_update() -> None:
+    hook = Webhook(Config(token="1:a", webhook_url="https://example.org/hook"))
+    queue: asyncio.Queue[Update] = asyncio.Queue()
+    hook.app = cast(Any, SimpleNamespace(bot=None, update_queue=queue))
+    assert await hook._update(json.dumps(PRESS).encode()) == 200
+    query = queue.get_nowait().callback_query
+    assert query is not None and query.message is not None
+    assert query.message.message_id == 77 and query.data == "1:2:p7S"
+    assert cast(Any, query.message).reply_markup is None
+    assert await hook._update(json.dumps(TEXT).encode()) == 200
+    message = queue.get_nowait().message
+    assert message is not None and message.text == "/newgame"
