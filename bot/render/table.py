@@ -9,6 +9,7 @@ by mistake.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Iterable
 
 from bot.core.model import Table
@@ -117,6 +118,13 @@ def answers_half_whist(pv: PublicView, seat: Seat) -> bool:
     return pv.phase is Phase.WHIST and any(w.seat == seat for w in pv.whists)
 
 
+BLOCKS_KEPT = 256
+"""Public blocks kept (:func:`public_block`): a move renders the same block for the table
+message and each hand edited after it, moments apart."""
+
+_blocks: OrderedDict[tuple[object, ...], tuple[PublicView, list[str]]] = OrderedDict()
+
+
 def public_block(
     table: Table,
     pv: PublicView,
@@ -128,7 +136,43 @@ def public_block(
 ) -> list[str]:
     """What everybody sees of the deal: auction, talon, contract, whists, play. ``drawn``:
     leave out what a drawn table shows by itself (the talon, the trick on the table, the
-    tricks each seat took)."""
+    tricks each seat took).
+
+    Kept for the last :data:`BLOCKS_KEPT` views: a move's table message and the hands
+    edited after it show the same block (one view per state of a deal, shared:
+    :mod:`bot.core.viewcache`). The key is the view's ``id`` (the view is kept with the
+    block, so that ``id`` names no other view meanwhile) and all else the block reads: the
+    players' names, the offer just refused.
+    """
+    # a hand message skips its own seat's open hand: the same block when none is open
+    skip_open = frozenset(s for s in skip_open if pv.open_hands.get(Seat(s)))
+    key = (
+        id(pv),
+        lang,
+        skip_open,
+        ranks,
+        drawn,
+        tuple(p.name if p is not None else None for p in table.seats),
+        table.ui.offer_note,
+    )
+    kept = _blocks.get(key)
+    if kept is None:
+        kept = _blocks[key] = (pv, _public_block(table, pv, lang, skip_open, ranks, drawn))
+        if len(_blocks) > BLOCKS_KEPT:
+            _blocks.popitem(last=False)
+    else:
+        _blocks.move_to_end(key)
+    return list(kept[1])
+
+
+def _public_block(
+    table: Table,
+    pv: PublicView,
+    lang: str,
+    skip_open: frozenset[int],
+    ranks: RankStyle,
+    drawn: bool,
+) -> list[str]:
     lines: list[str] = []
     seats = []
     for s in map(Seat, range(pv.players)):

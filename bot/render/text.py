@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Iterable
 
@@ -90,8 +91,10 @@ def name(table: Table, seat: Seat | int) -> str:
     return short_name_html(player.name if player is not None else f"#{int(seat) + 1}")
 
 
+@functools.lru_cache(maxsize=4096)
 def short_name_html(raw: str) -> str:
-    """A player's name as the group sees it: shortened and HTML-escaped."""
+    """A player's name as the group sees it: shortened and HTML-escaped (cached: a move's
+    messages name the players ~50 times)."""
     return html.escape(short_name(raw, NAME_WIDTH))
 
 

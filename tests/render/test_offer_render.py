@@ -30,7 +30,7 @@ from tests.engine_helpers import c as contract
 NAMES = ["Анна", "Борис", "Вера"]
 
 
-def _table(game: Game, lang: str = "ru") -> Table:
+def table_of(game: Game, lang: str = "ru") -> Table:
     table = Table(id=5, chat_id=-100, owner_id=1, settings=TableSettings(lang=lang))
     for i, name in enumerate(NAMES):
         table.seats[i] = Player(i + 1, name, lang)
@@ -38,7 +38,7 @@ def _table(game: Game, lang: str = "ru") -> Table:
     return table
 
 
-def _game(kind: str, *, whisters: int = 2, seed: int = 3) -> tuple[Game, Deal]:
+def game_in_play(kind: str, *, whisters: int = 2, seed: int = 3) -> tuple[Game, Deal]:
     """A game whose deal is in play: 6♠ by the first hand, or all-pass."""
     game = Game(Rules.preset("sochi", 20), NAMES)
     deal = game.start_deal(random.Random(seed))
@@ -73,7 +73,7 @@ def _to_declarer_lead(deal: Deal) -> None:
 
 
 def test_a_declarer_gets_mine_one_down_and_yours_under_his_cards() -> None:
-    game, deal = _game("game")
+    game, deal = game_in_play("game")
     _to_declarer_lead(deal)
     declarer = deal.declarer
     assert declarer is not None
@@ -89,7 +89,7 @@ def test_a_declarer_gets_mine_one_down_and_yours_under_his_cards() -> None:
     assert "btn.offer_one_down" in keys  # he needs more than one trick still
     needs = 6 - deal.tricks[declarer]
     assert dict(choices)["btn.offer_one_down"].tricks[declarer] == needs - 1
-    table = _table(game)
+    table = table_of(game)
     rows = _codes(actions_keyboard(table, sv, "ru"))
     cards = [c for row in rows for c in row if c.startswith("p")]
     # under the cards one button opens the offers: nothing is checked before it
@@ -115,7 +115,7 @@ def test_a_declarer_gets_mine_one_down_and_yours_under_his_cards() -> None:
 
 
 def test_a_defender_offers_mine_or_yours_and_all_pass_only_mine() -> None:
-    game, deal = _game("game")
+    game, deal = game_in_play("game")
     play_to_trick(deal, 2)
     while deal.actor == deal.declarer:
         play_to_trick(deal, deal.trick_number + 1)
@@ -124,18 +124,18 @@ def test_a_defender_offers_mine_or_yours_and_all_pass_only_mine() -> None:
     choices = dict(offer_choices(seat_view(deal, defender)))
     assert set(choices) == {"btn.offer_mine", "btn.offer_yours"}
     assert choices["btn.offer_yours"].tricks[deal.declarer] == 11 - deal.trick_number
-    game, deal = _game("allpass")
+    game, deal = game_in_play("allpass")
     play_to_trick(deal, 4)
     assert deal.actor is not None
     assert [k for k, _ in offer_choices(seat_view(deal, deal.actor))] == ["btn.offer_mine"]
 
 
 def test_those_who_answer_see_the_offerers_hand_and_the_group_does_not() -> None:
-    game, deal = _game("game")
+    game, deal = game_in_play("game")
     play_to_trick(deal, 5)
     leader = deal.actor
     assert leader is not None
-    table = _table(game)
+    table = table_of(game)
     offer = deal.offer_actions()[0]
     deal.apply(offer)
     hand = set(deal.hand(leader))
@@ -167,10 +167,10 @@ def test_those_who_answer_see_the_offerers_hand_and_the_group_does_not() -> None
 
 
 def test_english_texts() -> None:
-    game, deal = _game("game")
+    game, deal = game_in_play("game")
     play_to_trick(deal, 5)
     deal.apply(deal.offer_actions()[0])
-    table = _table(game, "en")
+    table = table_of(game, "en")
     assert "offers to end the deal" in table_text(table, public_view(deal), 1)
     assert deal.actor is not None
     assert "shows the cards" in hand_text(table, seat_view(deal, deal.actor), 1, "en")
@@ -187,7 +187,7 @@ def _accepted(deal: Deal, offer: Offer) -> None:
 def test_the_end_by_an_accepted_offer_names_who_offered_what() -> None:
     made: dict[str, str] = {}
     for key in ("btn.offer_one_down", "btn.offer_yours", "exactly"):
-        game, deal = _game("game")
+        game, deal = game_in_play("game")
         _to_declarer_lead(deal)
         declarer = deal.declarer
         assert declarer is not None
@@ -198,20 +198,20 @@ def test_the_end_by_an_accepted_offer_names_who_offered_what() -> None:
         else:
             offer = choices[key]
         _accepted(deal, offer)
-        table = _table(game)
+        table = table_of(game)
         split = offer_split(table, public_view(deal), offer)
         line = offer_end_line(table, deal, "ru")
-        made[key] = f"{line}|{offer_end_line(_table(game, 'en'), deal, 'en')}"
+        made[key] = f"{line}|{offer_end_line(table_of(game, 'en'), deal, 'en')}"
         assert line is not None and line.endswith(f"Оставшиеся взятки: {split}.")
-    name = NAMES[_game("game")[1].first_hand]
+    name = NAMES[game_in_play("game")[1].first_hand]
     assert made["btn.offer_one_down"].startswith(f"🤝 {name}: «Без одной» — принято.")
     assert f"|🤝 {name}: “One down” — accepted. The tricks left: " in made["btn.offer_one_down"]
     assert made["btn.offer_yours"].startswith(f"🤝 {name}: «Остальные ваши» — принято.")
     assert made["exactly"].startswith(f"🤝 {name}: предложение принято.")
     assert f"|🤝 {name}: the offer was accepted." in made["exactly"]
     # a deal that did not end by an offer has no such line
-    game, deal = _game("game")
-    assert offer_end_line(_table(game), deal, "ru") is None
+    game, deal = game_in_play("game")
+    assert offer_end_line(table_of(game), deal, "ru") is None
 
 
 def _to_lead_by(deal: Deal, wanted: Callable[[Seat], bool]) -> Seat:
@@ -224,29 +224,29 @@ def _to_lead_by(deal: Deal, wanted: Callable[[Seat], bool]) -> Seat:
 
 
 def test_the_rest_given_to_the_other_defender_are_ours_not_yours() -> None:
-    game, deal = _game("game")
+    game, deal = game_in_play("game")
     defender = _to_lead_by(deal, lambda s: s != deal.declarer)
     partner = next(s for s in deal.defenders if s != defender)
     left = 11 - deal.trick_number
     offer = next(o for o in deal.offer_actions() if o.tricks[partner] == left)
     _accepted(deal, offer)
     who = NAMES[defender]
-    assert offer_end_line(_table(game), deal, "ru") == (
+    assert offer_end_line(table_of(game), deal, "ru") == (
         f"🤝 {who}: «Остальные наши» — принято. Оставшиеся взятки: "
-        f"{offer_split(_table(game), public_view(deal), offer)}."
+        f"{offer_split(table_of(game), public_view(deal), offer)}."
     )
-    assert (offer_end_line(_table(game, "en"), deal, "en") or "").startswith(
+    assert (offer_end_line(table_of(game, "en"), deal, "en") or "").startswith(
         f"🤝 {who}: “The rest are ours” — accepted."
     )
 
 
 def test_an_all_pass_offer_of_the_rest_to_another_player_has_no_name() -> None:
-    game, deal = _game("allpass")
+    game, deal = game_in_play("allpass")
     play_to_trick(deal, 4)  # (the talon leads the first tricks)
     offerer = deal.actor
     assert offerer is not None
     left = 11 - deal.trick_number
     offer = next(o for o in deal.offer_actions() if o.tricks[offerer] == 0 and left in o.tricks)
     _accepted(deal, offer)
-    line = offer_end_line(_table(game), deal, "ru")
+    line = offer_end_line(table_of(game), deal, "ru")
     assert line is not None and line.startswith(f"🤝 {NAMES[offerer]}: предложение принято.")

@@ -27,6 +27,20 @@ def test_the_public_view_is_built_once_per_state_of_the_deal() -> None:
     assert seat_view(deal, Seat(2)).public is after
 
 
+def test_a_seat_view_is_built_once_per_state_of_the_deal() -> None:
+    deal = random_deal(2)
+    actor = deal.actor
+    assert actor is not None
+    kept = seat_view(deal, actor)
+    assert seat_view(deal, actor) is kept and kept.legal == tuple(deal.legal_actions())
+    other = seat_view(deal, Seat((int(actor) + 1) % 3))
+    assert other is not kept and other.legal == ()
+    deal.apply(deal.legal_actions()[0])
+    after = seat_view(deal, actor)
+    assert after is not kept and after == views.seat_view(deal, actor)
+    assert after.legal == () and kept.legal != ()
+
+
 def test_deals_in_the_same_state_keep_their_own_views() -> None:
     a, b = random_deal(1, dealer=0), random_deal(1, dealer=1)
     assert public_view(a).dealer == Seat(0) and public_view(b).dealer == Seat(1)
