@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import time
@@ -232,9 +233,25 @@ async def wait_for_telegram(config: Config, *, first_pause: float = 1.0) -> None
         pause = min(START_RETRY_CAP, pause * 2)
 
 
+YOUNG_COLLECTION = 10_000
+"""Allocations between two collections of the youngest generation (Python's default: 700)."""
+
+
+def settle_collector() -> None:
+    """The cyclic garbage collector set for a long-running bot: what was created so far
+    (the modules, the catalogues, the solver's tables) lives as long as the process and
+    leaves the collector's generations (``gc.freeze``), and the youngest generation is
+    collected every :data:`YOUNG_COLLECTION` allocations, when most of a press's objects
+    are already freed by their reference counts (measured in tests/perf/README.md)."""
+    gc.freeze()
+    _, middle, oldest = gc.get_threshold()
+    gc.set_threshold(YOUNG_COLLECTION, middle, oldest)
+
+
 def run(application: Application[Any, Any, Any, Any, Any, Any], config: Config) -> None:
     """Long polling, or a webhook when ``WEBHOOK_URL`` is set (:mod:`bot.telegram.webhook`),
     until a stop signal (:mod:`bot.telegram.running`)."""
+    settle_collector()
     if not config.webhook_url:
         log.info("starting (long polling)")
         serve(application)

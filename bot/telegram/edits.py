@@ -15,9 +15,13 @@ PTB sends an object parameter (the keyboard, the link preview options) as the JS
 its ``to_dict()``; the outbox needs that text of a keyboard anyway, to tell whether a message
 already shows it, so it passes the text (:func:`markup_json`) and PTB sends it as it is:
 the keyboard is serialised once instead of twice (~0.12 ms for a hand's keyboard), the
-preview options never (~35 us a request, timed alone). tests/telegram/test_edits.py checks
-that the request bodies are byte for byte the ones ``edit_message_text`` and
-``send_message`` send.
+preview options never (~35 us a request, timed alone). Numbers and flags go the same way:
+PTB writes any value that is not a string as its JSON text, a string inside the request's
+JSON, so ``"12345"`` and ``"true"`` are passed as they will be written (no ``json.dumps``
+per value: an edit's request is built in 50 us instead of 61, timed alone). The two
+requests of every press, its answer and the deletes of turn notices go this way too
+(:func:`answer_query`, :func:`delete`). tests/telegram/test_edits.py checks that the
+request bodies are byte for byte the ones the typed methods send.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ from telegram.warnings import PTBUserWarning
 
 __all__ = [
     "NO_PREVIEW",
+    "answer_query",
+    "delete",
     "digest",
     "edit_text",
     "markup_json",
@@ -45,10 +51,11 @@ __all__ = [
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 """No link previews: the bot's messages (texts, the sheet) are never about a link."""
 _NO_PREVIEW_JSON = json.dumps(NO_PREVIEW.to_dict())
+_BOOL = {True: "true", False: "false"}
 
 
-ADVICE = r"Please use 'Bot\.(editMessageText|sendMessage)'"
-"""What ``do_api_request`` warns for the two endpoints sent untyped here."""
+ADVICE = r"Please use 'Bot\.(editMessageText|sendMessage|deleteMessage|answerCallbackQuery)'"
+"""What ``do_api_request`` warns for the endpoints sent untyped here."""
 
 
 def ignore_typed_method_advice() -> None:
@@ -114,8 +121,8 @@ async def edit_text(
         "editMessageText",
         api_kwargs={  # in the order edit_message_text writes them
             "text": text,
-            "chat_id": chat_id,
-            "message_id": message_id,
+            "chat_id": str(chat_id),
+            "message_id": None if message_id is None else str(message_id),
             "link_preview_options": _NO_PREVIEW_JSON,
             "parse_mode": ParseMode.HTML,
             "reply_markup": markup,
@@ -133,12 +140,35 @@ async def send_text(
     sent = await bot.do_api_request(
         "sendMessage",
         api_kwargs={  # in the order send_message writes them
-            "chat_id": chat_id,
+            "chat_id": str(chat_id),
             "text": text,
-            "disable_notification": silent,
+            "disable_notification": None if silent is None else _BOOL[silent],
             "link_preview_options": _NO_PREVIEW_JSON,
             "parse_mode": ParseMode.HTML,
             "reply_markup": markup,
         },
     )
     return int(sent["message_id"])
+
+
+async def delete(bot: Any, chat_id: int, message_id: int) -> None:
+    """``bot.delete_message(chat_id, message_id)``, the same request."""
+    await bot.do_api_request(
+        "deleteMessage", api_kwargs={"chat_id": str(chat_id), "message_id": str(message_id)}
+    )
+
+
+async def answer_query(
+    bot: Any, query_id: str, text: str | None, *, alert: bool, url: str | None
+) -> None:
+    """``bot.answer_callback_query(query_id, text, show_alert=alert, url=url)``, the same
+    request."""
+    await bot.do_api_request(
+        "answerCallbackQuery",
+        api_kwargs={  # in the order answer_callback_query writes them
+            "callback_query_id": query_id,
+            "text": text,
+            "show_alert": _BOOL[alert],
+            "url": url,
+        },
+    )

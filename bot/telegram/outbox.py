@@ -37,7 +37,7 @@ from telegram.error import (
 )
 
 from .bottom import ChatEnds
-from .edits import digest, edit_text, markup_json, send_text
+from .edits import delete, digest, edit_text, markup_json, send_text
 from .pacing import ANSWERS_AHEAD, ANSWERS_WINDOW, Pacing, answer_press
 from .queue import (
     Call,
@@ -345,7 +345,7 @@ class Outbox:
         if isinstance(item, Delete):
             try:
                 bot, chat_id, message_id = self.bot, chat.chat_id, item.message_id
-                await self.pacing.request(lambda: bot.delete_message(chat_id, message_id))
+                await self.pacing.request(lambda: delete(bot, chat_id, message_id))
                 self.ends.deleted(chat_id, message_id)
             except BadRequest as exc:
                 log.debug("chat %s: delete failed: %s", chat.chat_id, exc.message)

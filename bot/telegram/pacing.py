@@ -32,6 +32,7 @@ from typing import Any, Final
 from telegram import CallbackQuery
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 
+from .edits import answer_query
 from .queue import ChatQueue
 
 __all__ = [
@@ -202,7 +203,7 @@ async def answer_press(
     ~15 s is useless, so no flood wait), a refused answer is only logged."""
     for attempt in range(1, 4):
         try:
-            await query.answer(text, show_alert=alert, url=url)
+            await answer_query(query.get_bot(), query.id, text, alert=alert, url=url)
             return
         except TelegramError as exc:
             retry = isinstance(exc, NetworkError) and not isinstance(exc, BadRequest)

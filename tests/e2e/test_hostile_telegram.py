@@ -361,9 +361,10 @@ async def test_outbox_follows_chat_migrated() -> None:
 
     class Bot:
         async def do_api_request(self, endpoint: str, api_kwargs: dict[str, Any]) -> Any:
-            if api_kwargs["chat_id"] == -1:
+            chat_id = int(api_kwargs["chat_id"])  # as PTB writes it: its JSON text
+            if chat_id == -1:
                 raise ChatMigrated(-1001)
-            sent.append((api_kwargs["chat_id"], api_kwargs["text"]))
+            sent.append((chat_id, api_kwargs["text"]))
             return {"message_id": len(sent)}
 
     async def on_migrated(old: int, new: int) -> None:

@@ -15,7 +15,14 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from telegram.ext import AIORateLimiter, ExtBot
 from telegram.request import BaseRequest, RequestData
 
-from bot.telegram.edits import NO_PREVIEW, edit_text, markup_json, send_text
+from bot.telegram.edits import (
+    NO_PREVIEW,
+    answer_query,
+    delete,
+    edit_text,
+    markup_json,
+    send_text,
+)
 from tests.fakes import FakeRequest, FakeTelegram
 
 MARKUP = InlineKeyboardMarkup(
@@ -174,3 +181,45 @@ def test_game_buttons_are_written_without_to_dict(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(InlineKeyboardMarkup, "to_dict", refused)
     monkeypatch.setattr(InlineKeyboardButton, "to_dict", refused)
     assert markup_json(markup) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "alert", "url"),
+    [(None, False, None), ("✓ Уже сделано", True, None), (None, False, "https://t.me/b?start=s1")],
+    ids=["empty", "an alert", "a link"],
+)
+async def test_answer_query_sends_what_answer_callback_query_sends(
+    text: str | None, alert: bool, url: str | None
+) -> None:
+    fake = FakeTelegram()
+    bot, request = _bot(fake)
+    async with bot:
+        # the fake answers a query it never gave out as Telegram does: both fail alike
+        for answer in (
+            lambda: bot.answer_callback_query("42", text, show_alert=alert, url=url),
+            lambda: answer_query(bot, "42", text, alert=alert, url=url),
+        ):
+            with pytest.raises(BadRequest, match="(?i)query"):
+                await answer()
+    (_, typed), (_, untyped) = [b for b in request.bodies if b[0] == "answerCallbackQuery"]
+    assert typed == untyped and json.loads(untyped)["show_alert"] == json.dumps(alert)
+
+
+async def test_delete_sends_what_delete_message_sends() -> None:
+    fake = FakeTelegram()
+    ann = fake.add_user("Ann", started=True)
+    bot, request = _bot(fake)
+    async with bot:
+        first = await bot.send_message(ann.id, "first")
+        second = await bot.send_message(ann.id, "second")
+        assert await bot.delete_message(ann.id, first.message_id)
+        await delete(bot, ann.id, second.message_id)
+        with pytest.raises(BadRequest, match="(?i)message to delete not found"):
+            await delete(bot, ann.id, second.message_id)
+    typed, untyped, _ = [b for m, b in request.bodies if m == "deleteMessage"]
+
+    def body(message_id: int) -> bytes:
+        return json.dumps({"chat_id": str(ann.id), "message_id": str(message_id)}).encode()
+
+    assert (typed, untyped) == (body(first.message_id), body(second.message_id))
+    assert fake.message(ann.id, second.message_id).deleted

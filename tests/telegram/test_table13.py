@@ -92,7 +92,9 @@ async def test_a_silent_slot_is_sent_without_notification() -> None:
     outbox.show(quiet, "a")
     outbox.show(loud, "b")
     await outbox.drain(5)
-    assert [(m["chat_id"], m["disable_notification"]) for m in bot.sent] == [(5, True), (6, False)]
+    # (each value as PTB writes it into the request: its JSON text)
+    sent = [(m["chat_id"], m["disable_notification"]) for m in bot.sent]
+    assert sent == [("5", "true"), ("6", "false")]
     await outbox.close()
 
 
