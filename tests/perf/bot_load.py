@@ -48,7 +48,9 @@ Our bot's timers (a computer move, a forced card, a turn's tick, reminder and ti
 watched in its process (:func:`_watch_timers`): how many ran, how late, and whether any was
 dropped (due, never run nor cancelled): a dropped timer fails the run. The CPU of its
 garbage collector is watched there too (:func:`_watch_gc`); ``--profile`` sorts py-spy's
-samples of the bot by layer (:func:`profile_layers`).
+samples of the bot by layer (:func:`profile_layers`). ``BENCH_LOOP_STATS=<file>`` in the
+environment counts the bot's event loop iterations and the callbacks it ran
+(:func:`_watch_loop`; a diagnostic: its CPU is in the figures of that run).
 
 Run by hand, not by CI. Needs Linux (/proc, sched_setaffinity); ``--profile`` needs
 ``pip install py-spy``. The temporary folder (databases, logs) is removed unless ``--keep``.
@@ -101,6 +103,8 @@ def child_bot() -> None:
         _watch_timers(os.environ["BENCH_TIMERS"])
     if os.environ.get("BENCH_GC"):
         _watch_gc(os.environ["BENCH_GC"])
+    if os.environ.get("BENCH_LOOP_STATS"):
+        _watch_loop(os.environ["BENCH_LOOP_STATS"])
     old_client = os.environ.get("BENCH_OLD_CLIENT")
     if old_client:  # an experiment: the bot on another BaseRequest (e.g. the old bot/http.py)
         import importlib.util
@@ -126,6 +130,50 @@ def child_bot() -> None:
     from bot.__main__ import main
 
     sys.exit(main())
+
+
+def _watch_loop(path: str) -> None:
+    """``BENCH_LOOP_STATS``: the event loop's work, counted (a diagnostic, not for the CPU
+    figures: counting costs CPU): its iterations, and the callbacks it ran by what they
+    run (a task's step by its coroutine), written to ``path`` every 15 s."""
+    import asyncio.base_events
+    import asyncio.events
+
+    ran: Counter[str] = Counter()
+    turns = [0]
+    run = asyncio.events.Handle._run
+    loop_class: Any = asyncio.base_events.BaseEventLoop  # (_run_once: not in typeshed)
+    run_once = loop_class._run_once
+
+    def name(handle: Any) -> str:
+        callback = handle._callback
+        owner = getattr(callback, "__self__", None)
+        if isinstance(owner, asyncio.Task):
+            coro = owner.get_coro()
+            return "task " + getattr(coro, "__qualname__", type(coro).__name__)
+        return getattr(callback, "__qualname__", type(callback).__name__)
+
+    def counted_run(self: Any) -> None:
+        ran[name(self)] += 1
+        run(self)
+
+    def counted_once(self: Any) -> None:
+        turns[0] += 1
+        run_once(self)
+
+    asyncio.events.Handle._run = counted_run  # type: ignore[method-assign]
+    loop_class._run_once = counted_once
+
+    def every() -> None:
+        while True:
+            time.sleep(15.0)
+            with contextlib.suppress(OSError):
+                tmp = path + ".tmp"
+                with open(tmp, "w") as fh:
+                    json.dump({"iterations": turns[0], "ran": ran.most_common(60)}, fh)
+                os.replace(tmp, path)
+
+    threading.Thread(target=every, daemon=True).start()
 
 
 def _watch_gc(path: str) -> None:
