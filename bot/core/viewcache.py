@@ -25,34 +25,42 @@ from bot.preferans.views import PublicView, SeatView
 
 __all__ = ["public_view", "seat_view"]
 
-_KEPT: WeakKeyDictionary[Deal, tuple[int, PublicView]] = WeakKeyDictionary()
-"""Per deal: the length of its log when its public view was built, and the view."""
+
+class _Kept:
+    """A deal's views at one state: its public view and the seats' views asked for."""
+
+    __slots__ = ("state", "public", "seats")
+
+    def __init__(self, state: int, public: PublicView) -> None:
+        self.state = state
+        """The length of the deal's log when they were built."""
+        self.public = public
+        self.seats: dict[Seat, SeatView] = {}
+
+
+_KEPT: WeakKeyDictionary[Deal, _Kept] = WeakKeyDictionary()
+
+
+def _kept(deal: Deal) -> _Kept:
+    """``deal``'s views at its state now (those of an earlier state are dropped)."""
+    state = len(deal.log)
+    kept = _KEPT.get(deal)
+    if kept is None or kept.state != state:
+        kept = _KEPT[deal] = _Kept(state, views.public_view(deal))
+    return kept
 
 
 def public_view(deal: Deal) -> PublicView:
     """:func:`bot.preferans.views.public_view`, built once per state of ``deal``."""
-    state = len(deal.log)
-    kept = _KEPT.get(deal)
-    if kept is not None and kept[0] == state:
-        return kept[1]
-    view = views.public_view(deal)
-    _KEPT[deal] = (state, view)
-    return view
-
-
-_SEATS: WeakKeyDictionary[Deal, tuple[int, dict[Seat, SeatView]]] = WeakKeyDictionary()
-"""Per deal: the length of its log when its seats' views were built, and the views."""
+    return _kept(deal).public
 
 
 def seat_view(deal: Deal, seat: Seat) -> SeatView:
     """:func:`bot.preferans.views.seat_view` on the public view kept for ``deal``, built
     once per state of ``deal`` (a hand is rendered, its keyboard built and the next
     player's turn checked from the same view)."""
-    state = len(deal.log)
-    kept = _SEATS.get(deal)
-    if kept is None or kept[0] != state:
-        kept = _SEATS[deal] = (state, {})
-    view = kept[1].get(seat)
+    kept = _kept(deal)
+    view = kept.seats.get(seat)
     if view is None:
-        view = kept[1][seat] = views.seat_view(deal, seat, public_view(deal))
+        view = kept.seats[seat] = views.seat_view(deal, seat, kept.public)
     return view

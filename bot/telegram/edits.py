@@ -18,9 +18,9 @@ the keyboard is serialised once instead of twice (~0.12 ms for a hand's keyboard
 preview options never (~35 us a request, timed alone). Numbers and flags go the same way:
 PTB writes any value that is not a string as its JSON text, a string inside the request's
 JSON, so ``"12345"`` and ``"true"`` are passed as they will be written (no ``json.dumps``
-per value: an edit's request is built in 50 us instead of 61, timed alone). The two
-requests of every press, its answer and the deletes of turn notices go this way too
-(:func:`answer_query`, :func:`delete`). tests/telegram/test_edits.py checks that the
+per value: an edit's request is built in 50 us instead of 61, timed alone). A press's
+answer and the deletes of turn notices go this way too (:func:`answer_query`,
+:func:`delete`). tests/telegram/test_edits.py checks that the
 request bodies are byte for byte the ones the typed methods send.
 """
 

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot import app
+from bot.config import Config
 
 
 @pytest.fixture
@@ -36,7 +37,7 @@ def test_run_settles_the_collector_before_serving(
         app, "serve", lambda *args: served.append((gc.get_freeze_count(), gc.get_threshold()))
     )
     gc.unfreeze()
-    app.run(object(), app.Config(token="1:a"))  # type: ignore[arg-type]
+    app.run(object(), Config(token="1:a"))  # type: ignore[arg-type]
     assert len(served) == 1
     frozen, threshold = served[0]
     assert frozen > 10_000 and threshold[0] == app.YOUNG_COLLECTION
