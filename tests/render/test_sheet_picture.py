@@ -32,8 +32,8 @@ from bot.preferans.scoring import Sheet
 from bot.render.picture.draw import draw_layout, render_png
 from bot.render.picture.fonts import FONT_DIR, fit_sequence, text_width
 from bot.render.picture.layout import sheet_layout
-from bot.render.picture.model import Layout, TextEntry
-from bot.render.picture.png import encode_png
+from bot.render.picture.model import INK, INKS, PAPER, Layout, TextEntry
+from bot.render.picture.png import STEPS, encode_png, palette_of
 from bot.render.picture.totals import running_totals, sequence_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -553,24 +553,38 @@ if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
 
 
-def test_png_encoding_is_lossless_and_standard() -> None:
-    """Our own PNG writer: Pillow reads back the very same pixels."""
-
-    from PIL import Image as _Image
-
-    record = json.loads((RECORDS / "picture_long.json").read_text())
-    img = draw_layout(sheet_layout(Game.from_record(record)))
-    data = encode_png(img)
+def test_png_is_indexed_and_reads_back_as_drawn() -> None:
+    """Our own PNG writer: a standard indexed-colour PNG whose pixels Pillow reads back
+    within a few levels of the drawing (the shades of the palette are that close)."""
+    img = draw_layout(sheet_layout(load_game("picture_long.json")))
+    data = encode_png(img, palette_of(PAPER, INKS))
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
-    back = _Image.open(io.BytesIO(data))
+    back = Image.open(io.BytesIO(data))
     back.load()
-    assert back.format == "PNG" and back.mode == "RGB" and back.size == img.size
-    assert back.tobytes() == img.tobytes()
-    odd = _Image.new("RGBA", (3, 2), (10, 20, 30, 255))  # converted to RGB first
+    assert back.format == "PNG" and back.mode == "P" and back.size == img.size
+    histogram = ImageChops.difference(back.convert("RGB"), img).histogram()
+    off = [level for level, count in enumerate(histogram) if count and level % 256]
+    assert max(level % 256 for level in off) <= 8
+    # a sheet's every pixel is a shade of the paper and one ink: the PNG is far smaller
+    # than the drawing's RGB bytes
+    assert len(data) < 3 * img.width * img.height // 40
+    odd = Image.new("RGBA", (3, 2), (*INK, 255))  # converted to RGB first
     assert (
-        _Image.open(io.BytesIO(encode_png(odd))).convert("RGB").tobytes()
-        == odd.convert("RGB").tobytes()
+        Image.open(io.BytesIO(encode_png(odd, palette_of(PAPER, INKS)))).convert("RGB").tobytes()
+        == bytes(INK) * 6
     )
+
+
+def test_every_colour_drawn_is_in_the_palette() -> None:
+    """A colour the layout uses must be one of the inks the palette is made of, or the
+    PNG would show it as the nearest shade of another ink."""
+    palette = palette_of(PAPER, INKS)
+    for case in CASES:
+        layout = sheet_layout(case.game(), case.lang, width=case.width)
+        drawn = {e.color for e in layout.entries} | {x.color for x in layout.lines + layout.circles}
+        assert drawn <= set(INKS), case.name
+    assert len(palette) == 1 + STEPS * len(INKS) <= 256
+    assert palette[0] == PAPER and palette[STEPS] == INKS[0] and palette[-1] == INKS[-1]
 
 
 def test_png_encoding_copies_a_band_of_rows_at_a_time() -> None:
@@ -580,7 +594,7 @@ def test_png_encoding_copies_a_band_of_rows_at_a_time() -> None:
     whole = 3 * img.width * img.height
     tracemalloc.start()
     try:
-        encode_png(img)
+        encode_png(img, palette_of(PAPER, INKS))
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

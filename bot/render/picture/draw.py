@@ -7,8 +7,8 @@ from PIL import Image, ImageDraw
 from bot.preferans.game import Game
 from bot.render.picture.fonts import font_of, ink_box, pieces, text_width, turned_length
 from bot.render.picture.layout import sheet_layout
-from bot.render.picture.model import DEFAULT_WIDTH, PAPER, Color, Layout, TextEntry
-from bot.render.picture.png import encode_png
+from bot.render.picture.model import DEFAULT_WIDTH, INKS, PAPER, Color, Layout, TextEntry
+from bot.render.picture.png import encode_png, palette_of
 from bot.render.picture.robot import ROBOT, draw_robot, robot_advance
 
 __all__ = ["draw_layout", "render_png"]
@@ -78,4 +78,4 @@ def _draw_line(
 
 def render_png(game: Game, lang: str = "ru", *, width: int = DEFAULT_WIDTH) -> bytes:
     """The sheet of ``game`` as PNG bytes."""
-    return encode_png(draw_layout(sheet_layout(game, lang, width=width)))
+    return encode_png(draw_layout(sheet_layout(game, lang, width=width)), palette_of(PAPER, INKS))

@@ -15,6 +15,7 @@ __all__ = [
     "NAME",
     "LABEL",
     "CENTRE",
+    "INKS",
     "TYPE",
     "Type",
     "TextEntry",
@@ -37,6 +38,8 @@ NAME: Color = (24, 24, 28)
 LABEL: Color = (84, 84, 96)
 """Dark enough to read on a phone's preview: the "→ name" labels carry the whists' meaning."""
 CENTRE: Color = (120, 20, 30)
+INKS: tuple[Color, ...] = (RULE, INK, NAME, LABEL, CENTRE)
+"""Every colour drawn on the :data:`PAPER` (the PNG's palette is made of them)."""
 
 
 @dataclass(frozen=True, slots=True)
