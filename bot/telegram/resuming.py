@@ -43,8 +43,13 @@ log = logging.getLogger(__name__)
 AT_ONCE = 32
 """Tables resumed in the background whose messages may be on their way at once: at ~1-4
 requests a table, an answer to a person waits behind ~1-4 seconds of them at most."""
-SHOWN_EVERY = 2.0
-"""Seconds between two writes of what the tables' messages show (those that changed)."""
+SHOWN_EVERY = 10.0
+"""Seconds between two writes of what the tables' messages show (those that changed).
+
+A message's id is written as soon as it is sent; only its digest waits. A hand changes at
+every move, so a longer wait writes each message once for several moves (at a move every
+few seconds, 2 s wrote nearly every change: ~1 % of the bot's CPU under load). After a
+crash, a message changed in the last seconds is edited once more, to what it shows."""
 SENT_WAIT = 60.0
 """The longest wait for one table's messages before its place goes to the next table (a
 group's budget may hold them back)."""
