@@ -189,7 +189,16 @@ def _watch_gc(path: str) -> None:
     def dump() -> None:
         tmp = path + ".tmp"
         with open(tmp, "w") as fh:
-            json.dump({"collections": runs, "cpu_s": spent, "frozen": gc.get_freeze_count()}, fh)
+            threads = {str(t.native_id): t.name for t in threading.enumerate()}
+            json.dump(
+                {
+                    "collections": runs,
+                    "cpu_s": spent,
+                    "frozen": gc.get_freeze_count(),
+                    "threads": threads,
+                },
+                fh,
+            )
         os.replace(tmp, path)
 
     def timed(phase: str, info: dict[str, int]) -> None:
@@ -854,25 +863,24 @@ def _own_cpu_seconds(pid: int) -> float:
     return sum(int(f) for f in fields[11:13]) / os.sysconf("SC_CLK_TCK")
 
 
-def _split_cpu(pid: int) -> tuple[float, float, float, float]:
-    """``pid``'s CPU seconds as (main thread's user, its system, the other threads' user,
-    their system): the database's and the pictures' threads let the GIL go, so a profile
-    of the GIL does not see them, and the system time is the loop's and the sockets'."""
-    out = [0.0, 0.0, 0.0, 0.0]
+def _thread_cpu(pid: int) -> dict[int, tuple[float, float]]:
+    """``pid``'s threads' CPU seconds, user and system, by thread id: the database's and
+    the pictures' threads let the GIL go, so a profile of the GIL does not see them, and
+    the system time is the event loop's and the sockets'."""
+    out: dict[int, tuple[float, float]] = {}
     try:
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:
-        return (0.0, 0.0, 0.0, 0.0)
+        return out
+    tick = os.sysconf("SC_CLK_TCK")
     for tid in tids:
         try:
             with open(f"/proc/{pid}/task/{tid}/stat") as fh:
                 fields = fh.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        base = 0 if int(tid) == pid else 2
-        out[base] += int(fields[11]) / os.sysconf("SC_CLK_TCK")
-        out[base + 1] += int(fields[12]) / os.sysconf("SC_CLK_TCK")
-    return (out[0], out[1], out[2], out[3])
+        out[int(tid)] = (int(fields[11]) / tick, int(fields[12]) / tick)
+    return out
 
 
 def _children(pid: int) -> list[int]:
@@ -1383,8 +1391,8 @@ class Side:
     cpu0: float | None = None
     own0: float = 0.0
     """The bot's own process's part of ``cpu0`` (without its analysis worker)."""
-    split0: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
-    """``own0`` by thread and mode (:func:`_split_cpu`)."""
+    threads0: dict[int, tuple[float, float]] = field(default_factory=dict)
+    """``own0`` by thread and mode (:func:`_thread_cpu`)."""
     cpu_t0: float = 0.0
     """When ``cpu0`` was read (fake clock): updates and requests are counted from then."""
     began: float = 0.0
@@ -1400,7 +1408,7 @@ class Side:
             if self.cpu0 is None:
                 self.cpu0 = _cpu_seconds(self.proc.pid)
                 self.own0 = _own_cpu_seconds(self.proc.pid)
-                self.split0 = _split_cpu(self.proc.pid)
+                self.threads0 = _thread_cpu(self.proc.pid)
                 self.cpu_t0 = self.fake.clock()
             self.began = self.fake.clock()
         else:
@@ -1552,7 +1560,13 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
         for side in sides.values():
             cpu = _cpu_seconds(side.proc.pid) - (side.cpu0 or 0.0)
             own = _own_cpu_seconds(side.proc.pid) - side.own0
-            split = [b - a for a, b in zip(side.split0, _split_cpu(side.proc.pid), strict=True)]
+            threads = {
+                tid: (
+                    user - side.threads0.get(tid, (0.0, 0.0))[0],
+                    system - side.threads0.get(tid, (0.0, 0.0))[1],
+                )
+                for tid, (user, system) in _thread_cpu(side.proc.pid).items()
+            }
             fake = side.fake
             updates = sum(1 for t in fake.updates_handed if t >= side.cpu_t0)
             requests = sum(1 for t in fake.requests if t >= side.cpu_t0)
@@ -1560,7 +1574,8 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
                 bot_cpu_pct=100 * cpu / max(1e-9, sum(b - a for a, b in side.windows)),
                 cpu_s=cpu,
                 cpu_own_s=own,
-                cpu_split_s=split,
+                cpu_threads_s={str(tid): t for tid, t in threads.items()},
+                pid=side.proc.pid,
                 updates=updates,
                 requests=requests,
                 cpu_ms_per_update=1000 * cpu / updates if updates else float("nan"),
@@ -1723,12 +1738,23 @@ def report(results: list[dict[str, Any]]) -> str:
                 f"{s['requests']} | {s['cpu_ms_per_update']:.2f} | "
                 f"{s['cpu_ms_per_request']:.2f} |"
             )
-    for r, name, s in _sides_with(results, "cpu_split_s"):
-        main_user, main_sys, other_user, other_sys = s["cpu_split_s"]
+    for r, name, s in _sides_with(results, "cpu_threads_s"):
+        names = (s.get("gc") or {}).get("threads", {})
+        by_name: dict[str, list[float]] = {}
+        for tid, (user, system) in s["cpu_threads_s"].items():
+            label = "main" if int(tid) == s["pid"] else names.get(tid, "other")
+            label = re.sub(r"_\d+$", "", label)  # a pool's threads together
+            spent = by_name.setdefault(label, [0.0, 0.0])
+            spent[0] += user
+            spent[1] += system
+        parts = [
+            f"{label} {user:.2f} + {system:.2f}"
+            for label, (user, system) in sorted(by_name.items(), key=lambda kv: -sum(kv[1]))
+            if user + system >= 0.01
+        ]
         lines.append(
-            f"\nCPU of the bot's process by thread, N = {r['tables']}, {LABELS[name]}: main "
-            f"thread {main_user:.1f} s user + {main_sys:.1f} s system, other threads "
-            f"{other_user:.1f} s user + {other_sys:.1f} s system"
+            f"\nCPU of the bot's process by thread (s, user + system), N = {r['tables']}, "
+            f"{LABELS[name]}: " + "; ".join(parts)
         )
     for r, _name, s in _sides_with(results, "profile_layers"):
         per_request = s["cpu_own_s"] * 1000 / max(1, s["requests"])
