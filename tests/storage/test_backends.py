@@ -326,3 +326,33 @@ async def test_a_lost_postgres_connection_is_opened_again(target: str) -> None:
         assert user is not None and user.name == "Д"
     finally:
         await store.close()
+
+
+async def test_sqlite_writes_on_the_loops_thread_in_one_transaction_a_turn(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite: the saves queued in one turn of the event loop are written together, on the
+    loop's own thread (a hop to the database thread and back cost more than the write)."""
+    import threading
+
+    import storage.sqlite
+
+    batches: list[tuple[int, int]] = []
+    run_jobs = storage.sqlite._run_jobs
+
+    def recorded(conn: Any, jobs: list[Any]) -> Any:
+        batches.append((threading.get_ident(), len(jobs)))
+        return run_jobs(conn, jobs)
+
+    monkeypatch.setattr(storage.sqlite, "_run_jobs", recorded)
+    store = await Storage.open(str(tmp_path / "bot.sqlite3"))
+    try:
+        await _users(store)
+        tables = [await store.create_table(GROUP - n, 1, {}, {}) for n in range(3)]
+        batches.clear()
+        await asyncio.gather(*(_save(store, t, move=5) for t in tables))
+        assert batches == [(threading.get_ident(), 3)]
+        rows = [await store.table(t) for t in tables]
+        assert [row.move if row is not None else None for row in rows] == [5, 5, 5]
+    finally:
+        await store.close()
