@@ -48,8 +48,8 @@ Our bot's timers (a computer move, a forced card, a turn's tick, reminder and ti
 watched in its process (:func:`_watch_timers`): how many ran, how late, and whether any was
 dropped (due, never run nor cancelled): a dropped timer fails the run. The CPU of its
 garbage collector is watched there too (:func:`_watch_gc`); ``--profile`` sorts py-spy's
-samples of the bot by layer (:func:`profile_layers`). ``BENCH_LOOP_STATS=<file>`` in the
-environment counts the bot's event loop iterations and the callbacks it ran
+samples of the bot by layer (:func:`profile_layers`). ``BENCH_LOOP_STATS=1`` in the
+environment counts the bots' event loop iterations, wake-ups and the callbacks they ran
 (:func:`_watch_loop`; a diagnostic: its CPU is in the figures of that run).
 
 Run by hand, not by CI. Needs Linux (/proc, sched_setaffinity); ``--profile`` needs
@@ -61,7 +61,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import bisect
-import contextlib
 import json
 import math
 import os
@@ -103,8 +102,8 @@ def child_bot() -> None:
         _watch_timers(os.environ["BENCH_TIMERS"])
     if os.environ.get("BENCH_GC"):
         _watch_gc(os.environ["BENCH_GC"])
-    if os.environ.get("BENCH_LOOP_STATS"):
-        _watch_loop(os.environ["BENCH_LOOP_STATS"])
+    if os.environ.get("BENCH_LOOP_FILE"):
+        _watch_loop(os.environ["BENCH_LOOP_FILE"])
     old_client = os.environ.get("BENCH_OLD_CLIENT")
     if old_client:  # an experiment: the bot on another BaseRequest (e.g. the old bot/http.py)
         import importlib.util
@@ -134,16 +133,21 @@ def child_bot() -> None:
 
 def _watch_loop(path: str) -> None:
     """``BENCH_LOOP_STATS``: the event loop's work, counted (a diagnostic, not for the CPU
-    figures: counting costs CPU): its iterations, and the callbacks it ran by what they
-    run (a task's step by its coroutine), written to ``path`` every 15 s."""
+    figures: counting costs CPU): its iterations, its wake-ups (a wait for I/O or a timer
+    that lasted over 0.1 ms: the process slept), and the callbacks it ran by what they run
+    (a task's step by its coroutine), written to ``path`` at exit. Installed in the bot's
+    process and in the baseline's alike."""
     import asyncio.base_events
     import asyncio.events
+    import atexit
+    import selectors
 
     ran: Counter[str] = Counter()
-    turns = [0]
+    counts = {"iterations": 0, "wakeups": 0}
     run = asyncio.events.Handle._run
     loop_class: Any = asyncio.base_events.BaseEventLoop  # (_run_once: not in typeshed)
     run_once = loop_class._run_once
+    select = selectors.EpollSelector.select
 
     def name(handle: Any) -> str:
         callback = handle._callback
@@ -158,22 +162,25 @@ def _watch_loop(path: str) -> None:
         run(self)
 
     def counted_once(self: Any) -> None:
-        turns[0] += 1
+        counts["iterations"] += 1
         run_once(self)
+
+    def counted_select(self: Any, timeout: float | None = None) -> Any:
+        began = time.perf_counter()
+        ready = select(self, timeout)
+        if time.perf_counter() - began > 1e-4:
+            counts["wakeups"] += 1
+        return ready
 
     asyncio.events.Handle._run = counted_run  # type: ignore[method-assign]
     loop_class._run_once = counted_once
+    selectors.EpollSelector.select = counted_select  # type: ignore[method-assign]
 
-    def every() -> None:
-        while True:
-            time.sleep(15.0)
-            with contextlib.suppress(OSError):
-                tmp = path + ".tmp"
-                with open(tmp, "w") as fh:
-                    json.dump({"iterations": turns[0], "ran": ran.most_common(60)}, fh)
-                os.replace(tmp, path)
+    def dump() -> None:
+        with open(path, "w") as fh:
+            json.dump({**counts, "ran": ran.most_common(60)}, fh)
 
-    threading.Thread(target=every, daemon=True).start()
+    atexit.register(dump)
 
 
 def _watch_gc(path: str) -> None:
@@ -1443,6 +1450,8 @@ def _start_side(key: str, n: int, args: argparse.Namespace, workdir: str) -> Sid
     server.start_in_thread()
     env = dict(os.environ)
     env.update(BOT_TOKEN=fake.token, TELEGRAM_API_URL=server.root_url, PYTHONPATH=ROOT)
+    if os.environ.get("BENCH_LOOP_STATS"):
+        env["BENCH_LOOP_FILE"] = os.path.join(workdir, f"{key}.loop.json")
     if ours:
         env.update(
             DATABASE_PATH=os.path.join(workdir, f"{key}.sqlite3"),
@@ -1621,6 +1630,11 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
             stats["refused_examples"] = [e for e in side.players.errors if e not in errors][:3]
         else:
             stats = baseline_stats(side.players, side.fake, side.windows)
+        try:
+            with open(os.path.join(workdir, f"{side.key}.loop.json")) as fh:
+                stats["loop"] = json.load(fh)
+        except (OSError, ValueError):
+            pass  # not asked for (BENCH_LOOP_STATS), or the bot was killed
         pid = side.proc.pid
         first = side.windows[0][0] if side.windows else 0.0
         stats["rss_mb"] = sampler.steady(pid, first) / 2**20 if sampler else float("nan")
@@ -1748,6 +1762,14 @@ def report(results: list[dict[str, Any]]) -> str:
         lines.append(
             f"\nCPU of the bot's process by thread (s, user + system), N = {r['tables']}, "
             f"{LABELS[name]}: " + "; ".join(parts)
+        )
+    for r, name, s in _sides_with(results, "loop"):
+        requests = max(1, s["requests"])
+        lines.append(
+            f"\nEvent loop, N = {r['tables']}, {LABELS[name]} (whole run; per API request "
+            f"of the measured part): {s['loop']['iterations'] / requests:.1f} turns, "
+            f"{s['loop']['wakeups'] / requests:.2f} wake-ups, "
+            f"{sum(n for _, n in s['loop']['ran']) / requests:.1f} callbacks"
         )
     for r, _name, s in _sides_with(results, "profile_layers"):
         per_request = s["cpu_own_s"] * 1000 / max(1, s["requests"])
