@@ -600,3 +600,16 @@ def test_png_encoding_copies_a_band_of_rows_at_a_time() -> None:
         tracemalloc.stop()
     assert whole > 2_500_000
     assert peak < whole // 2  # (zlib's own state is ~0.3 MB)
+
+
+def test_a_sheet_measures_each_text_once() -> None:
+    """A sheet's texts are measured with FreeType once: laying out the same sheet again
+    (the next deal's, mostly the same entries and names) measures nothing new."""
+    from bot.render.picture import fonts
+
+    game = load_game("picture_sochi3.json")
+    fonts.text_width.cache_clear()
+    sheet_layout(game)
+    measured = fonts.text_width.cache_info().misses
+    sheet_layout(game)
+    assert measured > 0 and fonts.text_width.cache_info().misses == measured

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import ImageFont
@@ -60,11 +60,15 @@ def pieces(line: str) -> list[str]:
     return [p for p in _PIECES.split(line) if p]
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: int, bold: bool = False) -> float:
+    """The advance of ``text`` (kept: a layout measures the same entries and names again
+    and again while it fits them, ~200 a sheet)."""
     font = font_of(size, bold)
     return sum(robot_advance(size) if p == ROBOT else font.getlength(p) for p in pieces(text))
 
 
+@lru_cache(maxsize=4096)
 def _line_box(line: str, size: int, bold: bool) -> tuple[float, float, float, float] | None:
     """The ink of ``line`` from the pen at (0, 0), anchor left-ascender (``None``: none)."""
     font = font_of(size, bold)
