@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 
 SLOW_WRITE = 0.1
 """Seconds a batch of writes may keep the event loop waiting before the operator is told
-(once an hour at most): the disk's sync is that slow."""
+(once an hour at most): the disk's sync, or the machine, is that slow."""
 SLOW_WRITE_EVERY = 3600.0
 
 COMPACT_DEALS = 6
@@ -126,8 +126,8 @@ class SqliteBackend:
         if took > SLOW_WRITE and (told is None or began - told > SLOW_WRITE_EVERY):
             self._slow_told = began
             log.warning(
-                "a write to %s kept the bot waiting %.0f ms (the disk's sync is slow; "
-                "on network storage use PostgreSQL, DATABASE_URL)",
+                "a write to %s kept the bot waiting %.0f ms (a disk slow to sync, or a "
+                "machine short of CPU; on network storage use PostgreSQL, DATABASE_URL)",
                 self.target,
                 took * 1000,
             )
