@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Self
 
@@ -31,11 +30,6 @@ from .connection import (
 __all__ = ["SqliteBackend", "check_schema"]
 
 log = logging.getLogger(__name__)
-
-SLOW_WRITE = 0.1
-"""Seconds a batch of writes may keep the event loop waiting before the operator is told
-(once an hour at most): the disk's sync, or the machine, is that slow."""
-SLOW_WRITE_EVERY = 3600.0
 
 COMPACT_DEALS = 6
 """The migration that drops the deal rows an archived record holds: the file is compacted
@@ -77,8 +71,6 @@ class SqliteBackend:
         self.commit = self._writes.commit
         self._db = db
         self.target = target
-        self._slow_told: float | None = None
-        """When a slow write was last logged (monotonic seconds)."""
 
     @classmethod
     async def open(cls, path: str) -> Self:
@@ -116,22 +108,9 @@ class SqliteBackend:
         CPU with the hop and ~370 us here, saves 10 ms apart on the shared 2-core machine;
         under the load benchmark the database thread alone spent ~0.5 ms of CPU a save
         (tests/perf/README.md). The loop waits for the commit's fsync: ~0.1 ms on that
-        machine's disk, one for all the moves of a batch; a slower one is logged
-        (:data:`SLOW_WRITE`).
+        machine's disk, one for all the moves of a batch.
         """
-        began = time.monotonic()
-        results = _run_jobs(self._db._conn, jobs)
-        took = time.monotonic() - began
-        told = self._slow_told
-        if took > SLOW_WRITE and (told is None or began - told > SLOW_WRITE_EVERY):
-            self._slow_told = began
-            log.warning(
-                "a write to %s kept the bot waiting %.0f ms (a disk slow to sync, or a "
-                "machine short of CPU; on network storage use PostgreSQL, DATABASE_URL)",
-                self.target,
-                took * 1000,
-            )
-        return results
+        return _run_jobs(self._db._conn, jobs)
 
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Sequence[Any]]:
         async with self._lock:

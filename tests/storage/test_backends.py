@@ -357,31 +357,3 @@ async def test_sqlite_writes_on_the_loops_thread_in_one_transaction_a_turn(
     finally:
         await store.close()
 
-
-async def test_a_slow_sqlite_write_is_told_once(
-    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    """A write that keeps the event loop waiting (a disk slow to sync) is logged for the
-    operator, once an hour at most."""
-    import time
-
-    import storage.sqlite
-
-    store = await Storage.open(str(tmp_path / "bot.sqlite3"))
-    try:
-        await _users(store)
-        table = await store.create_table(GROUP, 1, {}, {})
-        run_jobs = storage.sqlite._run_jobs
-
-        def slow(conn: Any, jobs: list[Any]) -> Any:
-            time.sleep(storage.sqlite.SLOW_WRITE * 1.5)  # (a sleep is never shorter)
-            return run_jobs(conn, jobs)
-
-        monkeypatch.setattr(storage.sqlite, "_run_jobs", slow)
-        await _save(store, table, move=3)
-        await _save(store, table, move=4)
-        told = [r for r in caplog.records if "kept the bot waiting" in r.getMessage()]
-        assert len(told) == 1 and told[0].levelname == "WARNING"
-        assert "PostgreSQL" in told[0].getMessage()
-    finally:
-        await store.close()
