@@ -356,4 +356,3 @@ async def test_sqlite_writes_on_the_loops_thread_in_one_transaction_a_turn(
         assert [row.move if row is not None else None for row in rows] == [5, 5, 5]
     finally:
         await store.close()
-
