@@ -178,7 +178,7 @@ def _watch_loop(path: str) -> None:
 
     def dump() -> None:
         with open(path, "w") as fh:
-            json.dump({**counts, "ran": ran.most_common(60)}, fh)
+            json.dump({**counts, "callbacks": sum(ran.values()), "ran": ran.most_common(60)}, fh)
 
     atexit.register(dump)
 
@@ -234,9 +234,8 @@ def _watch_timers(path: str) -> None:
     """``BENCH_TIMERS``: record every job the bot puts on its job queue (a computer move, a
     forced card, a turn's reminder or timeout...): when it was due, whether it ran and how
     late, or was cancelled; a summary is written to ``path`` at exit (not on a timer: see
-    :func:`_watch_gc`). A job
-    done is folded into its kind's counts at once, so the summary looks only at the jobs
-    still waiting (its CPU is the bot's as measured)."""
+    :func:`_watch_gc`). A job done is folded into its kind's counts at once, so the summary
+    looks only at the jobs still waiting (its CPU is the bot's as measured)."""
     import atexit
 
     from telegram.ext import Job, JobQueue
@@ -839,45 +838,46 @@ def _proc_status(pid: int) -> dict[str, int]:
     return out
 
 
+def _ticks(path: str) -> list[int] | None:
+    """utime, stime, cutime and cstime of a ``/proc/.../stat`` file, in clock ticks
+    (``None``: the process or thread is gone)."""
+    try:
+        with open(path) as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return [int(f) for f in fields[11:15]]
+
+
 def _cpu_seconds(pid: int) -> float:
     """CPU seconds of ``pid`` and of every process it started (the analysis worker), the
     running ones and the ones it waited for."""
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            fields = fh.read().rsplit(")", 1)[1].split()
-    except OSError:
+    ticks = _ticks(f"/proc/{pid}/stat")
+    if ticks is None:
         return 0.0
-    ticks = sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
-    return ticks / os.sysconf("SC_CLK_TCK") + sum(_cpu_seconds(c) for c in _children(pid))
+    return sum(ticks) / os.sysconf("SC_CLK_TCK") + sum(_cpu_seconds(c) for c in _children(pid))
 
 
 def _own_cpu_seconds(pid: int) -> float:
     """CPU seconds of ``pid`` alone (the bot's process, without its analysis worker)."""
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            fields = fh.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return sum(int(f) for f in fields[11:13]) / os.sysconf("SC_CLK_TCK")
+    ticks = _ticks(f"/proc/{pid}/stat")
+    return sum(ticks[:2]) / os.sysconf("SC_CLK_TCK") if ticks is not None else 0.0
 
 
 def _thread_cpu(pid: int) -> dict[int, tuple[float, float]]:
     """``pid``'s threads' CPU seconds, user and system, by thread id: the database's and
     the pictures' threads let the GIL go, so a profile of the GIL does not see them, and
     the system time is the event loop's and the sockets'."""
-    out: dict[int, tuple[float, float]] = {}
     try:
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:
-        return out
+        return {}
     tick = os.sysconf("SC_CLK_TCK")
+    out: dict[int, tuple[float, float]] = {}
     for tid in tids:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/stat") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        out[int(tid)] = (int(fields[11]) / tick, int(fields[12]) / tick)
+        ticks = _ticks(f"/proc/{pid}/task/{tid}/stat")
+        if ticks is not None:
+            out[int(tid)] = (ticks[0] / tick, ticks[1] / tick)
     return out
 
 
@@ -1560,13 +1560,10 @@ def run_level(n: int, args: argparse.Namespace) -> dict[str, Any]:
         for side in sides.values():
             cpu = _cpu_seconds(side.proc.pid) - (side.cpu0 or 0.0)
             own = _own_cpu_seconds(side.proc.pid) - side.own0
-            threads = {
-                tid: (
-                    user - side.threads0.get(tid, (0.0, 0.0))[0],
-                    system - side.threads0.get(tid, (0.0, 0.0))[1],
-                )
-                for tid, (user, system) in _thread_cpu(side.proc.pid).items()
-            }
+            threads = {}
+            for tid, (user, system) in _thread_cpu(side.proc.pid).items():
+                user0, system0 = side.threads0.get(tid, (0.0, 0.0))  # (a thread started later)
+                threads[tid] = (user - user0, system - system0)
             if isinstance(side.players, Players):  # the threads' names, while they live
                 side.proc.send_signal(signal.SIGUSR1)
             fake = side.fake
@@ -1769,7 +1766,7 @@ def report(results: list[dict[str, Any]]) -> str:
             f"\nEvent loop, N = {r['tables']}, {LABELS[name]} (whole run; per API request "
             f"of the measured part): {s['loop']['iterations'] / requests:.1f} turns, "
             f"{s['loop']['wakeups'] / requests:.2f} wake-ups, "
-            f"{sum(n for _, n in s['loop']['ran']) / requests:.1f} callbacks"
+            f"{s['loop']['callbacks'] / requests:.1f} callbacks"
         )
     for r, _name, s in _sides_with(results, "profile_layers"):
         per_request = s["cpu_own_s"] * 1000 / max(1, s["requests"])
