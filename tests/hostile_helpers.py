@@ -149,7 +149,11 @@ class PrivacyWatch:
         return list(self.h.service.registry.tables.values())
 
     def _group_table(self, chat_id: int) -> Table | None:
-        tables = [tb for tb in self._tables() if tb.chat_id == chat_id]
+        # A message queued for a group that has since become a supergroup is rendered for
+        # the old id (Telegram refuses it, and it is shown again in the new chat); its
+        # table has moved to the new id by then.
+        moved = self.h.fake.chat(chat_id).migrated_to
+        tables = [tb for tb in self._tables() if tb.chat_id in (chat_id, moved)]
         open_ = [tb for tb in tables if tb.status.open]
         return open_[0] if open_ else max(tables, key=lambda tb: tb.id, default=None)
 

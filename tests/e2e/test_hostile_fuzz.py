@@ -232,7 +232,7 @@ class Driver:
             code = "Ls"
         elif roll < 0.6:
             code = "Lg"
-            seated = [p for p in table.seats if p is not None]
+            seated = [p for p in table.seats if p is not None and not p.is_robot]
             if seated and self.rng.random() < 0.8:
                 user = self.user(self.rng.choice(seated).user_id)
         elif roll < 0.67:
