@@ -69,3 +69,17 @@ def test_readme_links_to_the_docs() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for name in ("docs/rules.md", "docs/record-format.md"):
         assert f"({name})" in readme and (ROOT / name).is_file()
+
+
+def test_readme_gives_two_commands_and_ci_runs_the_second() -> None:
+    """A newcomer's two commands: one starts the bot with nothing but ``BOT_TOKEN`` given,
+    one runs the whole suite; ``.ci/run`` runs that one word for word."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Two commands for a newcomer", 1)[1].split("\n## ", 1)[0]
+    start, tests = re.findall(r"```sh\n(.+)\n```", section)
+    assert start.startswith("python3 -m venv .venv && . .venv/bin/activate && pip install . ")
+    assert start.endswith("&& BOT_TOKEN=123456:ABC-your-token python -m bot")
+    assert tests.startswith("python3 -m venv .venv && . .venv/bin/activate && pip install")
+    assert tests.endswith("&& python -m pytest -n auto")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert tests in ci
