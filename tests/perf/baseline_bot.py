@@ -32,9 +32,9 @@ async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 def main() -> None:
     if os.environ.get("BENCH_LOOP_FILE"):  # bot_load.py's BENCH_LOOP_STATS, as in the bot
-        from tests.perf.bot_load import _watch_loop
+        from tests.perf.bot_load import watch_loop
 
-        _watch_loop(os.environ["BENCH_LOOP_FILE"])
+        watch_loop(os.environ["BENCH_LOOP_FILE"])
     if os.environ.get("BENCH_LOOP") == "uvloop":
         import uvloop  # type: ignore[import-not-found]  # not a dependency: pip install uvloop
 

@@ -50,7 +50,7 @@ dropped (due, never run nor cancelled): a dropped timer fails the run. The CPU o
 garbage collector is watched there too (:func:`_watch_gc`); ``--profile`` sorts py-spy's
 samples of the bot by layer (:func:`profile_layers`). ``BENCH_LOOP_STATS=1`` in the
 environment counts the bots' event loop iterations, wake-ups and the callbacks they ran
-(:func:`_watch_loop`; a diagnostic: its CPU is in the figures of that run).
+(:func:`watch_loop`; a diagnostic: its CPU is in the figures of that run).
 
 Run by hand, not by CI. Needs Linux (/proc, sched_setaffinity); ``--profile`` needs
 ``pip install py-spy``. The temporary folder (databases, logs) is removed unless ``--keep``.
@@ -103,7 +103,7 @@ def child_bot() -> None:
     if os.environ.get("BENCH_GC"):
         _watch_gc(os.environ["BENCH_GC"])
     if os.environ.get("BENCH_LOOP_FILE"):
-        _watch_loop(os.environ["BENCH_LOOP_FILE"])
+        watch_loop(os.environ["BENCH_LOOP_FILE"])
     old_client = os.environ.get("BENCH_OLD_CLIENT")
     if old_client:  # an experiment: the bot on another BaseRequest (e.g. the old bot/http.py)
         import importlib.util
@@ -131,7 +131,7 @@ def child_bot() -> None:
     sys.exit(main())
 
 
-def _watch_loop(path: str) -> None:
+def watch_loop(path: str) -> None:
     """``BENCH_LOOP_STATS``: the event loop's work, counted (a diagnostic, not for the CPU
     figures: counting costs CPU): its iterations, its wake-ups (a wait for I/O or a timer
     that lasted over 0.1 ms: the process slept), and the callbacks it ran by what they run
